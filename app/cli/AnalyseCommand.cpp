@@ -1,0 +1,88 @@
+#include "AnalyseCommand.h"
+
+#include "CliContext.h"
+
+#include "analysis/ProfileReport.h"
+#include "report/ReportJson.h"
+#include "report/ReportText.h"
+#include "scenarios/SeedScenarios.h"
+
+#include <QFileInfo>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+void printJson(const CliContext &context, const nlohmann::json &document)
+{
+    context.out << QString::fromStdString(document.dump(2)) << '\n';
+}
+
+} // namespace
+
+int runAnalyse(const CliContext &context)
+{
+    if (context.arguments.size() != 1) {
+        context.err << QStringLiteral("tracelane-cli analyse: expected exactly one FILE\n\n")
+                    << context.parser.helpText();
+        return ExitUsage;
+    }
+    const QString path = context.arguments.first();
+    LoadResult result;
+    if (!loadForCli(context, path, &result))
+        return ExitFailure;
+    const auto &store = *result.store;
+    if (store.requests.isEmpty()) {
+        context.err << QStringLiteral("tracelane-cli: %1: no valid records; %2 rejected\n")
+                           .arg(path)
+                           .arg(store.rejected.size());
+        context.err << ReportText::rejectedSummary(store.rejected) << '\n';
+        return ExitFailure;
+    }
+    auto report = profileRequests(store.requests, context.boundary, QFileInfo(path).fileName(),
+                                  QStringLiteral("trace replay"));
+    report.rejected = qint64(store.rejected.size());
+    if (context.json) {
+        nlohmann::json document = ReportJson::profile(report);
+        document["file"] = path.toStdString();
+        document["format"] = store.format.toStdString();
+        document["rejected_records"] = ReportJson::rejected(store.rejected);
+        document["notices"] = ReportJson::notices(store.notices);
+        printJson(context, document);
+        return ExitOk;
+    }
+    context.out << ReportText::profile(report) << '\n';
+    context.out << ReportText::rejectedSummary(store.rejected) << '\n';
+    if (!store.notices.empty())
+        context.out << ReportText::notices(store.notices) << '\n';
+    return ExitOk;
+}
+
+int runBuiltinCases(const CliContext &context)
+{
+    const LoadResult burst = SeedScenarios::loadJsonl(SeedScenarios::burstJsonl(), QStringLiteral("burst.jsonl"));
+    if (!burst.ok() || burst.store->requests.isEmpty()) {
+        context.err << QStringLiteral("tracelane-cli: built-in burst case failed to load: %1\n")
+                           .arg(burst.fatalError);
+        return ExitFailure;
+    }
+    const auto report = profileRequests(burst.store->requests, context.boundary,
+                                        QStringLiteral("bursty positive case"), QStringLiteral("replayed burst"));
+    const LoadResult negative = SeedScenarios::loadJsonl(SeedScenarios::negativeControlJsonl(),
+                                                         QStringLiteral("negative-control.jsonl"));
+    const bool rejected = negative.ok() && negative.store->requests.isEmpty() && negative.store->rejected.size() == 1;
+    if (context.json) {
+        nlohmann::json document = ReportJson::profile(report);
+        document["negative_control"] = {{"rejected", rejected},
+                                        {"records", ReportJson::rejected(negative.store->rejected)}};
+        printJson(context, document);
+    } else {
+        context.out << ReportText::profile(report) << "\n\nNegative control:\n";
+        if (rejected)
+            context.out << QStringLiteral("rejected as expected: ") << negative.store->rejected.front().toString()
+                        << '\n';
+        else
+            context.out << QStringLiteral("NOT rejected: a clock defect was accepted as a measurement\n");
+    }
+    return rejected ? ExitOk : ExitFailure;
+}

@@ -1,0 +1,39 @@
+#include "CliContext.h"
+
+#include "io/LoadControl.h"
+#include "io/TraceFileLoader.h"
+
+#include <QElapsedTimer>
+
+#include <chrono>
+#include <thread>
+#include <unistd.h>
+
+bool loadForCli(const CliContext &context, const QString &path, LoadResult *result)
+{
+    LoadControl control;
+    const bool showProgress = isatty(STDERR_FILENO) != 0;
+    std::thread worker([&] { *result = TraceFileLoader::load(path, context.loadOptions, &control); });
+    if (showProgress) {
+        // Poll rather than call back, so the loader never waits on the terminal.
+        QElapsedTimer clock;
+        clock.start();
+        while (control.fraction() < 1.0 && clock.elapsed() < 3'600'000) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            context.err << QStringLiteral("\rLoading %1: %2%  ")
+                               .arg(path)
+                               .arg(int(control.fraction() * 100.0));
+            context.err.flush();
+            if (control.totalBytes() > 0 && control.processedBytes() >= control.totalBytes())
+                break;
+        }
+        context.err << QStringLiteral("\r\x1b[K");
+        context.err.flush();
+    }
+    worker.join();
+    if (!result->ok()) {
+        context.err << QStringLiteral("tracelane-cli: %1\n").arg(result->fatalError);
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,82 @@
+// tracelane-cli: Tracelane's analyses for scripts and CI.
+
+#include "AnalyseCommand.h"
+#include "CliContext.h"
+
+#include <QCoreApplication>
+
+#include <cstdio>
+#include <functional>
+#include <map>
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("tracelane-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(TRACELANE_VERSION));
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Explains why LLM requests are slow, headless.\n\n"
+        "Commands:\n"
+        "  analyse FILE     phase-aware latency report of a trace file\n"
+        "  (no command)     the built-in burst case and its negative control"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("analyse"));
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("trace file"));
+    const QCommandLineOption boundaryOption(QStringLiteral("boundary"),
+                                            QStringLiteral("Observation boundary for TTFT: client, server or engine."),
+                                            QStringLiteral("boundary"), QStringLiteral("client"));
+    const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print every figure as JSON."));
+    const QCommandLineOption strictOption(QStringLiteral("strict"),
+                                          QStringLiteral("Fail on the first rejected record."));
+    const QCommandLineOption threadsOption(QStringLiteral("threads"),
+                                           QStringLiteral("Loader threads (default: one per core)."),
+                                           QStringLiteral("n"), QStringLiteral("0"));
+    parser.addOptions({boundaryOption, jsonOption, strictOption, threadsOption});
+    if (!parser.parse(QCoreApplication::arguments())) {
+        err << QStringLiteral("tracelane-cli: %1\n\n").arg(parser.errorText()) << parser.helpText();
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << parser.helpText();
+        return ExitOk;
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        out << QCoreApplication::applicationName() << ' ' << QCoreApplication::applicationVersion() << '\n';
+        return ExitOk;
+    }
+
+    QStringList positional = parser.positionalArguments();
+    CliContext context{parser, {}, out, err, Boundary::Client, false, LoadOptions{}};
+    if (!boundaryFromKey(parser.value(boundaryOption), &context.boundary)) {
+        err << QStringLiteral("tracelane-cli: unknown boundary '%1'; use client, server or engine\n")
+                   .arg(parser.value(boundaryOption));
+        return ExitUsage;
+    }
+    context.json = parser.isSet(jsonOption);
+    context.loadOptions.strict = parser.isSet(strictOption);
+    context.loadOptions.threads = parser.value(threadsOption).toInt();
+
+    if (positional.isEmpty())
+        return runBuiltinCases(context);
+
+    const std::map<QString, std::function<int(const CliContext &)>> commands = {
+        {QStringLiteral("analyse"), runAnalyse},
+        {QStringLiteral("analyze"), runAnalyse},
+    };
+    const QString command = positional.takeFirst();
+    const auto it = commands.find(command);
+    if (it == commands.end()) {
+        err << QStringLiteral("tracelane-cli: unknown command '%1'\n\n").arg(command) << parser.helpText();
+        return ExitUsage;
+    }
+    context.arguments = positional;
+    const int code = it->second(context);
+    out.flush();
+    err.flush();
+    return code;
+}

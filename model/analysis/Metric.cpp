@@ -1,0 +1,103 @@
+#include "Metric.h"
+
+#include "store/RequestTable.h"
+
+#include <limits>
+
+namespace {
+
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+
+double spanMs(qint64 begin, qint64 end)
+{
+    return begin == kNoTime || end == kNoTime ? kNan : double(end - begin) / 1e6;
+}
+
+} // namespace
+
+QString metricKey(Metric metric)
+{
+    switch (metric) {
+    case Metric::Ttft:
+        return QStringLiteral("ttft");
+    case Metric::Itl:
+        return QStringLiteral("itl");
+    case Metric::E2e:
+        return QStringLiteral("e2e");
+    default:
+        return phaseKey(metricPhase(metric));
+    }
+}
+
+QString metricLabel(Metric metric)
+{
+    switch (metric) {
+    case Metric::Ttft:
+        return QStringLiteral("TTFT");
+    case Metric::Itl:
+        return QStringLiteral("ITL");
+    case Metric::E2e:
+        return QStringLiteral("E2E");
+    default:
+        return phaseLabel(metricPhase(metric));
+    }
+}
+
+QString metricUnit(Metric metric)
+{
+    return metric == Metric::Itl ? QStringLiteral("ms/token") : QStringLiteral("ms");
+}
+
+bool metricFromKey(const QString &key, Metric *metric)
+{
+    for (const Metric candidate : allMetrics()) {
+        if (metricKey(candidate) == key.toLower()) {
+            *metric = candidate;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::vector<Metric> allMetrics()
+{
+    std::vector<Metric> metrics;
+    for (int i = 0; i < kMetricCount; ++i)
+        metrics.push_back(static_cast<Metric>(i));
+    return metrics;
+}
+
+Boundary observedBoundary(Metric metric, Boundary chosen)
+{
+    return metric == Metric::Ttft ? chosen : Boundary::Client;
+}
+
+double metricValueMs(const RequestTable &table, qsizetype row, Metric metric, Boundary boundary)
+{
+    switch (metric) {
+    case Metric::Ttft:
+        return spanMs(table.stamp(row, boundaryStart(boundary)), table.stamp(row, boundaryFirstToken(boundary)));
+    case Metric::Itl: {
+        const qint32 tokens = table.outputTokens(row);
+        if (tokens <= 1)
+            return kNan;
+        return spanMs(table.stamp(row, Stamp::FirstTokenClient), table.stamp(row, Stamp::LastTokenClient))
+            / double(tokens - 1);
+    }
+    case Metric::E2e:
+        return spanMs(table.stamp(row, Stamp::ClientSend), table.stamp(row, Stamp::LastTokenClient));
+    default: {
+        const Phase phase = metricPhase(metric);
+        return spanMs(table.stamp(row, phaseBegin(phase)), table.stamp(row, phaseEnd(phase)));
+    }
+    }
+}
+
+std::vector<double> metricColumnMs(const RequestTable &table, Metric metric, Boundary boundary)
+{
+    const auto rows = table.rowCount();
+    std::vector<double> values(static_cast<size_t>(rows));
+    for (qsizetype row = 0; row < rows; ++row)
+        values[static_cast<size_t>(row)] = metricValueMs(table, row, metric, boundary);
+    return values;
+}

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "Boundary.h"
+#include "store/Phase.h"
+
+#include <QString>
+
+#include <vector>
+
+class RequestTable;
+
+// A per-request latency figure: TTFT, ITL, E2E or one phase's duration.
+// Phase metrics follow the three user-facing ones in Phase order.
+enum class Metric : int { Ttft, Itl, E2e, FirstPhase };
+inline constexpr int kMetricCount = 3 + kPhaseCount;
+
+inline constexpr Metric phaseMetric(Phase phase)
+{
+    return static_cast<Metric>(static_cast<int>(Metric::FirstPhase) + static_cast<int>(phase));
+}
+inline constexpr bool isPhaseMetric(Metric metric) { return metric >= Metric::FirstPhase; }
+inline constexpr Phase metricPhase(Metric metric)
+{
+    return static_cast<Phase>(static_cast<int>(metric) - static_cast<int>(Metric::FirstPhase));
+}
+
+QString metricKey(Metric metric);     // "ttft", "itl", "e2e", "queue", ...
+QString metricLabel(Metric metric);   // "TTFT", "ITL", "E2E", "Queue", ...
+QString metricUnit(Metric metric);    // "ms" or "ms/token"
+bool metricFromKey(const QString &key, Metric *metric);
+std::vector<Metric> allMetrics();
+
+// The boundary a metric is actually observed at. TTFT follows the chosen
+// boundary; ITL and E2E end at the client's last token, and phases have
+// fixed stamps, so those report the client boundary whatever is chosen.
+Boundary observedBoundary(Metric metric, Boundary chosen);
+
+// Value in milliseconds, NaN when undefined (a missing stamp, ITL of a
+// one-token answer). Differences are taken in integer ns first.
+double metricValueMs(const RequestTable &table, qsizetype row, Metric metric, Boundary boundary);
+
+// The whole column at once, for percentiles and plots.
+std::vector<double> metricColumnMs(const RequestTable &table, Metric metric, Boundary boundary);

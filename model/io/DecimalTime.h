@@ -1,0 +1,18 @@
+#pragma once
+
+#include <QtGlobal>
+
+#include <string_view>
+
+// Exact conversion of a JSON number lexeme in some unit to integer
+// nanoseconds, without a detour through double: "1024.125" ms becomes
+// 1024125000 ns exactly. Sub-nanosecond digits round half away from zero.
+namespace DecimalTime {
+
+enum class Status { Ok, NotANumber, OutOfRange };
+
+// `nsPerUnit` is 1'000'000 for milliseconds, 1'000 for microseconds,
+// 1'000'000'000 for seconds, 1 for nanoseconds.
+Status toNanoseconds(std::string_view lexeme, qint64 nsPerUnit, qint64 *ns);
+
+} // namespace DecimalTime

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QtGlobal>
+
+#include <atomic>
+
+// Shared between a running load and whoever watches it (GUI progress bar,
+// CLI). The loader only writes the counters and reads the cancel flag; the
+// watcher polls at its own pace, so progress never floods an event loop.
+class LoadControl
+{
+public:
+    void cancel() { m_cancelled.store(true, std::memory_order_relaxed); }
+    bool isCancelled() const { return m_cancelled.load(std::memory_order_relaxed); }
+
+    void setTotalBytes(qint64 bytes) { m_totalBytes.store(bytes, std::memory_order_relaxed); }
+    void addProcessed(qint64 bytes, qint64 records)
+    {
+        m_processedBytes.fetch_add(bytes, std::memory_order_relaxed);
+        m_processedRecords.fetch_add(records, std::memory_order_relaxed);
+    }
+
+    qint64 totalBytes() const { return m_totalBytes.load(std::memory_order_relaxed); }
+    qint64 processedBytes() const { return m_processedBytes.load(std::memory_order_relaxed); }
+    qint64 processedRecords() const { return m_processedRecords.load(std::memory_order_relaxed); }
+
+    // 0..1; 0 while the size is unknown.
+    double fraction() const
+    {
+        const qint64 total = totalBytes();
+        return total > 0 ? qMin(1.0, double(processedBytes()) / double(total)) : 0.0;
+    }
+
+private:
+    std::atomic<bool> m_cancelled{false};
+    std::atomic<qint64> m_totalBytes{0};
+    std::atomic<qint64> m_processedBytes{0};
+    std::atomic<qint64> m_processedRecords{0};
+};

@@ -1,0 +1,334 @@
+#include "SeedJsonlLoader.h"
+
+#include "LineStream.h"
+#include "LoadControl.h"
+#include "SeedRecord.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <string>
+#include <thread>
+#include <unordered_map>
+
+namespace {
+
+QString fromStd(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+QString megabytes(qint64 bytes)
+{
+    return QString::number(double(bytes) / (1024.0 * 1024.0), 'f', 1) + QStringLiteral(" MiB");
+}
+
+struct StringHash
+{
+    using is_transparent = void;
+    size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+};
+
+// What one worker produced from its byte range. Line numbers are local to
+// the range until the merge adds the lines of the ranges before it.
+struct ChunkOutput
+{
+    RequestTable table;
+    std::vector<RejectedRecord> rejected;
+    std::vector<LoadNotice> notices;
+    qint64 lines = 0;
+    bool crlf = false;
+    bool failed = false;   // strict mode stopped here, or a read error
+    QString readError;
+};
+
+// Turns parsed records into columns, interning attribute values through a
+// per-column cache so repeated values cost one hash lookup, not an allocation.
+class ChunkBuilder
+{
+public:
+    explicit ChunkBuilder(ChunkOutput &out) : m_out(out) {}
+
+    void append(const SeedRecord &record, qint64 line)
+    {
+        RequestTable::Row row;
+        row.id = record.requestId;
+        row.promptTokens = qint32(record.tokens[0]);
+        row.outputTokens = qint32(record.tokens[1]);
+        row.stamps = record.stamps;
+        row.sourceLine = line;
+        auto &table = m_out.table;
+        table.appendRow(row);
+        for (int i = 0; i < record.attributeCount; ++i)
+            appendAttribute(record.attributes[size_t(i)]);
+        table.finishRow();
+        for (const auto &field : record.nonScalarFields) {
+            if (m_ignoredFields.emplace(field, line).second) {
+                m_out.notices.push_back({{}, line,
+                                         QStringLiteral("field '%1' is not a scalar and is not used as a class "
+                                                        "attribute (first seen here)")
+                                             .arg(fromStd(field))});
+            }
+        }
+    }
+
+private:
+    struct ColumnCache
+    {
+        qsizetype column = -1;
+        std::unordered_map<std::string, quint32, StringHash, std::equal_to<>> codes;
+    };
+
+    ColumnCache &cacheFor(const std::string &key, AttributeColumn::Kind kind)
+    {
+        for (auto &[name, cache] : m_columns) {
+            if (name == key)
+                return cache;
+        }
+        auto &table = m_out.table;
+        table.attributeColumn(fromStd(key), kind);
+        m_columns.emplace_back(key, ColumnCache{table.attributeIndex(fromStd(key)), {}});
+        return m_columns.back().second;
+    }
+
+    void appendAttribute(const SeedRecord::Attribute &attribute)
+    {
+        using Type = SeedRecord::Attribute::Type;
+        if (attribute.type == Type::Null)
+            return;
+        const auto kind = attribute.type == Type::Number ? AttributeColumn::Kind::Numeric
+                                                         : AttributeColumn::Kind::Categorical;
+        auto &cache = cacheFor(attribute.key, kind);
+        auto &column = m_out.table.mutableAttributes()[size_t(cache.column)];
+        if (column.rowCount() >= m_out.table.rowCount())
+            return;   // the key appeared twice in one record: the first wins
+        column.padTo(m_out.table.rowCount() - 1);
+        if (attribute.type == Type::Number) {
+            if (column.isNumeric()) {
+                column.appendNumber(attribute.number);
+                return;
+            }
+            column.appendText(QString::number(attribute.number, 'g', 15));
+            return;
+        }
+        const std::string_view text = attribute.type == Type::Bool ? (attribute.boolean ? "true" : "false")
+                                                                   : std::string_view(attribute.text);
+        if (column.isNumeric()) {
+            column.convertToCategorical();
+            cache.codes.clear();
+        }
+        auto it = cache.codes.find(text);
+        if (it == cache.codes.end())
+            it = cache.codes.emplace(std::string(text), column.internValue(fromStd(text))).first;
+        column.appendCode(it->second);
+    }
+
+    ChunkOutput &m_out;
+    std::vector<std::pair<std::string, ColumnCache>> m_columns;
+    std::unordered_map<std::string, qint64> m_ignoredFields;
+};
+
+void parseRange(const QString &path, ByteRange range, bool firstRange, bool lastRange, const LoadOptions &options,
+                LoadControl *control, ChunkOutput &out)
+{
+    ChunkBuilder builder(out);
+    SeedRecord record;
+    const auto visit = [&](const LineView &line) {
+        out.lines = line.number;
+        out.crlf = out.crlf || line.crlf;
+        std::string_view text = line.text;
+        if (firstRange && line.number == 1 && text.starts_with("\xEF\xBB\xBF")) {
+            text.remove_prefix(3);
+            out.notices.push_back({{}, 1, QStringLiteral("the file starts with a UTF-8 byte-order mark; ignored")});
+        }
+        if (line.oversizeBytes > 0) {
+            out.rejected.push_back({{}, line.number, {}, {},
+                                    QStringLiteral("record is %1 long, over the %2 limit for one record")
+                                        .arg(megabytes(line.oversizeBytes), megabytes(options.maxRecordBytes))});
+            out.failed = options.strict;
+            return !options.strict;
+        }
+        if (text.find_first_not_of(" \t") == std::string_view::npos)
+            return true;   // blank lines separate nothing and cost nothing
+        if (parseSeedRecord(text, record)) {
+            builder.append(record, line.number);
+            return true;
+        }
+        RejectedRecord rejected{{}, line.number, fromStd(record.requestId), record.errorField, record.errorReason};
+        if (lastRange && !line.terminated && record.errorReason.contains(QLatin1String("truncated"))) {
+            rejected.reason = QStringLiteral("the file ends in the middle of this record (truncated last line)");
+        }
+        out.rejected.push_back(std::move(rejected));
+        out.failed = options.strict;
+        return !options.strict;
+    };
+    QString error;
+    if (!streamLines(path, range, options.maxRecordBytes, control, visit, &error)) {
+        out.failed = true;
+        out.readError = error;
+    }
+}
+
+// Appends the rows of `chunk` to `into`, remapping attribute codes and
+// rejecting request ids already seen.
+class ChunkMerger
+{
+public:
+    ChunkMerger(TraceStore &store, const QString &file, qsizetype rows) : m_store(store), m_file(file)
+    {
+        m_seen.reserve(size_t(rows));
+    }
+
+    void merge(ChunkOutput &chunk, qint64 lineBase)
+    {
+        auto &into = m_store.requests;
+        const auto &from = chunk.table;
+        // Global column for each chunk column, and code remaps for categorical ones.
+        std::vector<qsizetype> target(from.attributes().size());
+        std::vector<std::vector<quint32>> remap(from.attributes().size());
+        for (size_t c = 0; c < from.attributes().size(); ++c) {
+            const auto &column = from.attributes()[c];
+            auto &global = into.attributeColumn(column.name(), column.kind());
+            global.padTo(into.rowCount());
+            target[c] = into.attributeIndex(column.name());
+            if (!column.isNumeric()) {
+                global.convertToCategorical();
+                remap[c].resize(size_t(column.valueCount()));
+                for (qsizetype v = 0; v < column.valueCount(); ++v)
+                    remap[c][size_t(v)] = global.internValue(column.values()[v]);
+            }
+        }
+        for (qsizetype row = 0; row < from.rowCount(); ++row) {
+            const auto id = from.id(row);
+            const qint64 line = from.sourceLine(row) + lineBase;
+            const auto it = m_seen.find(id);
+            if (it != m_seen.end()) {
+                m_store.rejected.push_back({m_file, line, fromStd(id), QStringLiteral("request_id"),
+                                            QStringLiteral("duplicate request_id; first seen on line %1")
+                                                .arg(it->second)});
+                continue;
+            }
+            RequestTable::Row out;
+            out.id = id;
+            out.promptTokens = from.promptTokens(row);
+            out.outputTokens = from.outputTokens(row);
+            for (int s = 0; s < kStampCount; ++s)
+                out.stamps[size_t(s)] = from.stamp(row, static_cast<Stamp>(s));
+            out.sourceLine = line;
+            into.appendRow(out);
+            // The merged arena was reserved to its final size, so views into
+            // it stay valid while chunks are released one by one.
+            m_seen.emplace(into.id(into.rowCount() - 1), line);
+            auto &globals = into.mutableAttributes();
+            for (size_t c = 0; c < target.size(); ++c) {
+                const auto &column = from.attributes()[c];
+                auto &global = globals[size_t(target[c])];
+                global.padTo(into.rowCount() - 1);
+                if (column.isNumeric())
+                    global.appendNumber(column.number(row));
+                else
+                    global.appendCode(remap[c][column.code(row)]);
+            }
+            into.finishRow();
+        }
+        for (auto rejected : chunk.rejected) {
+            rejected.file = m_file;
+            rejected.line += lineBase;
+            m_store.rejected.push_back(std::move(rejected));
+        }
+        for (auto notice : chunk.notices) {
+            notice.file = m_file;
+            notice.line += lineBase;
+            m_store.notices.push_back(std::move(notice));
+        }
+    }
+
+private:
+    TraceStore &m_store;
+    QString m_file;
+    std::unordered_map<std::string_view, qint64, StringHash, std::equal_to<>> m_seen;
+};
+
+} // namespace
+
+namespace SeedJsonlLoader {
+
+LoadResult load(const QString &path, const LoadOptions &options, LoadControl *control)
+{
+    LoadResult result;
+    const QFileInfo info(path);
+    const QString fileName = info.fileName();
+    result.bytes = info.size();
+    if (control)
+        control->setTotalBytes(result.bytes);
+    if (!info.exists()) {
+        result.fatalError = QStringLiteral("%1: no such file").arg(path);
+        return result;
+    }
+    if (result.bytes == 0) {
+        result.fatalError = QStringLiteral("%1: the file is empty; expected one JSON request record per line").arg(path);
+        return result;
+    }
+    const int hardware = int(std::thread::hardware_concurrency());
+    int threads = options.threads > 0 ? options.threads : qMax(1, hardware);
+    threads = int(qMin<qint64>(threads, qMax<qint64>(1, result.bytes / (1024 * 1024))));
+    const auto ranges = splitFileIntoLineRanges(path, result.bytes, threads);
+
+    std::vector<ChunkOutput> outputs(ranges.size());
+    {
+        std::vector<std::thread> workers;
+        for (size_t i = 1; i < ranges.size(); ++i) {
+            workers.emplace_back(parseRange, std::cref(path), ranges[i], false, i + 1 == ranges.size(),
+                                 std::cref(options), control, std::ref(outputs[i]));
+        }
+        parseRange(path, ranges[0], true, ranges.size() == 1, options, control, outputs[0]);
+        for (auto &worker : workers)
+            worker.join();
+    }
+    if (control && control->isCancelled()) {
+        result.cancelled = true;
+        return result;
+    }
+    for (const auto &output : outputs) {
+        if (!output.readError.isEmpty()) {
+            result.fatalError = QStringLiteral("%1: cannot read: %2").arg(path, output.readError);
+            return result;
+        }
+    }
+
+    auto &store = *result.store;
+    store.sourceFiles << path;
+    store.format = QStringLiteral("seed-jsonl");
+    qsizetype rows = 0;
+    qsizetype idBytes = 0;
+    for (const auto &output : outputs) {
+        rows += output.table.rowCount();
+        idBytes += qsizetype(output.table.idBytes());
+    }
+    store.requests.reserve(rows, idBytes);
+    ChunkMerger merger(store, fileName, rows);
+    qint64 lineBase = 0;
+    bool crlf = false;
+    for (auto &output : outputs) {
+        merger.merge(output, lineBase);
+        lineBase += output.lines;
+        crlf = crlf || output.crlf;
+        output.table = RequestTable();   // release the chunk's memory early
+    }
+    if (crlf)
+        store.notices.push_back({fileName, 0, QStringLiteral("the file uses CRLF line ends; accepted")});
+    if (options.strict && !store.rejected.empty()) {
+        const auto first = std::min_element(store.rejected.begin(), store.rejected.end(),
+                                            [](const auto &a, const auto &b) { return a.line < b.line; });
+        result.fatalError = QStringLiteral("strict mode: %1").arg(first->toString());
+        return result;
+    }
+    if (store.requests.isEmpty() && store.rejected.empty()) {
+        result.fatalError = QStringLiteral("%1: no records; the file holds only blank lines").arg(path);
+        return result;
+    }
+    return result;
+}
+
+} // namespace SeedJsonlLoader

@@ -1,0 +1,167 @@
+#pragma once
+
+#include "AttributeColumn.h"
+#include "Phase.h"
+#include "Stamp.h"
+#include "StringArena.h"
+
+#include <QString>
+
+#include <array>
+#include <vector>
+
+// Per-token event times for one side of the stream (server emits, client
+// receives). Optional: empty offsets mean the source had none. Token times of
+// request r are times[offsets[r] .. offsets[r+1]).
+struct TokenTimeline
+{
+    std::vector<quint64> offsets;
+    std::vector<qint64> times;
+
+    bool isEmpty() const { return offsets.empty(); }
+    size_t countFor(qsizetype row) const
+    {
+        return isEmpty() ? 0 : offsets[static_cast<size_t>(row) + 1] - offsets[static_cast<size_t>(row)];
+    }
+};
+
+// All flat requests of a trace, column-wise. A row is one request; every
+// column has rowCount() entries. Times are qint64 ns (kNoTime when not
+// observed); token counts are whole numbers (0 when the source did not say).
+class RequestTable
+{
+public:
+    qsizetype rowCount() const { return m_ids.size(); }
+    bool isEmpty() const { return m_ids.isEmpty(); }
+
+    std::string_view id(qsizetype row) const { return m_ids.view(row); }
+    QString idText(qsizetype row) const
+    {
+        const auto text = id(row);
+        return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+    }
+    qint32 promptTokens(qsizetype row) const { return m_promptTokens[static_cast<size_t>(row)]; }
+    qint32 outputTokens(qsizetype row) const { return m_outputTokens[static_cast<size_t>(row)]; }
+    qint64 stamp(qsizetype row, Stamp which) const
+    {
+        return m_stamps[static_cast<size_t>(which)][static_cast<size_t>(row)];
+    }
+    const std::vector<qint64> &stampColumn(Stamp which) const { return m_stamps[static_cast<size_t>(which)]; }
+    // Source line of the record (1-based), for linking a row back to its file.
+    qint64 sourceLine(qsizetype row) const { return m_sourceLines[static_cast<size_t>(row)]; }
+
+    // Phase duration in ns, or kNoTime when either bounding stamp is missing.
+    qint64 phaseNs(qsizetype row, Phase phase) const
+    {
+        const qint64 begin = stamp(row, phaseBegin(phase));
+        const qint64 end = stamp(row, phaseEnd(phase));
+        return begin == kNoTime || end == kNoTime ? kNoTime : end - begin;
+    }
+
+    const std::vector<AttributeColumn> &attributes() const { return m_attributes; }
+    const AttributeColumn *attribute(const QString &name) const
+    {
+        for (const auto &column : m_attributes) {
+            if (column.name() == name)
+                return &column;
+        }
+        return nullptr;
+    }
+    qsizetype attributeIndex(const QString &name) const
+    {
+        for (size_t i = 0; i < m_attributes.size(); ++i) {
+            if (m_attributes[i].name() == name)
+                return static_cast<qsizetype>(i);
+        }
+        return -1;
+    }
+
+    const TokenTimeline &serverTokens() const { return m_serverTokens; }
+    const TokenTimeline &clientTokens() const { return m_clientTokens; }
+
+    // Building ------------------------------------------------------------
+    struct Row
+    {
+        std::string_view id;
+        qint32 promptTokens = 0;
+        qint32 outputTokens = 0;
+        std::array<qint64, kStampCount> stamps{};
+        qint64 sourceLine = 0;
+    };
+
+    // Appends the fixed columns of one row; attribute columns are padded
+    // lazily, so callers set attributes for the new row afterwards.
+    void appendRow(const Row &row)
+    {
+        m_ids.append(row.id);
+        m_promptTokens.push_back(row.promptTokens);
+        m_outputTokens.push_back(row.outputTokens);
+        for (int i = 0; i < kStampCount; ++i)
+            m_stamps[static_cast<size_t>(i)].push_back(row.stamps[static_cast<size_t>(i)]);
+        m_sourceLines.push_back(row.sourceLine);
+    }
+
+    // Column for `name`, created (and back-filled as absent) on first use.
+    AttributeColumn &attributeColumn(const QString &name, AttributeColumn::Kind kindIfNew)
+    {
+        const auto index = attributeIndex(name);
+        if (index >= 0)
+            return m_attributes[static_cast<size_t>(index)];
+        m_attributes.emplace_back(name, kindIfNew);
+        m_attributes.back().padTo(rowCount() - 1);
+        return m_attributes.back();
+    }
+
+    // Pads every attribute column to the current row count. Call once after
+    // a row's attributes are set.
+    void finishRow()
+    {
+        for (auto &column : m_attributes) {
+            if (column.rowCount() < rowCount())
+                column.padTo(rowCount());
+        }
+    }
+
+    void setTokenTimelines(TokenTimeline server, TokenTimeline client)
+    {
+        m_serverTokens = std::move(server);
+        m_clientTokens = std::move(client);
+    }
+
+    size_t idBytes() const { return m_ids.byteSize(); }
+
+    void reserve(qsizetype rows, qsizetype idBytes)
+    {
+        m_ids.reserve(rows, idBytes);
+        m_promptTokens.reserve(static_cast<size_t>(rows));
+        m_outputTokens.reserve(static_cast<size_t>(rows));
+        for (auto &column : m_stamps)
+            column.reserve(static_cast<size_t>(rows));
+        m_sourceLines.reserve(static_cast<size_t>(rows));
+    }
+
+    size_t memoryBytes() const
+    {
+        size_t bytes = m_ids.memoryBytes() + m_promptTokens.capacity() * sizeof(qint32)
+            + m_outputTokens.capacity() * sizeof(qint32) + m_sourceLines.capacity() * sizeof(qint64);
+        for (const auto &column : m_stamps)
+            bytes += column.capacity() * sizeof(qint64);
+        for (const auto &column : m_attributes)
+            bytes += column.memoryBytes();
+        bytes += (m_serverTokens.offsets.capacity() + m_clientTokens.offsets.capacity()) * sizeof(quint64);
+        bytes += (m_serverTokens.times.capacity() + m_clientTokens.times.capacity()) * sizeof(qint64);
+        return bytes;
+    }
+
+    std::vector<AttributeColumn> &mutableAttributes() { return m_attributes; }
+
+private:
+    StringArena m_ids;
+    std::vector<qint32> m_promptTokens;
+    std::vector<qint32> m_outputTokens;
+    std::array<std::vector<qint64>, kStampCount> m_stamps;
+    std::vector<qint64> m_sourceLines;
+    std::vector<AttributeColumn> m_attributes;
+    TokenTimeline m_serverTokens;
+    TokenTimeline m_clientTokens;
+};

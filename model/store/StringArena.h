@@ -1,0 +1,49 @@
+#pragma once
+
+#include <QtGlobal>
+
+#include <string_view>
+#include <vector>
+
+// Append-only storage for many short strings (request ids, span ids): one byte
+// buffer plus end offsets, so a million ids cost one allocation each, not a
+// million.
+class StringArena
+{
+public:
+    quint32 append(std::string_view text)
+    {
+        m_bytes.insert(m_bytes.end(), text.begin(), text.end());
+        m_ends.push_back(m_bytes.size());
+        return static_cast<quint32>(m_ends.size() - 1);
+    }
+
+    std::string_view view(qsizetype index) const
+    {
+        const auto begin = index == 0 ? 0 : m_ends[static_cast<size_t>(index) - 1];
+        const auto end = m_ends[static_cast<size_t>(index)];
+        return {m_bytes.data() + begin, end - begin};
+    }
+
+    qsizetype size() const { return static_cast<qsizetype>(m_ends.size()); }
+    size_t byteSize() const { return m_bytes.size(); }
+    bool isEmpty() const { return m_ends.empty(); }
+
+    void reserve(qsizetype count, qsizetype bytes)
+    {
+        m_ends.reserve(static_cast<size_t>(count));
+        m_bytes.reserve(static_cast<size_t>(bytes));
+    }
+
+    void clear()
+    {
+        m_bytes.clear();
+        m_ends.clear();
+    }
+
+    size_t memoryBytes() const { return m_bytes.capacity() + m_ends.capacity() * sizeof(size_t); }
+
+private:
+    std::vector<char> m_bytes;
+    std::vector<size_t> m_ends;
+};

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "RequestTable.h"
+#include "SpanTable.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+// A record the loader refused, kept so nothing is lost silently.
+struct RejectedRecord
+{
+    QString file;
+    qint64 line = 0;       // 1-based; 0 when the problem is not tied to a line
+    QString requestId;     // empty when it could not be read
+    QString field;         // empty when the problem is not tied to a field
+    QString reason;
+
+    // "file:line: request_id: field: reason", leaving out what is unknown.
+    QString toString() const;
+};
+
+// Something worth telling the user that did not cost a record (a byte-order
+// mark, CRLF line ends, an ignored nested field).
+struct LoadNotice
+{
+    QString file;
+    qint64 line = 0;
+    QString message;
+
+    QString toString() const;
+};
+
+// Everything loaded from one or more files: flat requests, workflow spans,
+// and what was refused. Immutable once a load finishes; analyses read it.
+class TraceStore
+{
+public:
+    RequestTable requests;
+    SpanTable spans;
+    WorkflowTable workflows;
+    std::vector<RejectedRecord> rejected;
+    std::vector<LoadNotice> notices;
+    QStringList sourceFiles;
+    QString format;   // "seed-jsonl", "otlp-json", ...
+
+    size_t memoryBytes() const { return requests.memoryBytes() + spans.memoryBytes(); }
+};
