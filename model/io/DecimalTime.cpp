@@ -1,5 +1,6 @@
 #include "DecimalTime.h"
 
+#include <array>
 #include <limits>
 
 namespace DecimalTime {
@@ -20,8 +21,63 @@ int decimalExponentOf(qint64 nsPerUnit)
 
 } // namespace
 
+namespace {
+
+constexpr std::array<qint64, 19> kPowersOfTen = {
+    1LL, 10LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL, 100000000LL, 1000000000LL,
+    10000000000LL, 100000000000LL, 1000000000000LL, 10000000000000LL, 100000000000000LL,
+    1000000000000000LL, 10000000000000000LL, 100000000000000000LL, 1000000000000000000LL,
+};
+
+// The common case, "1700000000123.456": at most 18 digits, no exponent, so
+// everything fits 64-bit arithmetic. Returns false to defer to the general path.
+bool fastToNanoseconds(std::string_view text, int unitExponent, qint64 *ns)
+{
+    size_t pos = 0;
+    const bool negative = !text.empty() && text[0] == '-';
+    if (negative)
+        ++pos;
+    qint64 mantissa = 0;
+    int digits = 0;
+    int fractionDigits = 0;
+    bool inFraction = false;
+    for (; pos < text.size(); ++pos) {
+        const char c = text[pos];
+        if (c >= '0' && c <= '9') {
+            if (++digits > 18)
+                return false;
+            mantissa = mantissa * 10 + (c - '0');
+            fractionDigits += inFraction ? 1 : 0;
+        } else if (c == '.' && !inFraction) {
+            inFraction = true;
+        } else {
+            return false;   // exponent or something unexpected
+        }
+    }
+    if (digits == 0)
+        return false;
+    qint64 value = 0;
+    if (fractionDigits <= unitExponent) {
+        if (__builtin_mul_overflow(mantissa, kPowersOfTen[size_t(unitExponent - fractionDigits)], &value))
+            return false;
+    } else {
+        const qint64 divisor = kPowersOfTen[size_t(fractionDigits - unitExponent)];
+        value = mantissa / divisor;
+        if ((mantissa % divisor) * 2 >= divisor)
+            ++value;   // half away from zero
+    }
+    *ns = negative ? -value : value;
+    return true;
+}
+
+} // namespace
+
 Status toNanoseconds(std::string_view text, qint64 nsPerUnit, qint64 *ns)
 {
+    const int unitExponentForFastPath = decimalExponentOf(nsPerUnit);
+    if (unitExponentForFastPath >= 0 && fastToNanoseconds(text, unitExponentForFastPath, ns))
+        return Status::Ok;
+
     size_t pos = 0;
     bool negative = false;
     if (pos < text.size() && (text[pos] == '-' || text[pos] == '+')) {

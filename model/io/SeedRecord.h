@@ -79,6 +79,7 @@ enum class SeedField : int {
 };
 
 SeedField seedFieldOf(std::string_view key);
+bool seedFieldMatches(SeedField field, std::string_view key);
 QString seedFieldName(SeedField field);
 
 // Parses one line (without its line end) into `record`. Returns false, with

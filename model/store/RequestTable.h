@@ -101,14 +101,14 @@ public:
         m_sourceLines.push_back(row.sourceLine);
     }
 
-    // Column for `name`, created (and back-filled as absent) on first use.
+    // Column for `name`, created empty on first use; callers pad it to the
+    // row they are about to set.
     AttributeColumn &attributeColumn(const QString &name, AttributeColumn::Kind kindIfNew)
     {
         const auto index = attributeIndex(name);
         if (index >= 0)
             return m_attributes[static_cast<size_t>(index)];
         m_attributes.emplace_back(name, kindIfNew);
-        m_attributes.back().padTo(rowCount() - 1);
         return m_attributes.back();
     }
 

@@ -1,0 +1,175 @@
+#pragma once
+
+#include <QtGlobal>
+
+#include <charconv>
+#include <limits>
+#include <string_view>
+
+// Fast path for the common case of a JSON Lines record: one flat object whose
+// strings are plain ASCII without escapes. It hands each key and scalar value
+// to `handler` and gives up (NeedsFullParser) on anything else: escapes,
+// non-ASCII text, nested values, or any syntax it does not accept. The caller
+// then reparses the line with nlohmann's SAX parser, which is the authority on
+// what is valid JSON and says precisely what is wrong.
+//
+// Handler: key(sv), text(sv), integer(qint64), decimal(sv lexeme of a valid
+// non-integer JSON number), boolean(bool), null().
+namespace FlatJsonScanner {
+
+enum class Result { Ok, NeedsFullParser };
+
+namespace detail {
+
+inline void skipSpace(std::string_view s, size_t &pos)
+{
+    while (pos < s.size() && (s[pos] == ' ' || s[pos] == '\t' || s[pos] == '\r' || s[pos] == '\n'))
+        ++pos;
+}
+
+// A plain string: no escapes, no control characters, ASCII only.
+inline bool scanString(std::string_view s, size_t &pos, std::string_view *out)
+{
+    const size_t begin = ++pos;   // past the opening quote
+    while (pos < s.size()) {
+        const auto c = static_cast<unsigned char>(s[pos]);
+        if (c == '"') {
+            *out = s.substr(begin, pos - begin);
+            ++pos;
+            return true;
+        }
+        if (c == '\\' || c < 0x20 || c >= 0x80)
+            return false;
+        ++pos;
+    }
+    return false;
+}
+
+// Strict JSON number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+inline bool scanNumber(std::string_view s, size_t &pos, std::string_view *lexeme, bool *integral)
+{
+    const size_t begin = pos;
+    const auto digit = [&](size_t at) { return at < s.size() && s[at] >= '0' && s[at] <= '9'; };
+    if (pos < s.size() && s[pos] == '-')
+        ++pos;
+    if (!digit(pos))
+        return false;
+    if (s[pos] == '0') {
+        ++pos;
+    } else {
+        while (digit(pos))
+            ++pos;
+    }
+    *integral = true;
+    if (pos < s.size() && s[pos] == '.') {
+        ++pos;
+        if (!digit(pos))
+            return false;
+        while (digit(pos))
+            ++pos;
+        *integral = false;
+    }
+    if (pos < s.size() && (s[pos] == 'e' || s[pos] == 'E')) {
+        ++pos;
+        if (pos < s.size() && (s[pos] == '+' || s[pos] == '-'))
+            ++pos;
+        if (!digit(pos))
+            return false;
+        while (digit(pos))
+            ++pos;
+        *integral = false;
+    }
+    *lexeme = s.substr(begin, pos - begin);
+    return true;
+}
+
+inline bool scanLiteral(std::string_view s, size_t &pos, std::string_view word)
+{
+    if (s.substr(pos, word.size()) != word)
+        return false;
+    pos += word.size();
+    return true;
+}
+
+} // namespace detail
+
+template<typename Handler>
+Result scan(std::string_view s, Handler &handler)
+{
+    using namespace detail;
+    size_t pos = 0;
+    skipSpace(s, pos);
+    if (pos >= s.size() || s[pos] != '{')
+        return Result::NeedsFullParser;
+    ++pos;
+    skipSpace(s, pos);
+    if (pos < s.size() && s[pos] == '}') {
+        ++pos;
+    } else {
+        for (;;) {
+            std::string_view key;
+            if (pos >= s.size() || s[pos] != '"' || !scanString(s, pos, &key))
+                return Result::NeedsFullParser;
+            skipSpace(s, pos);
+            if (pos >= s.size() || s[pos] != ':')
+                return Result::NeedsFullParser;
+            ++pos;
+            skipSpace(s, pos);
+            if (pos >= s.size())
+                return Result::NeedsFullParser;
+            handler.key(key);
+            const char c = s[pos];
+            if (c == '"') {
+                std::string_view text;
+                if (!scanString(s, pos, &text))
+                    return Result::NeedsFullParser;
+                handler.text(text);
+            } else if (c == '-' || (c >= '0' && c <= '9')) {
+                std::string_view lexeme;
+                bool integral = false;
+                if (!scanNumber(s, pos, &lexeme, &integral))
+                    return Result::NeedsFullParser;
+                const char *first = lexeme.data();
+                const char *last = lexeme.data() + lexeme.size();
+                if (integral) {
+                    qint64 value = 0;
+                    const auto parsed = std::from_chars(first, last, value);
+                    if (parsed.ec != std::errc() || parsed.ptr != last)
+                        return Result::NeedsFullParser;   // beyond 64 bits
+                    handler.integer(value);
+                } else {
+                    handler.decimal(lexeme);   // converted only if the field needs a double
+                }
+            } else if (c == 't') {
+                if (!scanLiteral(s, pos, "true"))
+                    return Result::NeedsFullParser;
+                handler.boolean(true);
+            } else if (c == 'f') {
+                if (!scanLiteral(s, pos, "false"))
+                    return Result::NeedsFullParser;
+                handler.boolean(false);
+            } else if (c == 'n') {
+                if (!scanLiteral(s, pos, "null"))
+                    return Result::NeedsFullParser;
+                handler.null();
+            } else {
+                return Result::NeedsFullParser;   // nested value or invalid
+            }
+            skipSpace(s, pos);
+            if (pos < s.size() && s[pos] == ',') {
+                ++pos;
+                skipSpace(s, pos);
+                continue;
+            }
+            if (pos < s.size() && s[pos] == '}') {
+                ++pos;
+                break;
+            }
+            return Result::NeedsFullParser;
+        }
+    }
+    skipSpace(s, pos);
+    return pos == s.size() ? Result::Ok : Result::NeedsFullParser;
+}
+
+} // namespace FlatJsonScanner

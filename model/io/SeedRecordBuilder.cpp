@@ -1,0 +1,223 @@
+#include "SeedRecordBuilder.h"
+
+#include "DecimalTime.h"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace {
+
+constexpr qint64 kNsPerMs = 1'000'000;
+
+QString fromStd(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+} // namespace
+
+QString SeedRecordBuilder::kindName(Kind kind)
+{
+    switch (kind) {
+    case Kind::Text:
+        return QStringLiteral("a string");
+    case Kind::Boolean:
+        return QStringLiteral("a boolean");
+    case Kind::Null:
+        return QStringLiteral("null");
+    case Kind::Nested:
+        return QStringLiteral("an object or array");
+    default:
+        return QStringLiteral("a number");
+    }
+}
+
+void SeedRecordBuilder::key(std::string_view key)
+{
+    m_key.assign(key);
+    // Records of one file nearly always list their keys in the same order:
+    // try the field after the previous one before searching.
+    const auto guess = static_cast<SeedField>(static_cast<int>(m_field) + 1);
+    m_field = seedFieldMatches(guess, key) ? guess : seedFieldOf(key);
+}
+
+void SeedRecordBuilder::text(std::string_view value) { dispatch(Kind::Text, value, 0, 0.0, false); }
+void SeedRecordBuilder::integer(qint64 value) { dispatch(Kind::Integer, {}, value, double(value), false); }
+void SeedRecordBuilder::hugeInteger(double approximate) { dispatch(Kind::HugeInteger, {}, 0, approximate, false); }
+void SeedRecordBuilder::boolean(bool value) { dispatch(Kind::Boolean, {}, 0, 0.0, value); }
+void SeedRecordBuilder::null() { dispatch(Kind::Null, {}, 0, 0.0, false); }
+void SeedRecordBuilder::nested() { dispatch(Kind::Nested, {}, 0, 0.0, false); }
+
+void SeedRecordBuilder::real(double value, std::string_view lexeme)
+{
+    dispatch(Kind::Real, lexeme, 0, value, false);
+}
+
+void SeedRecordBuilder::decimal(std::string_view lexeme)
+{
+    // Stamps are converted from the lexeme exactly; only other fields need
+    // the double, so parse it only for them.
+    double value = 0.0;
+    if (!isStampField(m_field)) {
+        const auto parsed = std::from_chars(lexeme.data(), lexeme.data() + lexeme.size(), value);
+        if (parsed.ec == std::errc::result_out_of_range)
+            value = std::numeric_limits<double>::infinity();
+    }
+    dispatch(Kind::Real, lexeme, 0, value, false);
+}
+
+void SeedRecordBuilder::dispatch(Kind kind, std::string_view text, qint64 integer, double real, bool flag)
+{
+    switch (m_field) {
+    case SeedField::RequestId:
+        readRequestId(kind, text, integer);
+        return;
+    case SeedField::PromptTokens:
+    case SeedField::OutputTokens:
+        readTokens(m_field == SeedField::PromptTokens ? 0 : 1, kind, integer, real, text);
+        return;
+    case SeedField::NotAField:
+        readAttribute(kind, text, real, flag, text);
+        return;
+    default:
+        readStamp(static_cast<int>(m_field) - static_cast<int>(SeedField::FirstStamp), kind, integer, real, text);
+        return;
+    }
+}
+
+bool SeedRecordBuilder::acceptOnce(bool alreadySeen)
+{
+    if (alreadySeen)
+        m_record.fail(fromStd(m_key), QStringLiteral("appears twice in the record"));
+    return !alreadySeen;
+}
+
+void SeedRecordBuilder::readRequestId(Kind kind, std::string_view text, qint64 integer)
+{
+    if (!acceptOnce(m_record.hasRequestId))
+        return;
+    if (kind == Kind::Text) {
+        if (text.empty()) {
+            m_record.fail(QStringLiteral("request_id"), QStringLiteral("is empty"));
+            return;
+        }
+        m_record.requestId.assign(text);
+    } else if (kind == Kind::Integer) {
+        m_record.requestId = std::to_string(integer);
+    } else {
+        m_record.fail(QStringLiteral("request_id"), QStringLiteral("must be a string, got %1").arg(kindName(kind)));
+        return;
+    }
+    m_record.hasRequestId = true;
+}
+
+void SeedRecordBuilder::readTokens(int which, Kind kind, qint64 integer, double real, std::string_view lexeme)
+{
+    const auto field = [this] { return fromStd(m_key); };
+    if (!acceptOnce(m_record.hasToken[size_t(which)]))
+        return;
+    qint64 count = 0;
+    switch (kind) {
+    case Kind::Integer:
+        count = integer;
+        break;
+    case Kind::Real:
+        if (!std::isfinite(real)) {
+            m_record.fail(field(), QStringLiteral("non-finite number %1").arg(fromStd(lexeme)));
+            return;
+        }
+        if (real != std::floor(real)) {
+            m_record.fail(field(), QStringLiteral("must be a whole number of tokens, got %1").arg(fromStd(lexeme)));
+            return;
+        }
+        count = std::abs(real) < 9.0e18 ? qint64(real) : std::numeric_limits<qint64>::max();
+        break;
+    case Kind::HugeInteger:
+        count = std::numeric_limits<qint64>::max();
+        break;
+    default:
+        m_record.fail(field(), QStringLiteral("must be a whole number of tokens, got %1").arg(kindName(kind)));
+        return;
+    }
+    if (count > std::numeric_limits<qint32>::max()) {
+        m_record.fail(field(), QStringLiteral("%1 tokens is beyond any real request").arg(count));
+        return;
+    }
+    m_record.tokens[size_t(which)] = count;
+    m_record.hasToken[size_t(which)] = true;
+}
+
+void SeedRecordBuilder::readStamp(int index, Kind kind, qint64 integer, double real, std::string_view lexeme)
+{
+    const auto field = [this] { return fromStd(m_key); };
+    if (!acceptOnce(m_record.hasStamp[size_t(index)]))
+        return;
+    qint64 ns = 0;
+    switch (kind) {
+    case Kind::Integer:
+        if (integer > std::numeric_limits<qint64>::max() / kNsPerMs
+            || integer < std::numeric_limits<qint64>::min() / kNsPerMs) {
+            m_record.fail(field(), QStringLiteral("%1 ms is out of range").arg(integer));
+            return;
+        }
+        ns = integer * kNsPerMs;
+        break;
+    case Kind::Real:
+        if (!std::isfinite(real)) {
+            m_record.fail(field(), QStringLiteral("non-finite number %1").arg(fromStd(lexeme)));
+            return;
+        }
+        if (DecimalTime::toNanoseconds(lexeme, kNsPerMs, &ns) != DecimalTime::Status::Ok) {
+            double value = 0.0;
+            const auto parsed = std::from_chars(lexeme.data(), lexeme.data() + lexeme.size(), value);
+            m_record.fail(field(), parsed.ec == std::errc::result_out_of_range
+                                       ? QStringLiteral("non-finite number %1 (beyond the range of a double)")
+                                             .arg(fromStd(lexeme))
+                                       : QStringLiteral("%1 ms is out of range").arg(fromStd(lexeme)));
+            return;
+        }
+        break;
+    case Kind::HugeInteger:
+        m_record.fail(field(), QStringLiteral("%1 ms is out of range").arg(real, 0, 'g', 17));
+        return;
+    default:
+        m_record.fail(field(), QStringLiteral("must be a number of milliseconds, got %1").arg(kindName(kind)));
+        return;
+    }
+    m_record.stamps[size_t(index)] = ns;
+    m_record.hasStamp[size_t(index)] = true;
+}
+
+void SeedRecordBuilder::readAttribute(Kind kind, std::string_view text, double number, bool flag,
+                                      std::string_view lexeme)
+{
+    if (kind == Kind::Nested) {
+        m_record.nonScalarFields.push_back(m_key);
+        return;
+    }
+    auto &attribute = m_record.nextAttribute();
+    attribute.key = m_key;
+    switch (kind) {
+    case Kind::Text:
+        attribute.type = SeedRecord::Attribute::Type::Text;
+        attribute.text.assign(text);
+        return;
+    case Kind::Boolean:
+        attribute.type = SeedRecord::Attribute::Type::Bool;
+        attribute.boolean = flag;
+        return;
+    case Kind::Null:
+        attribute.type = SeedRecord::Attribute::Type::Null;
+        return;
+    default:
+        if (!std::isfinite(number)) {
+            m_record.fail(fromStd(m_key), QStringLiteral("non-finite number %1").arg(fromStd(lexeme)));
+            attribute.type = SeedRecord::Attribute::Type::Null;
+            return;
+        }
+        attribute.type = SeedRecord::Attribute::Type::Number;
+        attribute.number = number;
+        return;
+    }
+}

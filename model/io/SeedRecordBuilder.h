@@ -1,0 +1,47 @@
+#pragma once
+
+#include "SeedRecord.h"
+
+#include <string_view>
+
+// Turns the key/value events of one top-level JSON object into a SeedRecord,
+// checking each contract field's type as it arrives. Fed by the fast flat
+// scanner and by nlohmann's SAX parser alike, so both paths judge a record
+// the same way.
+class SeedRecordBuilder
+{
+public:
+    explicit SeedRecordBuilder(SeedRecord &record) : m_record(record) {}
+
+    void key(std::string_view key);
+    void text(std::string_view value);
+    void integer(qint64 value);
+    void hugeInteger(double approximate);   // an integer beyond 64 bits
+    void real(double value, std::string_view lexeme);
+    void decimal(std::string_view lexeme);   // a non-integer number, not yet converted
+    void boolean(bool value);
+    void null();
+    void nested();                          // the value is an object or array
+
+    const std::string &currentKey() const { return m_key; }
+
+private:
+    enum class Kind { Text, Integer, HugeInteger, Real, Boolean, Null, Nested };
+    static QString kindName(Kind kind);
+
+    bool acceptOnce(bool alreadySeen);
+    void readRequestId(Kind kind, std::string_view text, qint64 integer);
+    void readTokens(int which, Kind kind, qint64 integer, double real, std::string_view lexeme);
+    void readStamp(int index, Kind kind, qint64 integer, double real, std::string_view lexeme);
+    void readAttribute(Kind kind, std::string_view text, double number, bool flag, std::string_view lexeme);
+    void dispatch(Kind kind, std::string_view text, qint64 integer, double real, bool flag);
+
+    SeedRecord &m_record;
+    std::string m_key;
+    SeedField m_field = SeedField::NotAField;
+};
+
+inline bool isStampField(SeedField field)
+{
+    return field >= SeedField::FirstStamp && field < SeedField::NotAField;
+}
