@@ -1,0 +1,164 @@
+#include "ViewState.h"
+
+#include "store/TraceStore.h"
+
+ViewState::ViewState(QObject *parent)
+    : QObject(parent)
+{
+}
+
+ViewState::~ViewState() = default;
+
+const RequestTable *ViewState::requests() const
+{
+    return m_store ? &m_store->requests : nullptr;
+}
+
+qsizetype ViewState::requestCount() const
+{
+    return m_store ? m_store->requests.rowCount() : 0;
+}
+
+void ViewState::setStore(std::shared_ptr<const TraceStore> store)
+{
+    if (store == m_store)
+        return;
+    m_store = std::move(store);
+    // Rows of the old trace mean nothing in the new one.
+    m_selection = {};
+    m_currentRow = -1;
+    m_hasSlice = false;
+    m_slice = {};
+    m_sliceLabel.clear();
+    m_exceedance = {};
+    m_exceedanceCursor = -1;
+    m_timeWindow = {};
+    emit storeChanged();
+}
+
+void ViewState::setBoundary(Boundary boundary)
+{
+    if (boundary == m_boundary)
+        return;
+    m_boundary = boundary;
+    emit boundaryChanged(boundary);
+}
+
+void ViewState::setMetric(Metric metric)
+{
+    if (metric == m_metric)
+        return;
+    m_metric = metric;
+    emit metricChanged(metric);
+}
+
+void ViewState::setTimeAxis(TimeAxis axis)
+{
+    if (axis == m_timeAxis)
+        return;
+    m_timeAxis = axis;
+    m_timeWindow = {};   // a window on one axis means nothing on the other
+    emit timeAxisChanged(axis);
+}
+
+void ViewState::setTimeWindow(TimeWindow window)
+{
+    if (window == m_timeWindow)
+        return;
+    m_timeWindow = window;
+    emit timeWindowChanged(window);
+}
+
+void ViewState::setSelection(RowSet rows)
+{
+    if (rows == m_selection)
+        return;
+    m_selection = std::move(rows);
+    emit selectionChanged();
+}
+
+void ViewState::setCurrentRow(qint32 row)
+{
+    if (!isValidRow(row))
+        row = -1;
+    if (row == m_currentRow)
+        return;
+    m_currentRow = row;
+    emit currentRowChanged(row);
+}
+
+void ViewState::selectRow(qint32 row)
+{
+    if (!isValidRow(row)) {
+        clearSelection();
+        return;
+    }
+    setSelection(RowSet::single(row));
+    setCurrentRow(row);
+}
+
+void ViewState::clearSelection()
+{
+    setSelection({});
+    setCurrentRow(-1);
+}
+
+void ViewState::activateRow(qint32 row)
+{
+    if (isValidRow(row))
+        emit rowActivated(row);
+}
+
+RowSet ViewState::rowsInScope() const
+{
+    return m_hasSlice ? m_slice : RowSet::all(requestCount());
+}
+
+void ViewState::setSlice(RowSet rows, const QString &label)
+{
+    if (m_hasSlice && rows == m_slice && label == m_sliceLabel)
+        return;
+    m_hasSlice = true;
+    m_slice = std::move(rows);
+    m_sliceLabel = label;
+    emit sliceChanged();
+}
+
+void ViewState::clearSlice()
+{
+    if (!m_hasSlice)
+        return;
+    m_hasSlice = false;
+    m_slice = {};
+    m_sliceLabel.clear();
+    emit sliceChanged();
+}
+
+void ViewState::setExceedance(ExceedanceMarks marks)
+{
+    if (marks == m_exceedance)
+        return;
+    m_exceedance = std::move(marks);
+    if (m_exceedanceCursor >= 0 && !m_exceedance.members.contains(m_exceedanceCursor)) {
+        m_exceedanceCursor = -1;
+        emit exceedanceCursorChanged(-1);
+    }
+    emit exceedanceChanged();
+}
+
+void ViewState::clearExceedance()
+{
+    setExceedance({});
+}
+
+void ViewState::setExceedanceCursor(qint32 row)
+{
+    if (!isValidRow(row))
+        row = -1;
+    if (row == m_exceedanceCursor)
+        return;
+    m_exceedanceCursor = row;
+    emit exceedanceCursorChanged(row);
+    if (row >= 0)
+        setCurrentRow(row);
+}

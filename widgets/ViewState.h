@@ -1,0 +1,121 @@
+#pragma once
+
+#include "ExceedanceMarks.h"
+#include "TimeWindow.h"
+#include "analysis/Boundary.h"
+#include "analysis/Metric.h"
+#include "store/RowSet.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+class RequestTable;
+class TraceStore;
+
+// The one place that says what the user is looking at: the loaded trace, the
+// observation boundary and metric, the visible time window, the selected and
+// current request, the active slice (filter) and the exceedance set with its
+// cursor. Every view observes it and writes to it; views never talk to each
+// other. Setters emit their signal only when the value actually changes, so
+// a view can write back what it just received without starting a loop.
+//
+// Rows are indices into store()->requests; a new store resets every row-based
+// state (selection, current row, slice, exceedance) without emitting their
+// individual signals: observers rebuild on storeChanged().
+class ViewState : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ViewState(QObject *parent = nullptr);
+    ~ViewState() override;
+
+    // The trace -------------------------------------------------------------
+    const std::shared_ptr<const TraceStore> &store() const { return m_store; }
+    // nullptr while nothing is loaded.
+    const RequestTable *requests() const;
+    qsizetype requestCount() const;
+    void setStore(std::shared_ptr<const TraceStore> store);
+
+    // Coordinates every figure names ----------------------------------------
+    Boundary boundary() const { return m_boundary; }
+    void setBoundary(Boundary boundary);
+    // The metric under study (distribution panel, class table, exceedance).
+    Metric metric() const { return m_metric; }
+    void setMetric(Metric metric);
+
+    // Time ------------------------------------------------------------------
+    TimeAxis timeAxis() const { return m_timeAxis; }
+    void setTimeAxis(TimeAxis axis);
+    // Visible span on the current time axis; invalid (empty) until a view
+    // has fitted it to the trace.
+    TimeWindow timeWindow() const { return m_timeWindow; }
+    void setTimeWindow(TimeWindow window);
+
+    // Selection -------------------------------------------------------------
+    const RowSet &selection() const { return m_selection; }
+    void setSelection(RowSet rows);
+    bool isSelected(qint32 row) const { return m_selection.contains(row); }
+    // The one request in focus (keyboard cursor, detail panel); -1 for none.
+    qint32 currentRow() const { return m_currentRow; }
+    void setCurrentRow(qint32 row);
+    // Click: select exactly this request and make it current.
+    void selectRow(qint32 row);
+    void clearSelection();
+    // Double-click or Enter on a request: open its details. An event, not
+    // state: nothing is stored.
+    void activateRow(qint32 row);
+
+    // Slice (the filter every aggregate view honours) -------------------------
+    // Without a slice the whole trace is in scope.
+    bool hasSlice() const { return m_hasSlice; }
+    const RowSet &slice() const { return m_slice; }
+    const QString &sliceLabel() const { return m_sliceLabel; }
+    bool inScope(qint32 row) const { return !m_hasSlice || m_slice.contains(row); }
+    // The slice's rows, or every row when there is none.
+    RowSet rowsInScope() const;
+    qsizetype scopeSize() const { return m_hasSlice ? m_slice.size() : requestCount(); }
+    void setSlice(RowSet rows, const QString &label);
+    void clearSlice();
+
+    // Exceedance set and its cursor -----------------------------------------
+    const ExceedanceMarks &exceedance() const { return m_exceedance; }
+    bool hasExceedance() const { return !m_exceedance.isEmpty(); }
+    bool isExceedanceMember(qint32 row) const { return m_exceedance.members.contains(row); }
+    void setExceedance(ExceedanceMarks marks);
+    void clearExceedance();
+    // The member being stepped through; -1 for none. Setting it also makes
+    // that request current, so every view follows the step.
+    qint32 exceedanceCursor() const { return m_exceedanceCursor; }
+    void setExceedanceCursor(qint32 row);
+
+signals:
+    void storeChanged();
+    void boundaryChanged(Boundary boundary);
+    void metricChanged(Metric metric);
+    void timeAxisChanged(TimeAxis axis);
+    void timeWindowChanged(TimeWindow window);
+    void selectionChanged();
+    void currentRowChanged(qint32 row);
+    void rowActivated(qint32 row);
+    void sliceChanged();
+    void exceedanceChanged();
+    void exceedanceCursorChanged(qint32 row);
+
+private:
+    bool isValidRow(qint32 row) const { return row >= 0 && row < requestCount(); }
+
+    std::shared_ptr<const TraceStore> m_store;
+    Boundary m_boundary = Boundary::Client;
+    Metric m_metric = Metric::Ttft;
+    TimeAxis m_timeAxis = TimeAxis::Absolute;
+    TimeWindow m_timeWindow;
+    RowSet m_selection;
+    qint32 m_currentRow = -1;
+    bool m_hasSlice = false;
+    RowSet m_slice;
+    QString m_sliceLabel;
+    ExceedanceMarks m_exceedance;
+    qint32 m_exceedanceCursor = -1;
+};
