@@ -316,6 +316,7 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         crlf = crlf || output.crlf;
         output.table = RequestTable();   // release the chunk's memory early
     }
+    store.requests.squeeze();
     if (crlf)
         store.notices.push_back({fileName, 0, QStringLiteral("the file uses CRLF line ends; accepted")});
     if (options.strict && !store.rejected.empty()) {

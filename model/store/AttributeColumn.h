@@ -122,6 +122,12 @@ public:
             m_codes.reserve(static_cast<size_t>(rows));
     }
 
+    void squeeze()
+    {
+        m_codes.shrink_to_fit();
+        m_numbers.shrink_to_fit();
+    }
+
     size_t memoryBytes() const
     {
         return m_codes.capacity() * sizeof(quint32) + m_numbers.capacity() * sizeof(double);

@@ -140,6 +140,19 @@ public:
         m_sourceLines.reserve(static_cast<size_t>(rows));
     }
 
+    // Releases growth slack once loading is done.
+    void squeeze()
+    {
+        m_ids.squeeze();
+        m_promptTokens.shrink_to_fit();
+        m_outputTokens.shrink_to_fit();
+        for (auto &column : m_stamps)
+            column.shrink_to_fit();
+        m_sourceLines.shrink_to_fit();
+        for (auto &column : m_attributes)
+            column.squeeze();
+    }
+
     size_t memoryBytes() const
     {
         size_t bytes = m_ids.memoryBytes() + m_promptTokens.capacity() * sizeof(qint32)

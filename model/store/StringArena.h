@@ -35,6 +35,12 @@ public:
         m_bytes.reserve(static_cast<size_t>(bytes));
     }
 
+    void squeeze()
+    {
+        m_bytes.shrink_to_fit();
+        m_ends.shrink_to_fit();
+    }
+
     void clear()
     {
         m_bytes.clear();

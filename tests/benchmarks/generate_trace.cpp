@@ -56,7 +56,7 @@ int main(int argc, char *argv[])
         // Shared server: a request waits until the previous one's prefill is done.
         const double prefillStart = qMax(queueEnter, serverFreeAt);
         const double prefillEnd = prefillStart + prefillMs;
-        serverFreeAt = prefillStart + prefillMs * 0.15;   // batching overlaps most of it
+        serverFreeAt = prefillStart + prefillMs * 0.08;   // batching overlaps most of it
         const double firstServer = prefillEnd + 9.0 + 3.0 * unit(rng);
         const double firstClient = firstServer + rtt / 2.0;
         const double perToken = 18.0 + 8.0 * unit(rng);

@@ -221,6 +221,9 @@ void tst_SeedLoader::chunksAgreeWithSingleThread()
         QCOMPARE(a.store->rejected[size_t(k)].line, (k + 1) * 3000);
         QCOMPARE(b.store->rejected[size_t(k)].line, (k + 1) * 3000);
     }
+    // The store's budget: at most 200 bytes per flat request.
+    const double bytesPerRequest = double(b.store->requests.memoryBytes()) / double(b.store->requests.rowCount());
+    QVERIFY2(bytesPerRequest <= 200.0, qPrintable(QString::number(bytesPerRequest)));
     for (qsizetype row = 0; row < a.store->requests.rowCount(); row += 997) {
         QCOMPARE(b.store->requests.idText(row), a.store->requests.idText(row));
         QCOMPARE(b.store->requests.sourceLine(row), a.store->requests.sourceLine(row));
