@@ -20,11 +20,22 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-ARTICLE = ROOT.parent / "shared" / "seed" / "inference-latency-article.txt"
+
+
+def find_article():
+    """The seed article lives in ../shared next to the checkout (or above a worktree)."""
+    for folder in [ROOT, *ROOT.parents]:
+        candidate = folder.parent / "shared" / "seed" / "inference-latency-article.txt"
+        if candidate.exists():
+            return candidate
+    return None
+
+
+ARTICLE = find_article()
 
 
 def extract_seed_profiler(target: Path) -> bool:
-    if not ARTICLE.exists():
+    if ARTICLE is None:
         return False
     lines = ARTICLE.read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("#!/usr/bin/env python3"))
