@@ -21,7 +21,8 @@ struct ClippedSpans;
 // The join before a child is the latest end among siblings that finished
 // before it started (or the parent's start): the order Jaeger infers from
 // timing, kept linear in size by one shared join node per distinct start
-// time. The gap is the original coordination time and belongs to the join,
+// time. A child with recorded dependencies waits for those and its parent's
+// start instead of the inferred order. The gap is the original coordination time and belongs to the join,
 // not to any one predecessor. With the original delays the events replay
 // the clipped times exactly.
 class ScheduleGraph

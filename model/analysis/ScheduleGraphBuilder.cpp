@@ -53,6 +53,7 @@ private:
     std::vector<Edge> m_edges;
     std::vector<qint64> m_latestDependencyEnd;   // per span, over recorded dependencies
     std::vector<quint8> m_hasDependency;          // per span, recorded or hypothetical
+    std::vector<quint8> m_hasRecordedDependency;  // per span
     std::vector<qint32> m_gating;                // scratch, per parent
     std::vector<qint32> m_byEnd;                 // scratch, per parent
 };
@@ -61,6 +62,7 @@ void ScheduleGraphBuilder::addDependencies(QStringList *notices)
 {
     m_latestDependencyEnd.assign(size_t(m_n), kNoTime);
     m_hasDependency.assign(size_t(m_n), 0);
+    m_hasRecordedDependency.assign(size_t(m_n), 0);
     for (const auto &dependency : m_graph.dependencies()) {
         const qint32 from = dependency.from;
         const qint32 to = dependency.to;
@@ -86,6 +88,7 @@ void ScheduleGraphBuilder::addDependencies(QStringList *notices)
             }
             auto &latest = m_latestDependencyEnd[size_t(to)];
             latest = std::max(latest, clippedEnd(from));
+            m_hasRecordedDependency[size_t(to)] = 1;
         }
         m_hasDependency[size_t(to)] = 1;
         // Emitted before the tree edges, so dependencies come first in S(to)'s
@@ -147,8 +150,12 @@ void ScheduleGraphBuilder::addChildren(qint32 parent, std::span<const qint32> ch
         }
         for (; i < m_gating.size() && clippedStart(m_gating[i]) == t; ++i) {
             const qint32 child = m_gating[i];
-            m_edges.push_back({startNode(child), join});
-            const qint64 ready = std::max(joinTime, m_latestDependencyEnd[size_t(child)]);
+            // Recorded dependencies replace the order inferred from timing:
+            // such a child waits for them and its parent's start only.
+            const bool explicitOnly = child < m_n && m_hasRecordedDependency[size_t(child)] != 0;
+            m_edges.push_back({startNode(child), explicitOnly ? startNode(parent) : join});
+            const qint64 ready = std::max(explicitOnly ? clippedStart(parent) : joinTime,
+                                          m_latestDependencyEnd[size_t(child)]);
             m_out.m_delay[size_t(startNode(child))] = t - ready;
             m_out.m_owner[size_t(startNode(child))] = parent;
         }
