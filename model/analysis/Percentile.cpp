@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include <QtGlobal>
+
 namespace Percentile {
 
 double ofSorted(std::span<const double> sorted, double q)
@@ -30,6 +32,50 @@ std::vector<double> sortedFinite(std::span<const double> values)
     }
     std::sort(sorted.begin(), sorted.end());
     return sorted;
+}
+
+std::vector<double> finiteValues(std::span<const double> values)
+{
+    std::vector<double> finite;
+    finite.reserve(values.size());
+    for (const double value : values) {
+        if (!std::isnan(value))
+            finite.push_back(value);
+    }
+    return finite;
+}
+
+std::vector<double> selectMany(std::vector<double> &values, std::span<const double> qs)
+{
+    std::vector<double> results;
+    results.reserve(qs.size());
+    const size_t n = values.size();
+    size_t settled = 0;   // values[0, settled) hold the smallest `settled` order statistics
+    for (const double q : qs) {
+        if (n == 0) {
+            results.push_back(std::numeric_limits<double>::quiet_NaN());
+            continue;
+        }
+        if (n == 1) {
+            results.push_back(values.front());
+            continue;
+        }
+        const double rank = double(n - 1) * q;
+        const auto lo = size_t(std::floor(rank));
+        const auto hi = size_t(std::ceil(rank));
+        const auto begin = values.begin() + std::ptrdiff_t(qMin(settled, lo));
+        std::nth_element(begin, values.begin() + std::ptrdiff_t(lo), values.end());
+        const double low = values[lo];
+        double high = low;
+        if (hi != lo) {
+            const auto next = std::min_element(values.begin() + std::ptrdiff_t(lo + 1), values.end());
+            std::iter_swap(values.begin() + std::ptrdiff_t(lo + 1), next);
+            high = values[lo + 1];
+        }
+        settled = hi + 1;
+        results.push_back(hi == lo ? low : low + (high - low) * (rank - double(lo)));
+    }
+    return results;
 }
 
 double of(std::span<const double> values, double q)

@@ -17,4 +17,12 @@ std::vector<double> sortedFinite(std::span<const double> values);
 
 double of(std::span<const double> values, double q);
 
+// Several percentiles of one sample without sorting it all: selection in
+// O(n) per quantile, same results as ofSorted(). `values` is reordered and
+// must be free of NaN; `qs` must be ascending.
+std::vector<double> selectMany(std::vector<double> &values, std::span<const double> qs);
+
+// Copies the finite values of `values` (NaN means undefined for that request).
+std::vector<double> finiteValues(std::span<const double> values);
+
 } // namespace Percentile

@@ -43,12 +43,13 @@ ProfileReport profileRequests(const RequestTable &table, Boundary boundary, cons
         prompt[row] = table.promptTokens(qsizetype(row));
         output[row] = table.outputTokens(qsizetype(row));
     }
-    const auto promptSorted = Percentile::sortedFinite(prompt);
-    const auto outputSorted = Percentile::sortedFinite(output);
-    report.promptP50 = Percentile::ofSorted(promptSorted, 0.50);
-    report.promptP95 = Percentile::ofSorted(promptSorted, 0.95);
-    report.outputP50 = Percentile::ofSorted(outputSorted, 0.50);
-    report.outputP95 = Percentile::ofSorted(outputSorted, 0.95);
+    static constexpr double shapeQuantiles[] = {0.50, 0.95};
+    const auto promptQuantiles = Percentile::selectMany(prompt, shapeQuantiles);
+    const auto outputQuantiles = Percentile::selectMany(output, shapeQuantiles);
+    report.promptP50 = promptQuantiles[0];
+    report.promptP95 = promptQuantiles[1];
+    report.outputP50 = outputQuantiles[0];
+    report.outputP95 = outputQuantiles[1];
 
     const auto ttft = metricColumnMs(table, Metric::Ttft, boundary);
     report.ttft = summariseMetric(ttft, Metric::Ttft, boundary);

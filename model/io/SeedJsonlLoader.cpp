@@ -3,6 +3,7 @@
 #include "LineStream.h"
 #include "LoadControl.h"
 #include "SeedRecord.h"
+#include "store/IdIndex.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -177,7 +178,7 @@ class ChunkMerger
 public:
     ChunkMerger(TraceStore &store, const QString &file, qsizetype rows) : m_store(store), m_file(file)
     {
-        m_seen.reserve(size_t(rows));
+        m_seen.reserve(rows);
     }
 
     void merge(ChunkOutput &chunk, qint64 lineBase)
@@ -202,11 +203,15 @@ public:
         for (qsizetype row = 0; row < from.rowCount(); ++row) {
             const auto id = from.id(row);
             const qint64 line = from.sourceLine(row) + lineBase;
-            const auto it = m_seen.find(id);
-            if (it != m_seen.end()) {
+            // The merged arena was reserved to its final size, so ids already
+            // merged stay where they are while chunks are released one by one.
+            const auto &merged = into;
+            const qint64 earlier = m_seen.findOrInsert(id, quint32(into.rowCount()),
+                                                       [&merged](quint32 r) { return merged.id(r); });
+            if (earlier != IdIndex::kNotFound) {
                 m_store.rejected.push_back({m_file, line, fromStd(id), QStringLiteral("request_id"),
                                             QStringLiteral("duplicate request_id; first seen on line %1")
-                                                .arg(it->second)});
+                                                .arg(into.sourceLine(earlier))});
                 continue;
             }
             RequestTable::Row out;
@@ -217,9 +222,6 @@ public:
                 out.stamps[size_t(s)] = from.stamp(row, static_cast<Stamp>(s));
             out.sourceLine = line;
             into.appendRow(out);
-            // The merged arena was reserved to its final size, so views into
-            // it stay valid while chunks are released one by one.
-            m_seen.emplace(into.id(into.rowCount() - 1), line);
             auto &globals = into.mutableAttributes();
             for (size_t c = 0; c < target.size(); ++c) {
                 const auto &column = from.attributes()[c];
@@ -247,7 +249,7 @@ public:
 private:
     TraceStore &m_store;
     QString m_file;
-    std::unordered_map<std::string_view, qint64, StringHash, std::equal_to<>> m_seen;
+    IdIndex m_seen;
 };
 
 } // namespace

@@ -13,6 +13,8 @@ private slots:
     void interpolation();
     void emptyIsNan();
     void nanValuesAreNotObservations();
+    void selectionAgreesWithSorting_data();
+    void selectionAgreesWithSorting();
 };
 
 void tst_Percentile::interpolation_data()
@@ -55,6 +57,37 @@ void tst_Percentile::nanValuesAreNotObservations()
     const std::vector<double> values = {nan, 10.0, nan, 30.0};
     QCOMPARE(Percentile::sortedFinite(values).size(), size_t(2));
     QCOMPARE(Percentile::of(values, 0.5), 20.0);
+}
+
+void tst_Percentile::selectionAgreesWithSorting_data()
+{
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("distinct");
+    QTest::newRow("n=1") << 1 << 1;
+    QTest::newRow("n=2") << 2 << 2;
+    QTest::newRow("n=3") << 3 << 3;
+    QTest::newRow("many ties") << 1000 << 3;
+    QTest::newRow("n=1001, distinct") << 1001 << 1001;
+    QTest::newRow("n=12345") << 12345 << 500;
+}
+
+void tst_Percentile::selectionAgreesWithSorting()
+{
+    QFETCH(int, n);
+    QFETCH(int, distinct);
+    std::vector<double> values;
+    quint32 state = 12345;
+    for (int i = 0; i < n; ++i) {
+        state = state * 1103515245u + 12345u;
+        values.push_back(double((state >> 8) % quint32(distinct)) * 1.5);
+    }
+    const std::vector<double> qs = {0.0, 0.01, 0.5, 0.9, 0.95, 0.99, 1.0};
+    const auto sorted = Percentile::sortedFinite(values);
+    auto scratch = values;
+    const auto selected = Percentile::selectMany(scratch, qs);
+    QCOMPARE(selected.size(), qs.size());
+    for (size_t i = 0; i < qs.size(); ++i)
+        QCOMPARE(selected[i], Percentile::ofSorted(sorted, qs[i]));
 }
 
 QTEST_GUILESS_MAIN(tst_Percentile)
