@@ -23,8 +23,7 @@ struct ClippedSpans;
 // timing, kept linear in size by one shared join node per distinct start
 // time. A child with recorded dependencies waits for those and its parent's
 // start instead of the inferred order. The gap is the original coordination time and belongs to the join,
-// not to any one predecessor. With the original delays the events replay
-// the clipped times exactly.
+// not to any one predecessor.
 class ScheduleGraph
 {
 public:
@@ -56,6 +55,8 @@ public:
     qint32 owner(qint32 node) const { return m_owner[size_t(node)]; }
     // A source (no predecessors) holds its absolute time as its delay.
     const std::vector<qint64> &baselineDelays() const { return m_delay; }
+    // Recorded (clipped) event times. With the baseline delays schedule()
+    // reproduces them exactly, unless a hypothetical dependency holds a span back.
     const std::vector<qint64> &baselineTimes() const { return m_baselineTimes; }
     const std::vector<qint32> &topologicalOrder() const { return m_order; }
 

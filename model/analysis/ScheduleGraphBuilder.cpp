@@ -31,10 +31,11 @@ private:
     qint64 clippedEnd(qint32 span) const { return span == m_n ? m_rootEnd : m_clipped.end[size_t(span)]; }
     qint32 startNode(qint32 span) const { return span; }
     qint32 endNode(qint32 span) const { return m_n + 1 + span; }
-    qint32 newNode(qint64 delay, qint32 owner)
+    qint32 newNode(qint64 delay, qint32 owner, qint64 recorded)
     {
         m_out.m_delay.push_back(delay);
         m_out.m_owner.push_back(owner);
+        m_out.m_baselineTimes.push_back(recorded);
         return qint32(m_out.m_delay.size() - 1);
     }
 
@@ -140,11 +141,11 @@ void ScheduleGraphBuilder::addChildren(qint32 parent, std::span<const qint32> ch
                    || (clippedEnd(m_byEnd[ended]) == t && clippedStart(m_byEnd[ended]) < t)))
             ++ended;
         if (ended > bucket) {
-            const qint32 next = newNode(0, ScheduleGraph::kNoOwner);
-            for (size_t k = bucket; k < ended; ++k) {
-                m_edges.push_back({next, endNode(m_byEnd[k])});
+            for (size_t k = bucket; k < ended; ++k)
                 joinTime = std::max(joinTime, clippedEnd(m_byEnd[k]));
-            }
+            const qint32 next = newNode(0, ScheduleGraph::kNoOwner, joinTime);
+            for (size_t k = bucket; k < ended; ++k)
+                m_edges.push_back({next, endNode(m_byEnd[k])});
             m_edges.push_back({next, join});
             join = next;
         }
@@ -273,6 +274,13 @@ std::optional<ScheduleGraph> ScheduleGraphBuilder::build(QString *error, QString
     m_out.m_delay.assign(2 * slotCount, 0);
     m_out.m_owner.assign(2 * slotCount, ScheduleGraph::kNoOwner);
     m_out.m_delay[size_t(startNode(m_n))] = m_rootStart;   // the source: absolute time
+    // Recorded times; a replay with the baseline delays reproduces them
+    // unless hypothetical dependencies hold a span back.
+    m_out.m_baselineTimes.resize(2 * slotCount);
+    for (qint32 span = 0; span <= m_n; ++span) {
+        m_out.m_baselineTimes[size_t(startNode(span))] = clippedStart(span);
+        m_out.m_baselineTimes[size_t(endNode(span))] = clippedEnd(span);
+    }
     m_edges.reserve(5 * slotCount + m_graph.dependencies().size());
 
     addDependencies(notices);
@@ -282,7 +290,6 @@ std::optional<ScheduleGraph> ScheduleGraphBuilder::build(QString *error, QString
     finishPredecessorLists();
     if (!orderTopologically(error))
         return std::nullopt;
-    m_out.m_baselineTimes = m_out.schedule(m_out.m_delay);
     return std::move(m_out);
 }
 

@@ -119,6 +119,7 @@ void tst_CriticalPath::baselineReplaysClippedTimes()
                                                     "C 5 120 Y; Z 61 61 Y; A>B"));
     QVERIFY(schedule);
     const auto &events = schedule->events();
+    QVERIFY(events.schedule(events.baselineDelays()) == events.baselineTimes());
     for (qint32 span = 0; span < schedule->graph().spanCount(); ++span) {
         QCOMPARE(schedule->baselineTimes()[size_t(events.startNode(span))], schedule->clipped().start[size_t(span)]);
         QCOMPARE(schedule->baselineTimes()[size_t(events.endNode(span))], schedule->clipped().end[size_t(span)]);
