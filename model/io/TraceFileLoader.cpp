@@ -1,5 +1,6 @@
 #include "TraceFileLoader.h"
 
+#include "OtlpJsonLoader.h"
 #include "SeedJsonlLoader.h"
 
 #include <QFile>
@@ -38,6 +39,8 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     switch (format) {
     case TraceFormat::SeedJsonl:
         return SeedJsonlLoader::load(path, options, control);
+    case TraceFormat::OtlpJson:
+        return OtlpJsonLoader::load(path, options, control);
     case TraceFormat::Unknown:
         if (!head.isEmpty() && head.trimmed().isEmpty()) {
             LoadResult result;

@@ -17,8 +17,13 @@ QString RejectedRecord::toString() const
     const QString where = location(file, line);
     if (!where.isEmpty())
         parts << where;
-    if (!requestId.isEmpty())
+    if (!spanId.isEmpty()) {
+        if (!requestId.isEmpty())
+            parts << QStringLiteral("trace %1").arg(requestId);
+        parts << QStringLiteral("span %1").arg(spanId);
+    } else if (!requestId.isEmpty()) {
         parts << QStringLiteral("request %1").arg(requestId);
+    }
     if (!field.isEmpty())
         parts << QStringLiteral("field '%1'").arg(field);
     parts << reason;

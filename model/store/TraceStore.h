@@ -2,6 +2,7 @@
 
 #include "RequestTable.h"
 #include "SpanTable.h"
+#include "WorkflowTable.h"
 
 #include <QString>
 #include <QStringList>
@@ -16,8 +17,10 @@ struct RejectedRecord
     QString requestId;     // empty when it could not be read
     QString field;         // empty when the problem is not tied to a field
     QString reason;
+    QString spanId = {};   // set for a span record; requestId then holds its trace id
 
-    // "file:line: request_id: field: reason", leaving out what is unknown.
+    // "file:line: request R: field 'f': reason", or for a span
+    // "file:line: trace T: span S: field 'f': reason", leaving out what is unknown.
     QString toString() const;
 };
 
@@ -45,5 +48,5 @@ public:
     QStringList sourceFiles;
     QString format;   // "seed-jsonl", "otlp-json", ...
 
-    size_t memoryBytes() const { return requests.memoryBytes() + spans.memoryBytes(); }
+    size_t memoryBytes() const { return requests.memoryBytes() + spans.memoryBytes() + workflows.memoryBytes(); }
 };

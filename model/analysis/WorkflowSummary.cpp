@@ -1,0 +1,183 @@
+#include "WorkflowSummary.h"
+
+#include "io/TracelaneContract.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace {
+
+qint32 clampTokens(qint64 value)
+{
+    return qint32(qMin<qint64>(value, std::numeric_limits<qint32>::max()));
+}
+
+void setText(RequestTable &table, const QString &name, const QString &value)
+{
+    auto &column = table.attributeColumn(name, AttributeColumn::Kind::Categorical);
+    column.padTo(table.rowCount() - 1);
+    column.appendText(value);
+}
+
+void setNumber(RequestTable &table, const QString &name, double value)
+{
+    auto &column = table.attributeColumn(name, AttributeColumn::Kind::Numeric);
+    column.padTo(table.rowCount() - 1);
+    column.appendNumber(value);
+}
+
+// Client (or server) token times of the workflow's model calls, merged.
+void appendTokenTimes(const SpanTable &spans, qint32 first, qint32 count, bool client, TokenTimeline &timeline)
+{
+    const size_t begin = timeline.times.size();
+    for (qint32 row = first; row < first + count; ++row) {
+        const auto *call = spans.modelCall(row);
+        if (!call || (client && !call->contentBearing))
+            continue;
+        const auto times = spans.tokenTimes(client ? call->clientTokens : call->serverTokens);
+        timeline.times.insert(timeline.times.end(), times.begin(), times.end());
+    }
+    std::sort(timeline.times.begin() + qint64(begin), timeline.times.end());
+    timeline.offsets.push_back(timeline.times.size());
+}
+
+} // namespace
+
+namespace WorkflowSummary {
+
+Usage tokenUsage(const SpanTable &spans, qint32 first, qint32 count)
+{
+    const auto hasUsage = [&](qint32 row) { return spans.inputTokens(row) >= 0 || spans.outputTokens(row) >= 0; };
+    // Mark every ancestor of a span with usage as covered; a covered span's
+    // usage is an aggregate of what its descendants already report.
+    std::vector<bool> covered(size_t(count), false);
+    for (qint32 row = first; row < first + count; ++row) {
+        if (!hasUsage(row))
+            continue;
+        for (qint32 up = spans.parent(row); up >= 0 && !covered[size_t(up - first)]; up = spans.parent(up))
+            covered[size_t(up - first)] = true;
+    }
+    Usage usage;
+    for (qint32 row = first; row < first + count; ++row) {
+        if (!hasUsage(row) || covered[size_t(row - first)])
+            continue;
+        usage.inputTokens += qMax(0, spans.inputTokens(row));
+        usage.outputTokens += qMax(0, spans.outputTokens(row));
+    }
+    return usage;
+}
+
+qint64 firstContentToken(const SpanTable &spans, qint32 first, qint32 count, qint32 *modelCallRow)
+{
+    qint64 best = kNoTime;
+    *modelCallRow = -1;
+    for (qint32 row = first; row < first + count; ++row) {
+        const auto *call = spans.modelCall(row);
+        if (!call || !call->contentBearing)
+            continue;
+        qint64 time = call->stamps[size_t(Stamp::FirstTokenClient)];
+        if (time == kNoTime) {
+            const auto client = spans.tokenTimes(call->clientTokens);
+            if (!client.empty())
+                time = client.front();
+        }
+        if (time != kNoTime && (best == kNoTime || time < best)) {
+            best = time;
+            *modelCallRow = row;
+        }
+    }
+    return best;
+}
+
+void summarise(TraceStore &store)
+{
+    const SpanTable &spans = store.spans;
+    WorkflowTable &workflows = store.workflows;
+    RequestTable &requests = store.requests;
+    TokenTimeline server;
+    TokenTimeline client;
+    bool anyTokens = false;
+    if (requests.isEmpty()) {
+        server.offsets.push_back(0);
+        client.offsets.push_back(0);
+    }
+    for (qsizetype w = 0; w < workflows.rowCount(); ++w) {
+        const qint32 first = workflows.firstSpan[size_t(w)];
+        const qint32 count = workflows.spanCount[size_t(w)];
+        qint32 root = workflows.rootSpan[size_t(w)];
+        qint32 entry = root;
+        qint64 end = std::numeric_limits<qint64>::min();
+        int modelCalls = 0;
+        int toolCalls = 0;
+        bool error = false;
+        QString model;
+        for (qint32 row = first; row < first + count; ++row) {
+            if (entry < 0 || (root < 0 && spans.start(row) < spans.start(entry)))
+                entry = row;
+            end = qMax(end, spans.end(row));
+            error = error || (spans.flags(row) & SpanTable::Error);
+            if (spans.category(row) == SpanCategory::ModelCall) {
+                ++modelCalls;
+                if (model.isEmpty())
+                    model = spans.attributeText(row, "gen_ai.request.model");
+            } else if (spans.category(row) == SpanCategory::Tool) {
+                ++toolCalls;
+            }
+        }
+
+        RequestTable::Row row;
+        const std::string_view traceId = workflows.traceIds.view(w);
+        row.id = traceId;
+        const Usage usage = tokenUsage(spans, first, count);
+        row.promptTokens = clampTokens(usage.inputTokens);
+        row.outputTokens = clampTokens(usage.outputTokens);
+        row.sourceLine = spans.sourceLine(entry);
+        row.stamps.fill(kNoTime);
+        row.stamps[size_t(Stamp::ClientSend)] = spans.start(entry);
+        if (const auto *call = spans.modelCall(entry))
+            row.stamps[size_t(Stamp::GatewayArrival)] = call->stamps[size_t(Stamp::GatewayArrival)];
+        qint32 producer = -1;
+        row.stamps[size_t(Stamp::FirstTokenClient)] = firstContentToken(spans, first, count, &producer);
+        if (producer >= 0) {
+            const auto &stamps = spans.modelCall(producer)->stamps;
+            for (const Stamp stamp :
+                 {Stamp::QueueEnter, Stamp::PrefillStart, Stamp::PrefillEnd, Stamp::FirstTokenServer}) {
+                row.stamps[size_t(stamp)] = stamps[size_t(stamp)];
+            }
+        }
+        row.stamps[size_t(Stamp::LastTokenClient)] = end;
+        // Drop any stamp that would go back in time: its gap stays residual.
+        qint64 previous = kNoTime;
+        for (auto &stamp : row.stamps) {
+            if (stamp == kNoTime)
+                continue;
+            if (previous != kNoTime && stamp < previous)
+                stamp = kNoTime;
+            else
+                previous = stamp;
+        }
+        requests.appendRow(row);
+
+        QString type = spans.attributeText(entry, TracelaneContract::kWorkflowTypeKey);
+        if (type.isEmpty())
+            type = spans.name(entry);
+        setText(requests, QStringLiteral("workflow_type"), type);
+        setText(requests, QStringLiteral("service"), spans.service(entry));
+        setText(requests, QStringLiteral("status"), error ? QStringLiteral("error") : QStringLiteral("ok"));
+        if (!model.isEmpty())
+            setText(requests, QStringLiteral("model"), model);
+        setNumber(requests, QStringLiteral("span_count"), count);
+        setNumber(requests, QStringLiteral("model_calls"), modelCalls);
+        setNumber(requests, QStringLiteral("tool_calls"), toolCalls);
+        requests.finishRow();
+        workflows.requestRow[size_t(w)] = qint32(requests.rowCount() - 1);
+
+        appendTokenTimes(spans, first, count, false, server);
+        appendTokenTimes(spans, first, count, true, client);
+        anyTokens = anyTokens || server.times.size() + client.times.size() > 0;
+    }
+    if (anyTokens && server.offsets.size() == size_t(requests.rowCount()) + 1)
+        requests.setTokenTimelines(std::move(server), std::move(client));
+}
+
+} // namespace WorkflowSummary

@@ -1,0 +1,45 @@
+#include "FileCharStream.h"
+
+#include "LoadControl.h"
+
+namespace {
+
+constexpr qint64 kBlockBytes = 1024 * 1024;
+
+} // namespace
+
+FileCharStream::FileCharStream(const QString &path, LoadControl *control) : m_file(path), m_control(control) {}
+
+bool FileCharStream::open(QString *error)
+{
+    if (!m_file.open(QIODevice::ReadOnly)) {
+        *error = m_file.errorString();
+        return false;
+    }
+    m_block.resize(size_t(kBlockBytes));
+    return true;
+}
+
+bool FileCharStream::fill()
+{
+    if (m_position < m_filled)
+        return true;
+    if (m_eof)
+        return false;
+    if (m_control && m_control->isCancelled()) {
+        m_cancelled = true;
+        m_eof = true;
+        return false;
+    }
+    const qint64 got = m_file.read(m_block.data(), kBlockBytes);
+    if (got <= 0) {
+        m_readFailed = got < 0;
+        m_eof = true;
+        return false;
+    }
+    m_position = 0;
+    m_filled = size_t(got);
+    if (m_control)
+        m_control->addProcessed(got, 0);
+    return true;
+}

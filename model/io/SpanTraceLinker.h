@@ -1,0 +1,61 @@
+#pragma once
+
+#include "store/StringArena.h"
+#include "store/TraceStore.h"
+
+#include <QString>
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+// The part of building a span trace that needs every span of the file:
+// grouping rows by trace, resolving parents and references by span id,
+// flagging orphans and duplicates, rejecting parent cycles and breaking
+// dependency cycles, and filling the WorkflowTable. Iterative throughout, so
+// a 100,000-deep chain or a cycle in bad input cannot overflow or loop.
+class SpanTraceLinker
+{
+public:
+    // A reference from span `row` to another span: an OTLP link, a Jaeger
+    // reference beyond the parent, or a tracelane.depends_on entry.
+    struct Reference
+    {
+        qint32 row = -1;
+        std::string traceId;   // empty: the span's own trace
+        std::string spanId;
+        SpanTable::EdgeKind kind = SpanTable::EdgeKind::Link;
+        bool fromContract = false;
+    };
+
+    SpanTraceLinker(TraceStore &store, QString fileName, QString parentField);
+
+    // `traceOf[row]` indexes `traceIds`; `parentIds` holds each row's parent
+    // span id (empty for a root). The staging vectors are consumed.
+    void link(const std::vector<std::string> &traceIds, std::vector<quint32> &traceOf, StringArena &parentIds,
+              std::vector<Reference> &references);
+
+private:
+    void applyOrder(const std::vector<qint32> &order);
+    template<typename Visit>
+    void forEachTrace(Visit visit);
+    void indexTrace(qsizetype first, qsizetype last, bool collectDuplicates);
+    void resolveParents();
+    bool rejectParentCycles();
+    void resolveReferences();
+    void breakDependencyCycles();
+    void buildWorkflows();
+    void reportFlags();
+
+    TraceStore &m_store;
+    SpanTable &m_table;
+    QString m_file;
+    QString m_parentField;
+    const std::vector<std::string> *m_traceIds = nullptr;
+    std::vector<quint32> *m_traceOf = nullptr;
+    StringArena *m_parentIds = nullptr;
+    std::vector<Reference> *m_references = nullptr;
+    std::unordered_map<std::string_view, qint32> m_spanIndex;   // of the trace being resolved
+    std::vector<std::pair<qint32, qint32>> m_duplicates;        // (row, first row with that id)
+};

@@ -1,0 +1,192 @@
+#include "TracelaneContract.h"
+
+#include "AttributeText.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace {
+
+QString fromStd(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+std::string stampName(Stamp stamp)
+{
+    std::string name = stampFieldName(stamp);
+    name.resize(name.size() - 3);   // drop "_ms"
+    return name;
+}
+
+bool parseNanoseconds(const std::string &text, qint64 *ns)
+{
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), *ns);
+    return result.ec == std::errc() && result.ptr == text.data() + text.size() && !text.empty() && *ns >= 0;
+}
+
+bool readNanoseconds(const SpanAttribute &attribute, qint64 *ns)
+{
+    if (attribute.value.type == AttributeValue::Type::Int) {
+        *ns = attribute.value.integer;
+        return *ns >= 0;
+    }
+    return parseNanoseconds(attribute.value.text, ns);
+}
+
+// A non-decreasing list of ns times from an array attribute.
+bool readTimes(const SpanAttribute &attribute, std::vector<qint64> *times, QString *reason)
+{
+    if (attribute.value.type != AttributeValue::Type::Array) {
+        *reason = QStringLiteral("must be an array of integer nanoseconds; ignored");
+        return false;
+    }
+    times->clear();
+    times->reserve(attribute.value.elements.size());
+    for (size_t i = 0; i < attribute.value.elements.size(); ++i) {
+        qint64 ns = 0;
+        if (!parseNanoseconds(attribute.value.elements[i], &ns)) {
+            *reason = QStringLiteral("element %1 (%2) is not a non-negative integer of nanoseconds; the token "
+                                     "times of this span are ignored")
+                          .arg(i)
+                          .arg(fromStd(attribute.value.elements[i]));
+            return false;
+        }
+        if (!times->empty() && ns < times->back()) {
+            *reason = QStringLiteral("token %1 (%2 ns) comes before token %3 (%4 ns); the token times of this "
+                                     "span are ignored")
+                          .arg(i)
+                          .arg(ns)
+                          .arg(i - 1)
+                          .arg(times->back());
+            return false;
+        }
+        times->push_back(ns);
+    }
+    return true;
+}
+
+} // namespace
+
+namespace TracelaneContract {
+
+std::string phaseKey(Stamp stamp)
+{
+    return "tracelane.phase." + stampName(stamp) + "_unix_nano";
+}
+
+SpanContract read(const SpanRecord &record, std::vector<Problem> *problems)
+{
+    SpanContract contract;
+    if (const auto *version = record.findAttribute(kVersionKey)) {
+        qint64 value = 0;
+        if (AttributeText::parseCount(version->value.text, &value))
+            contract.version = int(value);
+    }
+    // Phase stamps: each must be a time, and together they must not go back.
+    static const std::array<std::string, kStampCount> keys = [] {
+        std::array<std::string, kStampCount> names;
+        for (int i = 0; i < kStampCount; ++i)
+            names[size_t(i)] = phaseKey(static_cast<Stamp>(i));
+        return names;
+    }();
+    int previous = -1;
+    for (int i = 0; i < kStampCount; ++i) {
+        const auto *attribute = record.findAttribute(keys[size_t(i)]);
+        if (!attribute)
+            continue;
+        qint64 ns = 0;
+        if (!readNanoseconds(*attribute, &ns)) {
+            problems->push_back({fromStd(keys[size_t(i)]),
+                                 QStringLiteral("%1 is not a non-negative integer of nanoseconds; ignored")
+                                     .arg(fromStd(attribute->value.text))});
+            continue;
+        }
+        if (previous >= 0 && ns < contract.stamps[size_t(previous)]) {
+            problems->push_back(
+                {fromStd(keys[size_t(i)]),
+                 QStringLiteral("phase stamps go backwards: %1 (%2 ns) is before %3 (%4 ns); the phase stamps of "
+                                "this span are ignored")
+                     .arg(fromStd(stampName(static_cast<Stamp>(i))))
+                     .arg(ns)
+                     .arg(fromStd(stampName(static_cast<Stamp>(previous))))
+                     .arg(contract.stamps[size_t(previous)])});
+            contract.stamps.fill(kNoTime);
+            contract.hasStamps = false;
+            previous = -1;
+            break;
+        }
+        contract.stamps[size_t(i)] = ns;
+        contract.hasStamps = true;
+        previous = i;
+    }
+    if (const auto *attribute = record.findAttribute(kLastTokenServerKey)) {
+        qint64 ns = 0;
+        if (readNanoseconds(*attribute, &ns)) {
+            contract.lastTokenServer = ns;
+            contract.hasStamps = true;
+        }
+    }
+
+    QString reason;
+    for (const auto &[key, times] : {std::pair{kServerTokensKey, &contract.serverTokens},
+                                     std::pair{kClientTokensKey, &contract.clientTokens}}) {
+        const auto *attribute = record.findAttribute(key);
+        if (attribute && !readTimes(*attribute, times, &reason)) {
+            problems->push_back({fromStd(key), reason});
+            times->clear();
+        }
+    }
+    // The same times as span events, for producers that emit one per token.
+    if (contract.serverTokens.empty() && contract.clientTokens.empty()) {
+        for (const auto &event : record.events) {
+            if (event.name != kTokenEventName || event.time == kNoTime)
+                continue;
+            bool server = false;
+            for (const auto &attribute : event.attributes) {
+                if (attribute.key == kTokenSideKey)
+                    server = attribute.value.text == "server";
+            }
+            (server ? contract.serverTokens : contract.clientTokens).push_back(event.time);
+        }
+        for (auto *times : {&contract.serverTokens, &contract.clientTokens})
+            std::sort(times->begin(), times->end());
+    }
+
+    if (const auto *attribute = record.findAttribute(kDependsOnKey)) {
+        if (attribute->value.type == AttributeValue::Type::Array)
+            contract.dependsOn = attribute->value.elements;
+        else if (attribute->value.type == AttributeValue::Type::String && !attribute->value.text.empty())
+            contract.dependsOn.push_back(attribute->value.text);
+        else
+            problems->push_back({fromStd(kDependsOnKey),
+                                 QStringLiteral("must be an array of span ids (or one span id); ignored")});
+    }
+    if (const auto *attribute = record.findAttribute(kCategoryKey)) {
+        SpanCategory category = SpanCategory::Other;
+        if (spanCategoryFromKey(fromStd(attribute->value.text), &category))
+            contract.category = category;
+        else
+            problems->push_back({fromStd(kCategoryKey),
+                                 QStringLiteral("unknown category '%1'; ignored").arg(fromStd(attribute->value.text))});
+    }
+    if (const auto *attribute = record.findAttribute(kContentBearingKey))
+        contract.contentBearing = attribute->value.text != "false";
+    return contract;
+}
+
+SpanLinkRecord::Kind linkKind(const SpanLinkRecord &link)
+{
+    for (const auto &attribute : link.attributes) {
+        if (attribute.key == kLinkTypeKey || attribute.key == "opentracing.ref_type") {
+            const std::string &type = attribute.value.text;
+            if (type == "depends_on" || type == "dependency")
+                return SpanLinkRecord::Kind::Dependency;
+            if (type == "follows_from")
+                return SpanLinkRecord::Kind::FollowsFrom;
+        }
+    }
+    return link.kind;
+}
+
+} // namespace TracelaneContract
