@@ -34,12 +34,11 @@ public:
     bool end_array() override { return m_handler.endArray(); }
     bool key(string_t &value) override { return m_handler.key(std::string_view(value)); }
 
-    bool parse_error(std::size_t position, const std::string &lastToken,
+    bool parse_error(std::size_t position, const std::string &,
                      const nlohmann::detail::exception &error) override
     {
         m_failed = true;
         m_position = position;
-        m_atEnd = lastToken.empty() || lastToken.find("<end of input>") != std::string::npos;
         // nlohmann's message is precise but long; keep what follows "parse error ...: ".
         QString what = QString::fromUtf8(error.what());
         const auto at = what.indexOf(QLatin1String(": "), what.indexOf(QLatin1String("parse error")));
@@ -52,7 +51,6 @@ public:
     bool failed() const { return m_failed; }
     // 1-based byte position nlohmann stopped at.
     std::size_t position() const { return m_position; }
-    bool endedEarly() const { return m_atEnd; }
     const QString &message() const { return m_message; }
 
 private:
@@ -67,6 +65,5 @@ private:
     Handler &m_handler;
     bool m_failed = false;
     std::size_t m_position = 0;
-    bool m_atEnd = false;
     QString m_message;
 };

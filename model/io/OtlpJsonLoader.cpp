@@ -89,7 +89,7 @@ void readRecord(std::string_view text, qint64 line, bool lastLineUnterminated, O
         nlohmann::json::sax_parse(text, &adapter);
         reader.endValue();
         if (adapter.failed()) {
-            const bool truncated = adapter.position() >= text.size();
+            const bool truncated = adapter.message().contains(QLatin1String("end of input"));
             QString reason = truncated && lastLineUnterminated
                 ? QStringLiteral("the file ends in the middle of this record (truncated last line)")
                 : truncated ? QStringLiteral("record ends early at column %1 (truncated JSON): %2")
@@ -160,7 +160,7 @@ bool loadDocument(const QString &path, LoadControl *control, SpanTraceBuilder &b
     if (stream.cancelled())
         return true;
     if (adapter.failed()) {
-        const QString reason = adapter.endedEarly() || adapter.message().contains(QLatin1String("end of input"))
+        const QString reason = adapter.message().contains(QLatin1String("end of input"))
             ? QStringLiteral("the document ends early (truncated JSON): %1").arg(adapter.message())
             : QStringLiteral("invalid JSON: %1").arg(adapter.message());
         builder.reject(stream.line(), reader.structureField(), reason + spansKept(reader.spansEmitted()));

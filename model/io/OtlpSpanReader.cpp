@@ -531,13 +531,14 @@ void OtlpSpanReader::spanScalar(Type type, std::string_view text)
     if (isId) {
         if (type == Type::Empty)
             return;
-        if (type != Type::String) {
-            spanError(field, QStringLiteral("must be a string of hex digits, got %1").arg(jsonTypeName(type)));
-            return;
-        }
         const bool trace = key == "traceId";
         const int digits = trace ? SpanId::kTraceIdDigits : SpanId::kSpanIdDigits;
         std::string &out = trace ? m_span.traceId : key == "spanId" ? m_span.spanId : m_span.parentSpanId;
+        if (type != Type::String) {
+            out.assign(text);   // keep the raw text for the message
+            spanError(field, QStringLiteral("must be a string of hex digits, got %1").arg(jsonTypeName(type)));
+            return;
+        }
         QString error;
         const auto status = SpanId::fromOtlp(text, digits, &out, &error);
         if (status == SpanId::Status::Invalid) {
