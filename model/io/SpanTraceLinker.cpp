@@ -314,11 +314,13 @@ void SpanTraceLinker::buildWorkflows()
 void SpanTraceLinker::reportFlags()
 {
     for (const auto &[row, first] : m_duplicates) {
-        m_store.notices.push_back(
-            {m_file, qint64(m_table.sourceLine(row)),
-             QStringLiteral("span %1 of trace %2 appears again (first on line %3); kept and flagged as a duplicate")
-                 .arg(m_table.spanIdText(row), fromStd((*m_traceIds)[(*m_traceOf)[size_t(row)]]))
-                 .arg(m_table.sourceLine(first))});
+        const QString where = m_table.sourceLine(first) > 0
+            ? QStringLiteral(" (first on line %1)").arg(m_table.sourceLine(first))
+            : QString();
+        m_store.notices.push_back({m_file, qint64(m_table.sourceLine(row)),
+                                   QStringLiteral("span %1 of trace %2 appears again%3; kept and flagged as a duplicate")
+                                       .arg(m_table.spanIdText(row),
+                                            fromStd((*m_traceIds)[(*m_traceOf)[size_t(row)]]), where)});
     }
     qsizetype orphans = 0;
     for (qsizetype row = 0; row < m_table.rowCount(); ++row) {

@@ -1,5 +1,8 @@
 #include "TraceFileLoader.h"
 
+#include "AnyAgentLoader.h"
+#include "JaegerJsonLoader.h"
+#include "LangfuseLoader.h"
 #include "OtlpJsonLoader.h"
 #include "SeedJsonlLoader.h"
 
@@ -41,6 +44,12 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         return SeedJsonlLoader::load(path, options, control);
     case TraceFormat::OtlpJson:
         return OtlpJsonLoader::load(path, options, control);
+    case TraceFormat::JaegerJson:
+        return JaegerJsonLoader::load(path, options, control);
+    case TraceFormat::AnyAgent:
+        return AnyAgentLoader::load(path, options, control);
+    case TraceFormat::Langfuse:
+        return LangfuseLoader::load(path, options, control);
     case TraceFormat::Unknown:
         if (!head.isEmpty() && head.trimmed().isEmpty()) {
             LoadResult result;

@@ -1,0 +1,242 @@
+#include "LangfuseLoader.h"
+
+#include "IsoTime.h"
+#include "JsonAttribute.h"
+#include "JsonDocumentFile.h"
+#include "LoadControl.h"
+#include "SpanId.h"
+#include "SpanTraceBuilder.h"
+#include "TracelaneContract.h"
+
+#include <QFileInfo>
+
+#include <unordered_map>
+
+namespace {
+
+using json = nlohmann::json;
+
+QString fromStd(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+std::string stringOf(const json &object, const char *key)
+{
+    if (!object.contains(key) || !object[key].is_string())
+        return {};
+    return object[key].get<std::string>();
+}
+
+class ObservationReader
+{
+public:
+    explicit ObservationReader(SpanTraceBuilder &builder) : m_builder(builder) {}
+
+    void readExport(const json &exported, qint64 index)
+    {
+        if (!exported.is_object() || !exported.contains("observations") || !exported["observations"].is_array()) {
+            m_builder.reject(0, QStringLiteral("observations"),
+                             QStringLiteral("export %1 has no observations array").arg(index));
+            return;
+        }
+        std::string traceId;
+        if (exported.contains("trace") && exported["trace"].is_object())
+            SpanId::fromAnyText(stringOf(exported["trace"], "id"), SpanId::kTraceIdDigits, &traceId);
+        qint64 position = 0;
+        for (const json &observation : exported["observations"])
+            readObservation(observation, traceId, position++);
+    }
+
+private:
+    void readObservation(const json &observation, const std::string &exportTraceId, qint64 index)
+    {
+        SpanRecord &record = m_record;
+        record.clear();
+        const QString where = QStringLiteral("observations[%1].").arg(index);
+        const auto reject = [&](const QString &field, const QString &reason) {
+            m_builder.rejectSpan(record, where + field, reason);
+        };
+        if (!observation.is_object()) {
+            m_builder.reject(0, where.chopped(1), QStringLiteral("an observation must be a JSON object"));
+            return;
+        }
+        record.traceId = exportTraceId;
+        if (observation.contains("traceId") && observation["traceId"].is_string())
+            SpanId::fromAnyText(observation["traceId"].get<std::string>(), SpanId::kTraceIdDigits, &record.traceId);
+        const std::string id = stringOf(observation, "id");
+        if (id.empty()) {
+            reject(QStringLiteral("id"), QStringLiteral("missing"));
+            return;
+        }
+        SpanId::fromAnyText(id, SpanId::kSpanIdDigits, &record.spanId);
+        const std::string parent = stringOf(observation, "parentObservationId");
+        if (!parent.empty())
+            SpanId::fromAnyText(parent, SpanId::kSpanIdDigits, &record.parentSpanId);
+        record.name = stringOf(observation, "name");
+        record.operation = stringOf(observation, "type");
+        if (!readTime(observation, "startTime", &record.start, reject))
+            return;
+        if (observation.contains("endTime") && !observation["endTime"].is_null()) {
+            if (!readTime(observation, "endTime", &record.end, reject))
+                return;
+        } else if (record.operation == "EVENT") {
+            record.end = record.start;   // events are instants
+        } else {
+            reject(QStringLiteral("endTime"), QStringLiteral("missing"));
+            return;
+        }
+        if (stringOf(observation, "level") == "ERROR")
+            record.status = SpanStatus::Error;
+        record.statusMessage = stringOf(observation, "statusMessage");
+
+        readMetadata(observation, record);
+        if (observation.contains("usageDetails") && observation["usageDetails"].is_object()) {
+            const json &usage = observation["usageDetails"];
+            if (usage.contains("input") && usage["input"].is_number_integer())
+                record.inputTokens = usage["input"].get<qint32>();
+            if (usage.contains("output") && usage["output"].is_number_integer())
+                record.outputTokens = usage["output"].get<qint32>();
+        }
+        const std::string model = stringOf(observation, "model");
+        if (!model.empty() && !record.findAttribute("gen_ai.request.model")) {
+            SpanAttribute &attribute = record.attributes.add();
+            attribute.key = "gen_ai.response.model";
+            attribute.value.type = AttributeValue::Type::String;
+            attribute.value.text = model;
+        }
+        // Langfuse's completionStartTime is when the first token reached the
+        // SDK: the contract's client-side first token.
+        const std::string completionStart = stringOf(observation, "completionStartTime");
+        qint64 firstToken = 0;
+        const std::string firstTokenKey = TracelaneContract::phaseKey(Stamp::FirstTokenClient);
+        if (!completionStart.empty() && IsoTime::toNanoseconds(completionStart, &firstToken)
+            && !record.findAttribute(firstTokenKey)) {
+            SpanAttribute &attribute = record.attributes.add();
+            attribute.key = firstTokenKey;
+            attribute.value.type = AttributeValue::Type::Int;
+            attribute.value.integer = firstToken;
+            attribute.value.number = double(firstToken);
+            attribute.value.text = std::to_string(firstToken);
+        }
+        m_builder.addSpan(record);
+    }
+
+    template<typename Reject>
+    bool readTime(const json &observation, const char *field, qint64 *ns, const Reject &reject)
+    {
+        if (!observation.contains(field) || observation[field].is_null()) {
+            reject(QLatin1String(field), QStringLiteral("missing"));
+            return false;
+        }
+        if (!observation[field].is_string()) {
+            reject(QLatin1String(field), QStringLiteral("must be an ISO-8601 time, got %1")
+                                             .arg(QString::fromUtf8(observation[field].type_name())));
+            return false;
+        }
+        const std::string text = observation[field].get<std::string>();
+        if (!IsoTime::toNanoseconds(text, ns)) {
+            reject(QLatin1String(field), QStringLiteral("%1 is not an ISO-8601 time").arg(SpanId::describe(text)));
+            return false;
+        }
+        return true;
+    }
+
+    // metadata is a JSON string (or, from other exporters, an object) of
+    // {attributes, resourceAttributes, scope}.
+    void readMetadata(const json &observation, SpanRecord &record)
+    {
+        if (!observation.contains("metadata"))
+            return;
+        json parsed;
+        const json *metadata = &observation["metadata"];
+        if (metadata->is_string()) {
+            parsed = json::parse(metadata->get<std::string>(), nullptr, false);
+            if (parsed.is_discarded()) {
+                m_builder.notice(0, QStringLiteral("observation %1: metadata is not valid JSON; its attributes are "
+                                                   "not read")
+                                        .arg(fromStd(record.spanId)));
+                return;
+            }
+            metadata = &parsed;
+        }
+        if (!metadata->is_object())
+            return;
+        if (metadata->contains("attributes"))
+            JsonAttribute::readAll((*metadata)["attributes"], record.attributes, true);
+        if (metadata->contains("resourceAttributes"))
+            record.resource = resourceOf((*metadata)["resourceAttributes"]);
+        if (metadata->contains("scope") && (*metadata)["scope"].is_object())
+            record.scope = scopeOf((*metadata)["scope"]);
+    }
+
+    qint32 resourceOf(const json &attributes)
+    {
+        const std::string key = attributes.dump();
+        const auto it = m_resources.find(key);
+        if (it != m_resources.end())
+            return it->second;
+        m_attributes.clear();
+        JsonAttribute::readAll(attributes, m_attributes, true);
+        const qint32 index = m_builder.addResource(m_attributes);
+        m_resources.emplace(key, index);
+        return index;
+    }
+
+    qint32 scopeOf(const json &scope)
+    {
+        const std::string key = scope.dump();
+        const auto it = m_scopes.find(key);
+        if (it != m_scopes.end())
+            return it->second;
+        m_attributes.clear();
+        if (scope.contains("attributes"))
+            JsonAttribute::readAll(scope["attributes"], m_attributes, true);
+        const qint32 index = m_builder.addScope(stringOf(scope, "name"), stringOf(scope, "version"), m_attributes);
+        m_scopes.emplace(key, index);
+        return index;
+    }
+
+    SpanTraceBuilder &m_builder;
+    SpanRecord m_record;
+    RecycledList<SpanAttribute> m_attributes;
+    std::unordered_map<std::string, qint32> m_resources;
+    std::unordered_map<std::string, qint32> m_scopes;
+};
+
+} // namespace
+
+namespace LangfuseLoader {
+
+LoadResult load(const QString &path, const LoadOptions &options, LoadControl *control)
+{
+    LoadResult result;
+    JsonDocumentFile document(path, options, control);
+    if (!document.read(&result))
+        return result;
+    TraceStore &store = *result.store;
+    store.sourceFiles << path;
+    store.format = QStringLiteral("langfuse");
+    SpanTraceBuilder builder(store, QFileInfo(path).fileName(),
+                             {QStringLiteral("startTime"), QStringLiteral("endTime"),
+                              QStringLiteral("parentObservationId")});
+    if (!document.parse()) {
+        result.cancelled = true;
+        return result;
+    }
+    const json &root = document.root();
+    ObservationReader reader(builder);
+    if (root.is_array()) {
+        qint64 index = 0;
+        for (const json &exported : root)
+            reader.readExport(exported, index++);
+    } else if (root.is_object()) {
+        reader.readExport(root, 0);
+    } else if (!document.hadSyntaxError()) {
+        builder.reject(0, {}, QStringLiteral("not a Langfuse export: expected {\"trace\", \"observations\"}"));
+    }
+    document.finish(builder, &result);
+    return result;
+}
+
+} // namespace LangfuseLoader
