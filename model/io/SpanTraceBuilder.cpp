@@ -131,8 +131,11 @@ void SpanTraceBuilder::addSpan(const SpanRecord &record)
     const TracelaneContract::SpanContract contract = TracelaneContract::read(record, &problems);
     for (const auto &problem : problems)
         rejectSpan(record, problem.field, problem.reason);
-    if (contract.category)
+    if (contract.category) {
         meaning.category = *contract.category;
+        if (meaning.operation.empty())
+            meaning.operation = spanCategoryKey(*contract.category).toStdString();
+    }
     if (contract.version > TracelaneContract::kVersion && !m_versionNoticed) {
         m_versionNoticed = true;
         notice(record.line, QStringLiteral("the file is written for Tracelane contract version %1; this build reads "
