@@ -46,8 +46,10 @@ public:
 
     std::span<const qint32> predecessors(qint32 node) const
     {
-        const auto begin = m_predBegin[size_t(node)];
-        return {m_preds.data() + begin, size_t(m_predBegin[size_t(node) + 1] - begin)};
+        // Start/end events index m_preds, joins m_joinPreds (both in m_predBegin).
+        const auto &preds = node < m_firstJoin ? m_preds : m_joinPreds;
+        const auto begin = node == m_firstJoin ? 0 : m_predBegin[size_t(node)];
+        return {preds.data() + begin, size_t(m_predBegin[size_t(node) + 1] - begin)};
     }
     // The span whose time a node's delay is (a span's tail, or the parent's
     // coordination gap before a child); kNoOwner for joins and sources,
@@ -74,8 +76,10 @@ public:
 
 private:
     qint32 m_spanCount = 0;
+    qint32 m_firstJoin = 0;
     std::vector<qint32> m_predBegin;
     std::vector<qint32> m_preds;
+    std::vector<qint32> m_joinPreds;
     std::vector<qint64> m_delay;
     std::vector<qint32> m_owner;
     std::vector<qint32> m_order;

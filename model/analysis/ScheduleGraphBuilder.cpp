@@ -1,5 +1,7 @@
 // Construction of the ScheduleGraph: events, predecessor lists in
 // preference order, baseline delays, topological order and cycle check.
+// Start and end events have predecessor counts known in advance, so their
+// lists are written in place; join events are appended as they are made.
 
 #include "ScheduleGraph.h"
 
@@ -21,27 +23,21 @@ public:
     std::optional<ScheduleGraph> build(QString *error, QStringList *notices);
 
 private:
-    struct Edge
-    {
-        qint32 node;
-        qint32 pred;
-    };
-
     qint64 clippedStart(qint32 span) const { return span == m_n ? m_rootStart : m_clipped.start[size_t(span)]; }
     qint64 clippedEnd(qint32 span) const { return span == m_n ? m_rootEnd : m_clipped.end[size_t(span)]; }
+    bool gates(qint32 span) const { return m_clipped.gatesParent[size_t(span)] != 0 || m_tree.parent(span) < 0; }
     qint32 startNode(qint32 span) const { return span; }
     qint32 endNode(qint32 span) const { return m_n + 1 + span; }
-    qint32 newNode(qint64 delay, qint32 owner, qint64 recorded)
+    qint32 parentSlot(qint32 span) const { return m_tree.parent(span) < 0 ? m_n : m_tree.parent(span); }
+    // A child that does not gate its parent and starts before it floats.
+    bool floats(qint32 span) const
     {
-        m_out.m_delay.push_back(delay);
-        m_out.m_owner.push_back(owner);
-        m_out.m_baselineTimes.push_back(recorded);
-        return qint32(m_out.m_delay.size() - 1);
+        return !gates(span) && clippedStart(span) < clippedStart(parentSlot(span));
     }
 
-    void addDependencies(QStringList *notices);
+    void checkDependencies(QStringList *notices);
+    void layOutLists();
     void addChildren(qint32 parent, std::span<const qint32> children);
-    void finishPredecessorLists();
     bool orderTopologically(QString *error);
 
     const SpanGraph &m_graph;
@@ -51,18 +47,18 @@ private:
     qint64 m_rootStart = 0;
     qint64 m_rootEnd = 0;
     ScheduleGraph m_out;
-    std::vector<Edge> m_edges;
-    std::vector<qint64> m_latestDependencyEnd;   // per span, over recorded dependencies
-    std::vector<quint8> m_hasDependency;          // per span, recorded or hypothetical
-    std::vector<quint8> m_hasRecordedDependency;  // per span
-    std::vector<qint32> m_gating;                // scratch, per parent
-    std::vector<qint32> m_byEnd;                 // scratch, per parent
+    std::vector<std::pair<qint32, qint32>> m_dependencies;   // usable (from, to)
+    std::vector<qint32> m_dependencyCount;                   // per span
+    std::vector<qint64> m_latestDependencyEnd;               // per span, over recorded dependencies
+    std::vector<quint8> m_hasRecordedDependency;             // per span
+    std::vector<qint32> m_gating;                            // scratch, per parent
+    std::vector<qint32> m_byEnd;                             // scratch, per parent
 };
 
-void ScheduleGraphBuilder::addDependencies(QStringList *notices)
+void ScheduleGraphBuilder::checkDependencies(QStringList *notices)
 {
+    m_dependencyCount.assign(size_t(m_n), 0);
     m_latestDependencyEnd.assign(size_t(m_n), kNoTime);
-    m_hasDependency.assign(size_t(m_n), 0);
     m_hasRecordedDependency.assign(size_t(m_n), 0);
     for (const auto &dependency : m_graph.dependencies()) {
         const qint32 from = dependency.from;
@@ -91,38 +87,64 @@ void ScheduleGraphBuilder::addDependencies(QStringList *notices)
             latest = std::max(latest, clippedEnd(from));
             m_hasRecordedDependency[size_t(to)] = 1;
         }
-        m_hasDependency[size_t(to)] = 1;
-        // Emitted before the tree edges, so dependencies come first in S(to)'s
-        // preference order.
-        m_edges.push_back({startNode(to), endNode(from)});
+        m_dependencies.emplace_back(from, to);
+        ++m_dependencyCount[size_t(to)];
     }
+}
+
+void ScheduleGraphBuilder::layOutLists()
+{
+    // S(x): its dependencies, then its join or parent start (none when it
+    // floats). E(x): its gating children, then S(x). S(root) is the source.
+    const auto slotCount = size_t(m_n) + 1;
+    auto &begin = m_out.m_predBegin;
+    begin.assign(2 * slotCount + 1, 0);
+    for (qint32 span = 0; span < m_n; ++span) {
+        begin[size_t(startNode(span)) + 1] = m_dependencyCount[size_t(span)] + (floats(span) ? 0 : 1);
+        if (gates(span))
+            ++begin[size_t(endNode(parentSlot(span))) + 1];
+    }
+    for (qint32 span = 0; span <= m_n; ++span)
+        ++begin[size_t(endNode(span)) + 1];
+    for (size_t i = 1; i < begin.size(); ++i)
+        begin[i] += begin[i - 1];
+    m_out.m_preds.resize(size_t(begin.back()));
+    // Dependencies first: they win ties in S(to)'s preference order.
+    std::vector<qint32> fill(m_dependencies.empty() ? 0 : m_dependencyCount.size(), 0);
+    for (const auto &[from, to] : m_dependencies)
+        m_out.m_preds[size_t(begin[size_t(startNode(to))] + fill[size_t(to)]++)] = endNode(from);
 }
 
 void ScheduleGraphBuilder::addChildren(qint32 parent, std::span<const qint32> children)
 {
-    const bool isRoot = parent == m_n;
+    auto &preds = m_out.m_preds;
+    const auto &begin = m_out.m_predBegin;
+    const auto lastSlot = [&begin](qint32 node) { return size_t(begin[size_t(node) + 1] - 1); };
     m_gating.clear();
     for (const qint32 child : children) {
-        if (isRoot || m_clipped.gatesParent[size_t(child)] != 0)
+        if (gates(child))
             m_gating.push_back(child);
     }
 
     // The parent ends after its tail, once its gating children have ended.
     qint64 lastChildEnd = clippedStart(parent);
+    auto at = size_t(begin[size_t(endNode(parent))]);
     for (const qint32 child : m_gating) {
-        m_edges.push_back({endNode(parent), endNode(child)});
+        preds[at++] = endNode(child);
         lastChildEnd = std::max(lastChildEnd, clippedEnd(child));
     }
-    m_edges.push_back({endNode(parent), startNode(parent)});
+    preds[at] = startNode(parent);
     m_out.m_delay[size_t(endNode(parent))] = clippedEnd(parent) - lastChildEnd;
-    m_out.m_owner[size_t(endNode(parent))] = isRoot ? ScheduleGraph::kNoOwner : parent;
+    m_out.m_owner[size_t(endNode(parent))] = parent == m_n ? ScheduleGraph::kNoOwner : parent;
 
     // Join chain: walking the distinct child start times upwards, a join
     // absorbs the siblings that ended by then. A zero-length sibling at
     // exactly that time waits for the next join, so no event precedes itself.
-    std::sort(m_gating.begin(), m_gating.end(), [this](qint32 a, qint32 b) {
-        return std::pair(clippedStart(a), a) < std::pair(clippedStart(b), b);
-    });
+    if (m_gating.size() > 1) {
+        std::sort(m_gating.begin(), m_gating.end(), [this](qint32 a, qint32 b) {
+            return std::pair(clippedStart(a), a) < std::pair(clippedStart(b), b);
+        });
+    }
     m_byEnd = m_gating;
     std::sort(m_byEnd.begin(), m_byEnd.end(), [this](qint32 a, qint32 b) {
         const auto key = [this](qint32 s) {
@@ -141,20 +163,23 @@ void ScheduleGraphBuilder::addChildren(qint32 parent, std::span<const qint32> ch
                    || (clippedEnd(m_byEnd[ended]) == t && clippedStart(m_byEnd[ended]) < t)))
             ++ended;
         if (ended > bucket) {
-            for (size_t k = bucket; k < ended; ++k)
+            for (size_t k = bucket; k < ended; ++k) {
                 joinTime = std::max(joinTime, clippedEnd(m_byEnd[k]));
-            const qint32 next = newNode(0, ScheduleGraph::kNoOwner, joinTime);
-            for (size_t k = bucket; k < ended; ++k)
-                m_edges.push_back({next, endNode(m_byEnd[k])});
-            m_edges.push_back({next, join});
-            join = next;
+                m_out.m_joinPreds.push_back(endNode(m_byEnd[k]));
+            }
+            m_out.m_joinPreds.push_back(join);
+            join = qint32(m_out.m_delay.size());
+            m_out.m_delay.push_back(0);
+            m_out.m_owner.push_back(ScheduleGraph::kNoOwner);
+            m_out.m_baselineTimes.push_back(joinTime);
+            m_out.m_predBegin.push_back(qint32(m_out.m_joinPreds.size()));
         }
         for (; i < m_gating.size() && clippedStart(m_gating[i]) == t; ++i) {
             const qint32 child = m_gating[i];
             // Recorded dependencies replace the order inferred from timing:
             // such a child waits for them and its parent's start only.
-            const bool explicitOnly = child < m_n && m_hasRecordedDependency[size_t(child)] != 0;
-            m_edges.push_back({startNode(child), explicitOnly ? startNode(parent) : join});
+            const bool explicitOnly = m_hasRecordedDependency[size_t(child)] != 0;
+            preds[lastSlot(startNode(child))] = explicitOnly ? startNode(parent) : join;
             const qint64 ready = std::max(explicitOnly ? clippedStart(parent) : joinTime,
                                           m_latestDependencyEnd[size_t(child)]);
             m_out.m_delay[size_t(startNode(child))] = t - ready;
@@ -165,19 +190,19 @@ void ScheduleGraphBuilder::addChildren(qint32 parent, std::span<const qint32> ch
     // Children that do not gate the parent still start relative to it when
     // they start inside it; one that starts before its parent floats at its
     // recorded time (or after its dependencies).
-    if (isRoot)
+    if (parent == m_n)
         return;
     for (const qint32 child : children) {
-        if (m_clipped.gatesParent[size_t(child)] != 0)
+        if (gates(child))
             continue;
         const qint64 start = clippedStart(child);
         const qint64 dependencyEnd = m_latestDependencyEnd[size_t(child)];
         auto &delay = m_out.m_delay[size_t(startNode(child))];
         m_out.m_owner[size_t(startNode(child))] = parent;
-        if (start >= clippedStart(parent)) {
-            m_edges.push_back({startNode(child), startNode(parent)});
+        if (!floats(child)) {
+            preds[lastSlot(startNode(child))] = startNode(parent);
             delay = start - std::max(clippedStart(parent), dependencyEnd);
-        } else if (m_hasDependency[size_t(child)] != 0) {
+        } else if (m_dependencyCount[size_t(child)] > 0) {
             // Only hypothetical dependencies: it starts as soon as they end.
             delay = dependencyEnd == kNoTime ? 0 : start - dependencyEnd;
         } else {
@@ -185,23 +210,6 @@ void ScheduleGraphBuilder::addChildren(qint32 parent, std::span<const qint32> ch
             m_out.m_owner[size_t(startNode(child))] = ScheduleGraph::kNoOwner;
         }
     }
-}
-
-void ScheduleGraphBuilder::finishPredecessorLists()
-{
-    // Counting sort by node; stable, so each list keeps emission order,
-    // which is the preference order on ties.
-    const auto nodes = size_t(m_out.m_delay.size());
-    m_out.m_predBegin.assign(nodes + 1, 0);
-    for (const Edge &edge : m_edges)
-        ++m_out.m_predBegin[size_t(edge.node) + 1];
-    for (size_t i = 1; i <= nodes; ++i)
-        m_out.m_predBegin[i] += m_out.m_predBegin[i - 1];
-    m_out.m_preds.resize(m_edges.size());
-    std::vector<qint32> fill(m_out.m_predBegin.begin(), m_out.m_predBegin.end() - 1);
-    for (const Edge &edge : m_edges)
-        m_out.m_preds[size_t(fill[size_t(edge.node)]++)] = edge.pred;
-    std::vector<Edge>().swap(m_edges);
 }
 
 bool ScheduleGraphBuilder::orderTopologically(QString *error)
@@ -216,27 +224,28 @@ bool ScheduleGraphBuilder::orderTopologically(QString *error)
     struct Frame
     {
         qint32 node;
-        qint32 next;
+        qint32 next;   // index into its predecessor list
     };
     std::vector<Frame> stack;
     m_out.m_order.reserve(size_t(nodes));
     for (qint32 root = nodes - 1; root >= 0; --root) {
         if (state[size_t(root)] != Unseen)
             continue;
-        stack.push_back({root, m_out.m_predBegin[size_t(root)]});
+        stack.push_back({root, 0});
         state[size_t(root)] = OnStack;
         while (!stack.empty()) {
             Frame &frame = stack.back();
-            if (frame.next == m_out.m_predBegin[size_t(frame.node) + 1]) {
+            const auto preds = m_out.predecessors(frame.node);
+            if (frame.next == qint32(preds.size())) {
                 state[size_t(frame.node)] = Done;
                 m_out.m_order.push_back(frame.node);
                 stack.pop_back();
                 continue;
             }
-            const qint32 pred = m_out.m_preds[size_t(frame.next++)];
+            const qint32 pred = preds[size_t(frame.next++)];
             if (state[size_t(pred)] == Unseen) {
                 state[size_t(pred)] = OnStack;
-                stack.push_back({pred, m_out.m_predBegin[size_t(pred)]});
+                stack.push_back({pred, 0});
             } else if (state[size_t(pred)] == OnStack) {
                 QStringList members;
                 auto it = std::find_if(stack.begin(), stack.end(), [pred](const Frame &f) { return f.node == pred; });
@@ -271,6 +280,7 @@ std::optional<ScheduleGraph> ScheduleGraphBuilder::build(QString *error, QString
     }
     m_out.m_spanCount = m_n;
     const auto slotCount = size_t(m_n) + 1;
+    m_out.m_firstJoin = qint32(2 * slotCount);
     m_out.m_delay.assign(2 * slotCount, 0);
     m_out.m_owner.assign(2 * slotCount, ScheduleGraph::kNoOwner);
     m_out.m_delay[size_t(startNode(m_n))] = m_rootStart;   // the source: absolute time
@@ -281,13 +291,13 @@ std::optional<ScheduleGraph> ScheduleGraphBuilder::build(QString *error, QString
         m_out.m_baselineTimes[size_t(startNode(span))] = clippedStart(span);
         m_out.m_baselineTimes[size_t(endNode(span))] = clippedEnd(span);
     }
-    m_edges.reserve(5 * slotCount + m_graph.dependencies().size());
 
-    addDependencies(notices);
+    checkDependencies(notices);
+    layOutLists();
+    m_out.m_joinPreds.reserve(slotCount);
     for (qint32 span = 0; span < m_n; ++span)
         addChildren(span, m_tree.children(span));
     addChildren(m_n, m_tree.roots());
-    finishPredecessorLists();
     if (!orderTopologically(error))
         return std::nullopt;
     return std::move(m_out);
