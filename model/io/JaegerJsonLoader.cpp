@@ -145,10 +145,11 @@ public:
                              QStringLiteral("trace %1 has no spans array").arg(fromStd(traceId)));
             return;
         }
+        qint64 position = 0;
         for (const json &span : trace["spans"]) {
             if (m_control && m_control->isCancelled())
                 return;
-            readSpan(span, traceId);
+            readSpan(span, traceId, position++);
         }
     }
 
@@ -177,14 +178,17 @@ private:
         }
     }
 
-    void readSpan(const json &span, const std::string &traceId)
+    void readSpan(const json &span, const std::string &traceId, qint64 index)
     {
         SpanRecord &record = m_record;
         record.clear();
+        // No line numbers in a DOM: the field names the span by its position.
+        const QString where = QStringLiteral("spans[%1]").arg(index);
         const auto reject = [&](const QString &field, const QString &reason) {
-            m_builder.rejectSpan(record, field, reason);
+            m_builder.rejectSpan(record, field.isEmpty() ? where : where + QLatin1Char('.') + field, reason);
         };
         if (!span.is_object()) {
+            record.traceId = traceId;
             reject({}, QStringLiteral("a span must be a JSON object, got %1").arg(typeName(span)));
             return;
         }
@@ -353,6 +357,8 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     } else if (root.is_array()) {
         for (const auto &trace : root)
             reader.readTrace(trace, index++);
+    } else if (document.hadSyntaxError()) {
+        // Traces before the error were read as they were parsed.
     } else if (!root.is_object() || !root.contains("data")) {
         builder.reject(0, {}, QStringLiteral("not a Jaeger trace: expected {\"data\": [...]} or a trace with spans"));
     } else if (root["data"].is_array() && index == 0 && !root["data"].empty()) {

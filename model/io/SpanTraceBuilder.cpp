@@ -79,8 +79,8 @@ qint32 SpanTraceBuilder::addScope(std::string_view name, std::string_view versio
 
 void SpanTraceBuilder::rejectSpan(const SpanRecord &record, const QString &field, const QString &reason)
 {
-    m_store.rejected.push_back(
-        {m_file, record.line, fromStd(record.traceId), field, reason, fromStd(record.spanId)});
+    m_store.rejected.push_back({m_file, record.line, fromStd(record.traceId), field, reason,
+                                record.spanId.empty() ? QStringLiteral("(no id)") : fromStd(record.spanId)});
 }
 
 void SpanTraceBuilder::reject(qint64 line, const QString &field, const QString &reason)
