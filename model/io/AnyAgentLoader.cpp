@@ -133,7 +133,7 @@ public:
                 return;
             }
             if (!readId(context[field], digits, out, &error)) {
-                *out = context[field].dump();
+                *out = context[field].is_string() ? context[field].get<std::string>() : context[field].dump();
                 reject(where + QStringLiteral("context.") + QLatin1String(field), error);
                 return;
             }
