@@ -3,8 +3,11 @@
 #include "AnyAgentLoader.h"
 #include "JaegerJsonLoader.h"
 #include "LangfuseLoader.h"
+#include "AiperfLoader.h"
+#include "LlmperfLoader.h"
 #include "OtlpJsonLoader.h"
 #include "SeedJsonlLoader.h"
+#include "WorkloadTraceLoaders.h"
 
 #include <QFile>
 
@@ -50,6 +53,14 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         return AnyAgentLoader::load(path, options, control);
     case TraceFormat::Langfuse:
         return LangfuseLoader::load(path, options, control);
+    case TraceFormat::AiperfJsonl:
+        return AiperfLoader::load(path, options, control);
+    case TraceFormat::LlmperfJson:
+        return LlmperfLoader::load(path, options, control);
+    case TraceFormat::AzureCsv:
+        return WorkloadTraceLoaders::loadAzureCsv(path, options, control);
+    case TraceFormat::MooncakeJsonl:
+        return WorkloadTraceLoaders::loadMooncake(path, options, control);
     case TraceFormat::Unknown:
         if (!head.isEmpty() && head.trimmed().isEmpty()) {
             LoadResult result;

@@ -1,0 +1,84 @@
+#include "JsonArrayElements.h"
+
+#include "LoadControl.h"
+
+#include <QFile>
+
+bool forEachJsonArrayElement(const QString &path, LoadControl *control,
+                             const std::function<bool(std::string_view, qint64, qint64)> &visit, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = file.errorString();
+        return false;
+    }
+    const QByteArray bytes = file.readAll();
+    std::string_view data(bytes.constData(), size_t(bytes.size()));
+    if (data.starts_with("\xEF\xBB\xBF"))
+        data.remove_prefix(3);
+    size_t pos = 0;
+    qint64 line = 1;
+    const auto skipSpace = [&] {
+        while (pos < data.size() && (data[pos] == ' ' || data[pos] == '\t' || data[pos] == '\r' || data[pos] == '\n')) {
+            line += data[pos] == '\n' ? 1 : 0;
+            ++pos;
+        }
+    };
+    skipSpace();
+    if (pos >= data.size() || data[pos] != '[') {
+        *error = QStringLiteral("expected a JSON array of records");
+        return false;
+    }
+    ++pos;
+    qint64 index = 0;
+    for (;;) {
+        skipSpace();
+        if (pos >= data.size())
+            return true;   // truncated after a comma: every complete record was handed over
+        if (data[pos] == ']')
+            return true;
+        const size_t begin = pos;
+        const qint64 beginLine = line;
+        int depth = 0;
+        bool inString = false;
+        for (; pos < data.size(); ++pos) {
+            const char c = data[pos];
+            if (c == '\n')
+                ++line;
+            if (inString) {
+                if (c == '\\')
+                    ++pos;   // skip the escaped character
+                else if (c == '"')
+                    inString = false;
+                continue;
+            }
+            if (c == '"')
+                inString = true;
+            else if (c == '{' || c == '[')
+                ++depth;
+            else if (c == '}' || c == ']') {
+                if (depth == 0)
+                    break;   // the array's own closing bracket
+                --depth;
+            } else if (c == ',' && depth == 0)
+                break;
+        }
+        std::string_view element = data.substr(begin, pos - begin);
+        while (!element.empty() && (element.back() == ' ' || element.back() == '\n' || element.back() == '\r'
+                                    || element.back() == '\t'))
+            element.remove_suffix(1);
+        if (control) {
+            if (control->isCancelled())
+                return true;
+            control->addProcessed(qint64(pos - begin) + 1, 1);
+        }
+        // A truncated file ends inside an element: hand it over anyway, so
+        // the loader reports it as a broken record and keeps the rest.
+        if (!visit(element, beginLine, index++))
+            return true;
+        if (pos >= data.size())
+            return true;
+        if (pos < data.size() && data[pos] == ',')
+            ++pos;
+    }
+}
