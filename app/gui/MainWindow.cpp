@@ -1,38 +1,71 @@
 #include "MainWindow.h"
 
+#include "AboutDialog.h"
+#include "Appearance.h"
+#include "DistributionPanel.h"
+#include "KeyboardShortcutsDialog.h"
+#include "LoadProgressBar.h"
+#include "RecentFiles.h"
+#include "RejectedRecordsPanel.h"
 #include "ReportView.h"
+#include "RequestDetailPanel.h"
+#include "RequestTablePanel.h"
+#include "SwimlaneCoordinates.h"
+#include "SwimlaneView.h"
+#include "ViewState.h"
 #include "analysis/ProfileReport.h"
 #include "io/LoadControl.h"
 #include "io/TraceFileLoader.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
-#include <QProgressBar>
+#include <QMimeData>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
+#include <QToolBar>
 #include <QtConcurrent>
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
-    , m_report(new ReportView(this))
-    , m_progress(new QProgressBar(this))
-    , m_status(new QLabel(this))
+    , m_state(new ViewState(this))
     , m_progressTimer(new QTimer(this))
 {
     setWindowTitle(QStringLiteral("Tracelane"));
-    setCentralWidget(m_report);
-    statusBar()->addWidget(m_status, 1);
-    statusBar()->addPermanentWidget(m_progress);
-    m_progress->setRange(0, 1000);
-    m_progress->hide();
+    setObjectName(QStringLiteral("mainWindow"));
+    setAcceptDrops(true);
+    setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
+    m_swimlanes = new SwimlaneView(m_state, this);
+    setCentralWidget(m_swimlanes);
+    createDocks();
+    createActions();
+    createStatusBar();
     m_progressTimer->setInterval(100);
     connect(m_progressTimer, &QTimer::timeout, this, &MainWindow::updateProgress);
-    createActions();
-    m_report->showMessage(tr("Open a trace with File \u2192 Open (Ctrl+O) or drop one on the window."));
+    connect(m_state, &ViewState::rowActivated, this, [this] {
+        m_detailDock->show();
+        m_detailDock->raise();
+    });
+    connect(m_state, &ViewState::boundaryChanged, this, [this] {
+        updateStatus();
+        updateReport();
+    });
+    connect(m_state, &ViewState::sliceChanged, this, &MainWindow::updateStatus);
+    connect(m_state, &ViewState::storeChanged, this, [this] {
+        updateStatus();
+        updateReport();
+    });
+    m_defaultState = saveState();
+    updateStatus();
 }
 
 MainWindow::~MainWindow()
@@ -41,19 +74,216 @@ MainWindow::~MainWindow()
         m_loadControl->cancel();
 }
 
+QDockWidget *MainWindow::addDock(const QString &objectName, const QString &title, QWidget *widget,
+                                 Qt::DockWidgetArea area)
+{
+    auto *dock = new QDockWidget(title, this);
+    dock->setObjectName(objectName);   // stable: the layout is saved by name
+    dock->setWidget(widget);
+    dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable
+                      | QDockWidget::DockWidgetFloatable);
+    addDockWidget(area, dock);
+    return dock;
+}
+
+void MainWindow::createDocks()
+{
+    m_requestTable = new RequestTablePanel(m_state, this);
+    m_distributions = new DistributionPanel(m_state, this);
+    m_rejected = new RejectedRecordsPanel(m_state, this);
+    m_detail = new RequestDetailPanel(m_state, this);
+    m_report = new ReportView(this);
+    m_report->showMessage(tr("Open a trace with File \u2192 Open (Ctrl+O) or drop one on the window."));
+
+    QDockWidget *requests = addDock(QStringLiteral("requestsDock"), tr("Requests"), m_requestTable,
+                                    Qt::BottomDockWidgetArea);
+    m_rejectedDock = addDock(QStringLiteral("rejectedDock"), tr("Rejected Records"), m_rejected,
+                             Qt::BottomDockWidgetArea);
+    tabifyDockWidget(requests, m_rejectedDock);
+    requests->raise();
+    QDockWidget *distributions = addDock(QStringLiteral("distributionsDock"), tr("Distributions"), m_distributions,
+                                         Qt::RightDockWidgetArea);
+    QDockWidget *report = addDock(QStringLiteral("reportDock"), tr("Profile Report"), m_report,
+                                  Qt::RightDockWidgetArea);
+    tabifyDockWidget(distributions, report);
+    distributions->raise();
+    m_detailDock = addDock(QStringLiteral("detailDock"), tr("Request Detail"), m_detail, Qt::RightDockWidgetArea);
+    splitDockWidget(distributions, m_detailDock, Qt::Vertical);
+    resizeDocks({distributions}, {520}, Qt::Horizontal);
+    resizeDocks({requests}, {260}, Qt::Vertical);
+    resizeDocks({distributions, m_detailDock}, {420, 300}, Qt::Vertical);
+}
+
 void MainWindow::createActions()
 {
-    QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
-    QAction *open = fileMenu->addAction(tr("&Open\u2026"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), QString(),
-                                                          tr("Traces (*.jsonl *.json *.csv);;All files (*)"));
-        if (!path.isEmpty())
-            openFile(path);
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *open = file->addAction(tr("&Open\u2026"), this, [this] {
+        const QStringList paths = QFileDialog::getOpenFileNames(
+            this, tr("Open trace"), QFileInfo(m_currentFile).absolutePath(),
+            tr("Traces (*.jsonl *.json *.ndjson *.csv);;All files (*)"));
+        openFiles(paths);
     });
     open->setShortcut(QKeySequence::Open);
-    fileMenu->addSeparator();
-    QAction *quit = fileMenu->addAction(tr("&Quit"), qApp, &QApplication::quit);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_reloadAction = file->addAction(tr("&Reload"), this, &MainWindow::reload);
+    m_reloadAction->setShortcut(QKeySequence(Qt::Key_F5));
+    m_closeAction = file->addAction(tr("&Close"), this, &MainWindow::closeTrace);
+    m_closeAction->setShortcut(QKeySequence::Close);
+    m_cancelAction = file->addAction(tr("Cancel &Loading"), this, &MainWindow::cancelLoad);
+    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancelAction->setEnabled(false);
+    file->addSeparator();
+    file->addAction(tr("&Export Rejected Records\u2026"), m_rejected, &RejectedRecordsPanel::exportWithDialog);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
+    updateRecentMenu();
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    QAction *fullScreen = view->addAction(tr("&Full Screen"), this, [this](bool on) {
+        setWindowState(on ? windowState() | Qt::WindowFullScreen : windowState() & ~Qt::WindowFullScreen);
+    });
+    fullScreen->setCheckable(true);
+    fullScreen->setShortcut(QKeySequence(Qt::Key_F11));
+    m_panelsMenu = view->addMenu(tr("&Panels"));
+    for (QDockWidget *dock : findChildren<QDockWidget *>())
+        m_panelsMenu->addAction(dock->toggleViewAction());
+    view->addAction(tr("Reset &Layout"), this, [this] { restoreState(m_defaultState); });
+    QMenu *appearance = view->addMenu(tr("&Appearance"));
+    auto *modes = new QActionGroup(this);
+    const std::array<std::pair<Appearance::Mode, QString>, 3> choices = {{
+        {Appearance::Mode::FollowSystem, tr("Follow &System")},
+        {Appearance::Mode::Light, tr("&Light")},
+        {Appearance::Mode::Dark, tr("&Dark")},
+    }};
+    for (const auto &[mode, label] : choices) {
+        QAction *action = appearance->addAction(label, this, [this, mode = mode] {
+            Appearance::apply(mode);
+            if (m_persistent)
+                Appearance::save(mode);
+        });
+        action->setCheckable(true);
+        action->setChecked(mode == Appearance::saved());
+        modes->addAction(action);
+    }
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard Shortcuts"), this, [this] { KeyboardShortcutsDialog(this).exec(); })
+        ->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&About Tracelane"), this, [this] { AboutDialog::show(this); });
+
+    QToolBar *tools = addToolBar(tr("Main"));
+    tools->setObjectName(QStringLiteral("mainToolBar"));
+    tools->addAction(open);
+    tools->addAction(m_reloadAction);
+    tools->addSeparator();
+    tools->addWidget(new QLabel(tr(" Observation boundary: "), this));
+    m_boundary = new QComboBox(this);
+    m_boundary->setObjectName(QStringLiteral("boundary"));
+    for (const Boundary boundary : {Boundary::Client, Boundary::Server, Boundary::Engine})
+        m_boundary->addItem(QStringLiteral("%1 (%2)").arg(boundaryKey(boundary), boundarySpan(boundary)), int(boundary));
+    m_boundary->setToolTip(tr("Where TTFT is measured from; every figure names it"));
+    tools->addWidget(m_boundary);
+    connect(m_boundary, &QComboBox::activated, this,
+            [this] { m_state->setBoundary(static_cast<Boundary>(m_boundary->currentData().toInt())); });
+    connect(m_state, &ViewState::boundaryChanged, this,
+            [this](Boundary boundary) { m_boundary->setCurrentIndex(m_boundary->findData(int(boundary))); });
+}
+
+void MainWindow::createStatusBar()
+{
+    m_message = new QLabel(this);
+    m_progress = new LoadProgressBar(this);
+    m_progress->hide();
+    connect(m_progress, &LoadProgressBar::cancelRequested, this, &MainWindow::cancelLoad);
+    m_statusRequests = new QLabel(this);
+    m_statusRejected = new QLabel(this);
+    m_statusSpan = new QLabel(this);
+    m_statusBoundary = new QLabel(this);
+    m_statusRequests->setObjectName(QStringLiteral("statusRequests"));
+    m_statusRejected->setObjectName(QStringLiteral("statusRejected"));
+    m_statusSpan->setObjectName(QStringLiteral("statusSpan"));
+    m_statusBoundary->setObjectName(QStringLiteral("statusBoundary"));
+    statusBar()->addWidget(m_message, 1);
+    statusBar()->addWidget(m_progress);
+    for (QLabel *label : {m_statusRequests, m_statusRejected, m_statusSpan, m_statusBoundary})
+        statusBar()->addPermanentWidget(label);
+    m_statusRejected->setToolTip(tr("Listed in View \u2192 Panels \u2192 Rejected Records"));
+    connect(m_state, &ViewState::selectionChanged, this, &MainWindow::updateStatus);
+}
+
+void MainWindow::setPersistent(bool persistent)
+{
+    m_persistent = persistent;
+}
+
+void MainWindow::restoreSettings()
+{
+    if (!m_persistent)
+        return;
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (m_persistent) {
+        QSettings settings;
+        settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+        settings.setValue(QStringLiteral("window/state"), saveState());
+    }
+    cancelLoad();
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (std::any_of(urls.begin(), urls.end(), [](const QUrl &url) { return url.isLocalFile(); }))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    QStringList paths;
+    for (const QUrl &url : event->mimeData()->urls()) {
+        if (url.isLocalFile())
+            paths.append(url.toLocalFile());
+    }
+    openFiles(paths);
+    event->acceptProposedAction();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = m_persistent ? RecentFiles::load() : QStringList();
+    for (int i = 0; i < files.size(); ++i) {
+        const QString path = files[i];
+        QAction *action = m_recentMenu->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(QFileInfo(path).fileName()),
+                                                  this, [this, path] { openFile(path); });
+        action->setToolTip(path);
+    }
+    if (files.isEmpty())
+        m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
+    m_recentMenu->addSeparator();
+    m_recentMenu->addAction(tr("Clear List"), this, [this] {
+        RecentFiles::clear();
+        updateRecentMenu();
+    });
+}
+
+void MainWindow::openFiles(const QStringList &paths)
+{
+    if (paths.isEmpty())
+        return;
+    openFile(paths.first());
+    // One trace at a time for now; say so rather than dropping files silently.
+    if (paths.size() > 1)
+        m_message->setText(tr("Opening %1; %n other file(s) not opened (one trace at a time).", nullptr,
+                              int(paths.size() - 1))
+                               .arg(QFileInfo(paths.first()).fileName()));
 }
 
 void MainWindow::openFile(const QString &path)
@@ -63,45 +293,155 @@ void MainWindow::openFile(const QString &path)
     const quint64 generation = ++m_loadGeneration;
     auto control = std::make_shared<LoadControl>();
     m_loadControl = control;
-    m_status->setText(tr("Loading %1\u2026").arg(QFileInfo(path).fileName()));
-    m_progress->setValue(0);
+    m_loadClock.start();
+    m_message->clear();
+    m_progress->start(QFileInfo(path).fileName());
     m_progress->show();
+    m_cancelAction->setEnabled(true);
     m_progressTimer->start();
-    QtConcurrent::run([path, control] { return TraceFileLoader::load(path, LoadOptions{}, control.get()); })
-        .then(this, [this, generation, path](const LoadResult &result) {
-            if (generation != m_loadGeneration)
-                return;   // a newer load replaced this one
-            finishLoad(result, path);
-        });
+    QtConcurrent::run([path, control] {
+        LoadOutcome outcome;
+        outcome.result = TraceFileLoader::load(path, LoadOptions{}, control.get());
+        // The trace's time span, for the status bar: one pass, off the GUI thread.
+        const RequestTable &table = outcome.result.store->requests;
+        qint64 first = std::numeric_limits<qint64>::max();
+        qint64 last = std::numeric_limits<qint64>::min();
+        for (const Stamp stamp : {Stamp::ClientSend, Stamp::LastTokenClient}) {
+            for (const qint64 t : table.stampColumn(stamp)) {
+                if (t != kNoTime) {
+                    first = qMin(first, t);
+                    last = qMax(last, t);
+                }
+            }
+        }
+        if (first <= last) {
+            outcome.firstNs = first;
+            outcome.lastNs = last;
+        }
+        return outcome;
+    }).then(this, [this, generation, path](const LoadOutcome &outcome) {
+        if (generation != m_loadGeneration)
+            return;   // a newer load replaced this one
+        finishLoad(outcome, path);
+    });
+}
+
+void MainWindow::reload()
+{
+    if (!m_currentFile.isEmpty())
+        openFile(m_currentFile);
+}
+
+void MainWindow::cancelLoad()
+{
+    if (m_loadControl)
+        m_loadControl->cancel();
+}
+
+void MainWindow::closeTrace()
+{
+    if (m_loadControl) {
+        m_loadControl->cancel();
+        ++m_loadGeneration;
+        m_loadControl.reset();
+        m_progressTimer->stop();
+        m_progress->hide();
+        m_cancelAction->setEnabled(false);
+    }
+    m_currentFile.clear();
+    m_spanNs = 0;
+    m_state->setStore(nullptr);
+    setWindowTitle(QStringLiteral("Tracelane"));
+    m_message->setText(tr("Closed."));
 }
 
 void MainWindow::updateProgress()
 {
     if (m_loadControl)
-        m_progress->setValue(int(m_loadControl->fraction() * 1000.0));
+        m_progress->setProgress(m_loadControl->fraction(), m_loadControl->processedRecords(), m_loadClock.elapsed());
 }
 
-void MainWindow::finishLoad(const LoadResult &result, const QString &path)
+void MainWindow::finishLoad(const LoadOutcome &outcome, const QString &path)
 {
     m_progressTimer->stop();
     m_progress->hide();
     m_loadControl.reset();
+    m_cancelAction->setEnabled(false);
+    const LoadResult &result = outcome.result;
+    const QString name = QFileInfo(path).fileName();
     if (!result.ok()) {
-        const QString message = result.cancelled ? tr("Loading %1 was cancelled.").arg(path) : result.fatalError;
-        m_status->setText(message);
-        m_report->showMessage(message);
+        const QString message = result.cancelled ? tr("Loading %1 was cancelled; the previous view is kept.").arg(name)
+                                                 : result.fatalError;
+        m_message->setText(message);
+        if (!m_state->store())
+            m_report->showMessage(message);
         emit loadFinished(false);
         return;
     }
-    m_store = result.store;
-    auto report = profileRequests(m_store->requests, m_boundary, QFileInfo(path).fileName(),
-                                  QStringLiteral("trace replay"));
-    report.rejected = qint64(m_store->rejected.size());
-    m_report->showReport(report, *m_store);
-    setWindowTitle(tr("%1 \u2014 Tracelane").arg(QFileInfo(path).fileName()));
-    m_status->setText(tr("%1 requests loaded, %2 rejected | %3 boundary")
-                          .arg(m_store->requests.rowCount())
-                          .arg(m_store->rejected.size())
-                          .arg(boundaryKey(m_boundary)));
+    m_currentFile = QFileInfo(path).absoluteFilePath();
+    m_spanNs = outcome.lastNs - outcome.firstNs;
+    m_state->setStore(result.store);
+    setWindowTitle(tr("%1 \u2014 Tracelane").arg(name));
+    m_message->setText(tr("Loaded %1 in %2 s.").arg(name, QLocale().toString(m_loadClock.elapsed() / 1000.0, 'f', 2)));
+    if (m_persistent) {
+        RecentFiles::add(path);
+        updateRecentMenu();
+    }
+    if (!result.store->rejected.empty() && result.store->requests.isEmpty())
+        m_rejectedDock->raise();
     emit loadFinished(true);
+}
+
+void MainWindow::updateReport()
+{
+    const std::shared_ptr<const TraceStore> store = m_state->store();
+    if (!store) {
+        m_reportJob.cancel();
+        m_report->showMessage(tr("Open a trace with File \u2192 Open (Ctrl+O) or drop one on the window."));
+        return;
+    }
+    const Boundary boundary = m_state->boundary();
+    const QString label = QFileInfo(m_currentFile).fileName();
+    m_reportJob.start(
+        [store, boundary, label](const std::atomic<bool> *) {
+            auto report = profileRequests(store->requests, boundary, label, QStringLiteral("trace replay"));
+            report.rejected = qint64(store->rejected.size());
+            return report;
+        },
+        [this, store](const ProfileReport &report) { m_report->showReport(report, *store); });
+}
+
+void MainWindow::updateStatus()
+{
+    const QLocale locale;
+    const auto store = m_state->store();
+    const qint64 requests = store ? store->requests.rowCount() : 0;
+    const qint64 rejected = store ? qint64(store->rejected.size()) : 0;
+    QString requestText = tr("%1 requests").arg(locale.toString(requests));
+    if (m_state->hasSlice())
+        requestText = tr("%1 of %2 requests in filter").arg(locale.toString(m_state->scopeSize()), locale.toString(requests));
+    if (!m_state->selection().isEmpty())
+        requestText += tr(", %1 selected").arg(locale.toString(m_state->selection().size()));
+    m_statusRequests->setText(requestText);
+    m_statusRejected->setText(tr("%1 rejected").arg(locale.toString(rejected)));
+    m_statusSpan->setText(store ? tr("span %1").arg(SwimlaneCoordinates::formatDuration(m_spanNs)) : QString());
+    m_statusBoundary->setText(tr("%1 boundary").arg(boundaryKey(m_state->boundary())));
+}
+
+QString MainWindow::statusSummary() const
+{
+    return QStringList{m_statusRequests->text(), m_statusRejected->text(), m_statusSpan->text(),
+                       m_statusBoundary->text()}
+        .join(QStringLiteral(" | "));
+}
+
+bool MainWindow::isBusy() const
+{
+    return isLoading() || m_swimlanes->isLayingOut() || m_requestTable->isQueryRunning()
+        || m_distributions->isComputing() || m_reportJob.isRunning();
+}
+
+std::shared_ptr<const TraceStore> MainWindow::store() const
+{
+    return m_state->store();
 }

@@ -1,20 +1,33 @@
 #pragma once
 
-#include "analysis/Boundary.h"
+#include "LatestJob.h"
 #include "io/LoadResult.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 
 #include <memory>
 
+class DistributionPanel;
 class LoadControl;
+class LoadProgressBar;
+class QActionGroup;
+class QComboBox;
+class QDockWidget;
 class QLabel;
-class QProgressBar;
+class QMenu;
 class QTimer;
+class RejectedRecordsPanel;
 class ReportView;
+class RequestDetailPanel;
+class RequestTablePanel;
+class SwimlaneView;
+class ViewState;
 
-// Wires the views to the loaded trace. Computes nothing itself: loading and
-// analysis run in the model on worker threads.
+// Wires the views to one ViewState and the loaded trace. Computes nothing
+// itself: loading and analyses run in the model on worker threads, views
+// draw. Panels are docks whose layout, the window geometry and the recent
+// files persist in QSettings.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -22,24 +35,87 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
+    // Off for headless screenshots and tests: no settings read or written.
+    void setPersistent(bool persistent);
+    void restoreSettings();
+
     void openFile(const QString &path);
-    std::shared_ptr<const TraceStore> store() const { return m_store; }
+    void openFiles(const QStringList &paths);
+    void reload();
+    void closeTrace();
+    void cancelLoad();
+
+    std::shared_ptr<const TraceStore> store() const;
+    ViewState *viewState() const { return m_state; }
+    SwimlaneView *swimlanes() const { return m_swimlanes; }
+    RequestTablePanel *requestTable() const { return m_requestTable; }
+    DistributionPanel *distributions() const { return m_distributions; }
+    RejectedRecordsPanel *rejectedRecords() const { return m_rejected; }
+    RequestDetailPanel *requestDetail() const { return m_detail; }
+    LoadProgressBar *loadProgress() const { return m_progress; }
+    bool isLoading() const { return m_loadControl != nullptr; }
+    // True while any view still computes (layout, query, distribution).
+    bool isBusy() const;
+    QString statusSummary() const;
+    QString currentFile() const { return m_currentFile; }
 
 signals:
     // Emitted once a load has finished, failed or been cancelled.
     void loadFinished(bool ok);
 
-private:
-    void createActions();
-    void finishLoad(const LoadResult &result, const QString &path);
-    void updateProgress();
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
-    std::shared_ptr<const TraceStore> m_store;
+private:
+    struct LoadOutcome
+    {
+        LoadResult result;
+        qint64 firstNs = 0;
+        qint64 lastNs = 0;
+    };
+
+    void createDocks();
+    void createActions();
+    void createStatusBar();
+    void updateRecentMenu();
+    void finishLoad(const LoadOutcome &outcome, const QString &path);
+    void updateProgress();
+    void updateStatus();
+    void updateReport();
+    QDockWidget *addDock(const QString &objectName, const QString &title, QWidget *widget, Qt::DockWidgetArea area);
+
+    ViewState *m_state = nullptr;
+    bool m_persistent = true;
+    QString m_currentFile;
+    qint64 m_spanNs = 0;
     std::shared_ptr<LoadControl> m_loadControl;
     quint64 m_loadGeneration = 0;
-    Boundary m_boundary = Boundary::Client;
+    QElapsedTimer m_loadClock;
+
+    SwimlaneView *m_swimlanes = nullptr;
+    RequestTablePanel *m_requestTable = nullptr;
+    DistributionPanel *m_distributions = nullptr;
+    RejectedRecordsPanel *m_rejected = nullptr;
+    RequestDetailPanel *m_detail = nullptr;
     ReportView *m_report = nullptr;
-    QProgressBar *m_progress = nullptr;
-    QLabel *m_status = nullptr;
+    LatestJob m_reportJob{this};
+    QDockWidget *m_detailDock = nullptr;
+    QDockWidget *m_rejectedDock = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QMenu *m_panelsMenu = nullptr;
+    QComboBox *m_boundary = nullptr;
+    QAction *m_reloadAction = nullptr;
+    QAction *m_closeAction = nullptr;
+    QAction *m_cancelAction = nullptr;
+
+    LoadProgressBar *m_progress = nullptr;
+    QLabel *m_message = nullptr;
+    QLabel *m_statusRequests = nullptr;
+    QLabel *m_statusRejected = nullptr;
+    QLabel *m_statusSpan = nullptr;
+    QLabel *m_statusBoundary = nullptr;
     QTimer *m_progressTimer = nullptr;
+    QByteArray m_defaultState;
 };

@@ -1,9 +1,11 @@
 // tracelane: the desktop application.
 
+#include "Appearance.h"
 #include "MainWindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QTimer>
 
 #include <cstdio>
@@ -19,6 +21,28 @@ bool parseSize(const QString &text, QSize *size)
     bool okHeight = false;
     *size = QSize(parts[0].toInt(&okWidth), parts[1].toInt(&okHeight));
     return okWidth && okHeight && size->width() >= 200 && size->height() >= 150;
+}
+
+// Waits until every view has finished its background work, then renders
+// the whole window to `path` and quits with `ok` as the exit status.
+void grabWhenSettled(MainWindow *window, const QString &path, bool ok)
+{
+    auto *poll = new QTimer(window);
+    auto clock = std::make_shared<QElapsedTimer>();
+    clock->start();
+    poll->setInterval(50);
+    QObject::connect(poll, &QTimer::timeout, window, [window, path, ok, poll, clock] {
+        if (window->isBusy() && clock->elapsed() < 120'000)
+            return;
+        poll->stop();
+        // One more turn of the event loop so the last results are painted.
+        QTimer::singleShot(100, window, [window, path, ok] {
+            const bool saved = window->grab().save(path);
+            std::fprintf(stderr, "tracelane: %s %s\n", saved ? "wrote" : "could not write", qPrintable(path));
+            QApplication::exit(saved && ok ? 0 : 1);
+        });
+    });
+    poll->start();
 }
 
 } // namespace
@@ -41,7 +65,10 @@ int main(int argc, char *argv[])
                                               QStringLiteral("OUT.png"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1600x1000."),
                                         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    parser.addOptions({screenshotOption, sizeOption});
+    const QCommandLineOption appearanceOption(QStringLiteral("appearance"),
+                                              QStringLiteral("system, light or dark (default: as last chosen)."),
+                                              QStringLiteral("MODE"));
+    parser.addOptions({screenshotOption, sizeOption, appearanceOption});
     parser.process(app);
 
     QSize size;
@@ -49,25 +76,39 @@ int main(int argc, char *argv[])
         std::fprintf(stderr, "tracelane: --size expects WxH, e.g. 1600x1000\n");
         return 2;
     }
-    MainWindow window;
-    window.resize(size);
-    const QStringList files = parser.positionalArguments();
     const QString screenshot = parser.value(screenshotOption);
-    if (!screenshot.isEmpty()) {
-        QObject::connect(&window, &MainWindow::loadFinished, &app, [&window, screenshot](bool ok) {
-            // Let layouts settle and views paint once before grabbing.
-            QTimer::singleShot(200, &window, [&window, screenshot, ok] {
-                const bool saved = window.grab().save(screenshot);
-                std::fprintf(stderr, "tracelane: %s %s\n", saved ? "wrote" : "could not write",
-                             qPrintable(screenshot));
-                QApplication::exit(saved && ok ? 0 : 1);
-            });
-        });
+    const bool headless = !screenshot.isEmpty();
+    Appearance::Mode mode = headless ? Appearance::Mode::FollowSystem : Appearance::saved();
+    if (parser.isSet(appearanceOption)) {
+        const QString wanted = parser.value(appearanceOption);
+        bool known = false;
+        for (const auto candidate : {Appearance::Mode::FollowSystem, Appearance::Mode::Light, Appearance::Mode::Dark}) {
+            if (Appearance::key(candidate) == wanted) {
+                mode = candidate;
+                known = true;
+            }
+        }
+        if (!known) {
+            std::fprintf(stderr, "tracelane: --appearance expects system, light or dark\n");
+            return 2;
+        }
+    }
+    Appearance::apply(mode);
+
+    MainWindow window;
+    // A screenshot is reproducible: no saved layout, no recent files.
+    window.setPersistent(!headless);
+    window.resize(size);
+    window.restoreSettings();
+    const QStringList files = parser.positionalArguments();
+    if (headless) {
+        QObject::connect(&window, &MainWindow::loadFinished, &app,
+                         [&window, screenshot](bool ok) { grabWhenSettled(&window, screenshot, ok); });
     }
     window.show();
     if (!files.isEmpty())
-        window.openFile(files.first());
-    else if (!screenshot.isEmpty())
+        window.openFiles(files);
+    else if (headless)
         QTimer::singleShot(0, &window, [&window] { emit window.loadFinished(true); });
     return app.exec();
 }

@@ -1,0 +1,42 @@
+#include "RecentFiles.h"
+
+#include <QFileInfo>
+#include <QSettings>
+
+namespace {
+const QString kKey = QStringLiteral("recentFiles");
+}
+
+QStringList RecentFiles::withAdded(QStringList list, const QString &path)
+{
+    list.removeAll(path);
+    list.prepend(path);
+    while (list.size() > kMaximum)
+        list.removeLast();
+    return list;
+}
+
+QStringList RecentFiles::load()
+{
+    QStringList files = QSettings().value(kKey).toStringList();
+    files.erase(std::remove_if(files.begin(), files.end(), [](const QString &path) { return !QFileInfo::exists(path); }),
+                files.end());
+    return files;
+}
+
+void RecentFiles::add(const QString &path)
+{
+    QSettings().setValue(kKey, withAdded(load(), QFileInfo(path).absoluteFilePath()));
+}
+
+void RecentFiles::remove(const QString &path)
+{
+    QStringList files = load();
+    files.removeAll(path);
+    QSettings().setValue(kKey, files);
+}
+
+void RecentFiles::clear()
+{
+    QSettings().remove(kKey);
+}

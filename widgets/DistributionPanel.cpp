@@ -1,0 +1,316 @@
+#include "DistributionPanel.h"
+
+#include "RequestText.h"
+#include "ViewState.h"
+#include "store/TraceStore.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QVBoxLayout>
+
+#include <array>
+#include <cmath>
+
+namespace {
+
+struct PercentileMark
+{
+    const char *label;
+    double Distribution::*value;
+};
+
+constexpr std::array<PercentileMark, 4> kMarks = {{
+    {"p50", &Distribution::p50},
+    {"p90", &Distribution::p90},
+    {"p95", &Distribution::p95},
+    {"p99", &Distribution::p99},
+}};
+
+QString valueText(Metric metric, double ms)
+{
+    return metric == Metric::Itl ? RequestText::perToken(ms) : RequestText::milliseconds(ms);
+}
+
+} // namespace
+
+DistributionPanel::DistributionPanel(ViewState *state, QWidget *parent)
+    : QWidget(parent)
+    , m_state(state)
+    , m_metric(new QComboBox(this))
+    , m_logScale(new QCheckBox(tr("Log scale"), this))
+    , m_slo(new QDoubleSpinBox(this))
+    , m_plot(new QCustomPlot(this))
+{
+    setObjectName(QStringLiteral("distributionPanel"));
+    m_metric->setObjectName(QStringLiteral("distributionMetric"));
+    for (const Metric metric : allMetrics())
+        m_metric->addItem(metricLabel(metric), int(metric));
+    m_logScale->setObjectName(QStringLiteral("distributionLogScale"));
+    m_slo->setObjectName(QStringLiteral("distributionSlo"));
+    m_slo->setRange(0.0, 1e7);
+    m_slo->setDecimals(1);
+    m_slo->setSuffix(QStringLiteral(" ms"));
+    m_slo->setSpecialValueText(tr("off"));
+    m_slo->setToolTip(tr("Draw an SLO line and report the share of requests within it"));
+    m_plot->setObjectName(QStringLiteral("distributionPlot"));
+    m_plot->setMinimumSize(320, 220);
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Metric:"), this));
+    controls->addWidget(m_metric);
+    controls->addWidget(m_logScale);
+    controls->addWidget(new QLabel(tr("SLO:"), this));
+    controls->addWidget(m_slo);
+    controls->addStretch(1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(controls);
+    layout->addWidget(m_plot, 1);
+
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize(), QFont::Bold)));
+    m_plot->yAxis2->setVisible(true);
+    // The legend sits in its own row under the plot, never over the data.
+    m_plot->legend->setVisible(true);
+    auto *legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(2, 0, legendRow);
+    legendRow->setMargins(QMargins(5, 0, 5, 5));
+    legendRow->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->plotLayout()->setRowStretchFactor(2, 0.001);
+    applyPalette();
+
+    connect(m_metric, &QComboBox::activated, this,
+            [this] { m_state->setMetric(static_cast<Metric>(m_metric->currentData().toInt())); });
+    connect(m_logScale, &QCheckBox::toggled, this, &DistributionPanel::recompute);
+    connect(m_slo, &QDoubleSpinBox::valueChanged, this, &DistributionPanel::recompute);
+    connect(state, &ViewState::metricChanged, this, [this](Metric metric) {
+        m_metric->setCurrentIndex(m_metric->findData(int(metric)));
+        recompute();
+    });
+    connect(state, &ViewState::storeChanged, this, &DistributionPanel::recompute);
+    connect(state, &ViewState::sliceChanged, this, &DistributionPanel::recompute);
+    connect(state, &ViewState::boundaryChanged, this, &DistributionPanel::recompute);
+    connect(state, &ViewState::selectionChanged, this, &DistributionPanel::recompute);
+    m_metric->setCurrentIndex(m_metric->findData(int(state->metric())));
+    recompute();
+}
+
+DistributionPanel::~DistributionPanel() = default;
+
+void DistributionPanel::setLogScale(bool on)
+{
+    m_logScale->setChecked(on);
+}
+
+void DistributionPanel::setSloMs(double ms)
+{
+    m_slo->setValue(ms);
+}
+
+void DistributionPanel::recompute()
+{
+    const std::shared_ptr<const TraceStore> store = m_state->store();
+    if (!store) {
+        m_job.cancel();
+        apply({});
+        return;
+    }
+    const Metric metric = m_state->metric();
+    const Boundary boundary = m_state->boundary();
+    const bool logScale = m_logScale->isChecked();
+    const double slo = m_slo->value();
+    RowSet scope = m_state->rowsInScope();
+    RowSet selection = m_state->selection().size() >= 2 ? m_state->selection() : RowSet();
+    m_job.start(
+        [=, scope = std::move(scope), selection = std::move(selection)](const std::atomic<bool> *) {
+            Result result;
+            DistributionOptions options;
+            options.logScale = logScale;
+            const auto values = DistributionAnalysis::metricValues(store->requests, scope, metric, boundary);
+            result.scope = DistributionAnalysis::describe(values, metric, boundary, options);
+            if (slo > 0.0 && result.scope.n > 0) {
+                qint64 within = 0;
+                for (const double v : values)
+                    within += !std::isnan(v) && v <= slo;
+                result.sloShare = double(within) / double(result.scope.n);
+            }
+            if (!selection.isEmpty()) {
+                const auto picked = DistributionAnalysis::metricValues(store->requests, selection, metric, boundary);
+                result.selection = DistributionAnalysis::describe(picked, metric, boundary, options);
+            }
+            return result;
+        },
+        [this](Result result) { apply(result); });
+}
+
+void DistributionPanel::apply(const Result &result)
+{
+    m_scope = result.scope;
+    m_selection = result.selection;
+    m_sloShare = result.sloShare;
+    redraw();
+    emit distributionReady();
+}
+
+void DistributionPanel::redraw()
+{
+    const QLocale locale;
+    const Metric metric = m_scope.metric;
+    const QString unit = metricUnit(metric);
+    const QString population = m_state->hasSlice() ? tr("filter: %1").arg(m_state->sliceLabel()) : tr("whole trace");
+    m_title = tr("%1 at the %2 boundary \u00b7 n = %3 \u00b7 %4")
+                  .arg(metricLabel(metric), boundaryKey(m_scope.boundary), locale.toString(m_scope.n), population);
+    if (!m_state->store())
+        m_title = tr("No trace loaded");
+    if (auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0)))
+        title->setText(m_title);
+
+    m_plot->clearGraphs();
+    m_plot->clearItems();
+    const bool log = m_logScale->isChecked();
+    m_plot->xAxis->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (log)
+        m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    else
+        m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    m_plot->xAxis->setLabel(tr("%1 (%2)").arg(metricLabel(metric), unit));
+    m_plot->yAxis->setLabel(tr("Requests per bin"));
+    m_plot->yAxis2->setLabel(tr("Share of requests \u2264 x"));
+    const QColor text = palette().color(QPalette::Text);
+    if (m_scope.n == 0) {
+        m_plot->replot();
+        return;
+    }
+
+    // Histogram: a filled step outline, correct for linear and log bins alike.
+    const Histogram &histogram = m_scope.histogram;
+    QCPGraph *bars = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+    bars->setName(tr("histogram"));
+    bars->setLineStyle(QCPGraph::lsStepLeft);
+    QColor barColour = palette().color(QPalette::Mid);
+    bars->setPen(QPen(barColour.darker(120)));
+    barColour.setAlpha(140);
+    bars->setBrush(barColour);
+    double maxCount = 1.0;
+    QVector<double> bx;
+    QVector<double> by;
+    for (int i = 0; i < histogram.binCount(); ++i) {
+        bx.append(histogram.edges[size_t(i)]);
+        by.append(double(histogram.counts[size_t(i)]));
+        maxCount = qMax(maxCount, double(histogram.counts[size_t(i)]));
+    }
+    if (!histogram.edges.empty()) {
+        bx.append(histogram.edges.back());
+        by.append(by.isEmpty() ? 0.0 : by.back());
+    }
+    bars->setData(bx, by, true);
+
+    auto addCdf = [&](const Distribution &distribution, const QString &name, const QColor &colour) {
+        QCPGraph *cdf = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+        cdf->setName(name);
+        cdf->setLineStyle(QCPGraph::lsStepLeft);
+        cdf->setPen(QPen(colour, 2.0));
+        QVector<double> x;
+        QVector<double> y;
+        for (const CdfPoint &point : distribution.cdf) {
+            x.append(point.x);
+            y.append(point.share);
+        }
+        cdf->setData(x, y, true);
+    };
+    addCdf(m_scope, tr("CDF (n = %1)").arg(locale.toString(m_scope.n)), text);
+    if (m_selection && m_selection->n > 0)
+        addCdf(*m_selection, tr("selection CDF (n = %1)").arg(locale.toString(m_selection->n)),
+               palette().color(QPalette::Highlight));
+
+    // Percentile marks: dashed lines, labels staggered so they never overlap.
+    double lo = m_scope.min;
+    double hi = m_scope.max;
+    if (log)
+        lo = qMax(lo, histogram.edges.empty() ? 1e-3 : histogram.edges.front());
+    const double xMid = log ? std::sqrt(qMax(lo, 1e-9) * qMax(hi, 1e-9)) : (lo + hi) / 2.0;
+    for (size_t i = 0; i < kMarks.size(); ++i) {
+        const double value = m_scope.*(kMarks[i].value);
+        auto *line = new QCPItemStraightLine(m_plot);
+        line->point1->setCoords(value, 0.0);
+        line->point2->setCoords(value, 1.0);
+        line->setPen(QPen(text, 1.0, Qt::DashLine));
+        auto *label = new QCPItemText(m_plot);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setAxes(m_plot->xAxis, m_plot->yAxis);
+        label->position->setCoords(value, 0.04 + 0.075 * double(i));
+        // Labels right of the middle hang left of their line, so none is clipped.
+        label->setPositionAlignment((value > xMid ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+        label->setPadding(QMargins(3, 1, 3, 1));
+        label->setColor(text);
+        label->setBrush(palette().color(QPalette::Base));
+        label->setText(QStringLiteral("%1 %2").arg(QLatin1String(kMarks[i].label), valueText(metric, value)));
+    }
+    const double slo = m_slo->value();
+    if (slo > 0.0) {
+        auto *line = new QCPItemStraightLine(m_plot);
+        line->point1->setCoords(slo, 0.0);
+        line->point2->setCoords(slo, 1.0);
+        line->setPen(QPen(QColor(0xC0, 0x00, 0x20), 2.0));
+        auto *label = new QCPItemText(m_plot);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setAxes(m_plot->xAxis, m_plot->yAxis);
+        label->position->setCoords(slo, 0.40);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+        label->setPadding(QMargins(3, 1, 3, 1));
+        label->setColor(QColor(0xC0, 0x00, 0x20));
+        label->setBrush(palette().color(QPalette::Base));
+        label->setText(tr("SLO %1: %2% within").arg(valueText(metric, slo), locale.toString(m_sloShare * 100.0, 'f', 1)));
+        lo = qMin(lo, slo);
+        hi = qMax(hi, slo);
+    }
+    const double pad = log ? 1.0 : (hi - lo) * 0.03 + 1e-9;
+    if (log)
+        m_plot->xAxis->setRange(lo / 1.15, hi * 1.15);
+    else
+        m_plot->xAxis->setRange(lo - pad, hi + pad);
+    m_plot->yAxis->setRange(0.0, maxCount * 1.08);
+    m_plot->yAxis2->setRange(0.0, 1.04);
+    m_plot->replot();
+}
+
+void DistributionPanel::applyPalette()
+{
+    const QPalette pal = palette();
+    m_plot->setBackground(pal.color(QPalette::Base));
+    m_plot->axisRect()->setBackground(pal.color(QPalette::Base));
+    const QColor text = pal.color(QPalette::Text);
+    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2}) {
+        axis->setBasePen(QPen(text));
+        axis->setTickPen(QPen(text));
+        axis->setSubTickPen(QPen(text));
+        axis->setTickLabelColor(text);
+        axis->setLabelColor(text);
+        QColor grid = text;
+        grid.setAlpha(40);
+        axis->grid()->setPen(QPen(grid, 1.0, Qt::DotLine));
+    }
+    m_plot->legend->setBrush(pal.color(QPalette::Base));
+    m_plot->legend->setTextColor(text);
+    m_plot->legend->setBorderPen(QPen(pal.color(QPalette::Mid)));
+    if (auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0)))
+        title->setTextColor(text);
+}
+
+void DistributionPanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        redraw();
+    }
+    QWidget::changeEvent(event);
+}

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <QObject>
+#include <QtConcurrent>
+
+#include <atomic>
+#include <memory>
+#include <type_traits>
+
+// Runs work on the thread pool and hands only the newest job's result back
+// on the GUI thread; older jobs are told to stop (their cancel flag) and
+// their results are dropped by a generation counter. Work receives a
+// `const std::atomic<bool> *` it may poll, and returns a plain value.
+class LatestJob
+{
+public:
+    explicit LatestJob(QObject *context)
+        : m_context(context)
+    {
+    }
+    ~LatestJob() { cancel(); }
+
+    LatestJob(const LatestJob &) = delete;
+    LatestJob &operator=(const LatestJob &) = delete;
+
+    template<typename Work, typename Apply>
+    void start(Work work, Apply apply)
+    {
+        using Result = std::invoke_result_t<Work &, const std::atomic<bool> *>;
+        cancel();
+        const quint64 generation = ++m_generation;
+        auto cancelled = std::make_shared<std::atomic<bool>>(false);
+        m_cancelled = cancelled;
+        m_running = true;
+        QtConcurrent::run([work = std::move(work), cancelled]() mutable { return work(cancelled.get()); })
+            .then(m_context, [this, generation, apply = std::move(apply)](Result result) mutable {
+                if (generation != m_generation)
+                    return;   // a newer job replaced this one
+                m_running = false;
+                apply(std::move(result));
+            });
+    }
+
+    // Stops waiting for the current job; its result will be dropped.
+    void cancel()
+    {
+        if (m_cancelled)
+            m_cancelled->store(true, std::memory_order_relaxed);
+        m_cancelled.reset();
+        ++m_generation;
+        m_running = false;
+    }
+
+    bool isRunning() const { return m_running; }
+    quint64 generation() const { return m_generation; }
+
+private:
+    QObject *m_context = nullptr;
+    quint64 m_generation = 0;
+    std::shared_ptr<std::atomic<bool>> m_cancelled;
+    bool m_running = false;
+};

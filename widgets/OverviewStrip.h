@@ -1,0 +1,41 @@
+#pragma once
+
+#include "TimeWindow.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class LaneActivity;
+class ViewState;
+
+// The whole trace at a glance under the lanes: how many requests are in
+// each phase over time (stacked), with the visible time window framed.
+// Clicking or dragging moves the window there.
+class OverviewStrip : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit OverviewStrip(ViewState *state, QWidget *parent = nullptr);
+
+    // `profile` covers `bounds` in its bins; null clears the strip.
+    void setProfile(std::shared_ptr<const LaneActivity> profile, TimeWindow bounds);
+    void setLeftInset(int pixels);
+
+    QSize sizeHint() const override { return {400, 56}; }
+    QSize minimumSizeHint() const override { return {100, 40}; }
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+
+private:
+    void centreWindowAt(double x);
+    QRect plotRect() const;
+
+    ViewState *m_state = nullptr;
+    std::shared_ptr<const LaneActivity> m_profile;
+    TimeWindow m_bounds;
+    int m_leftInset = 0;
+};

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QWidget>
+
+#include <array>
+
+#include "store/Stamp.h"
+
+// One request's timeline to scale: its phases as coloured segments from
+// client send to the last token, residual where a stamp is missing, a time
+// axis in ms below and each phase named above its segment when it fits.
+class RequestTimeline : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit RequestTimeline(QWidget *parent = nullptr);
+
+    // The eight stamps (kNoTime where missing); all missing clears it.
+    void setStamps(const std::array<qint64, kStampCount> &stamps);
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+
+private:
+    std::array<qint64, kStampCount> m_stamps{};
+    bool m_empty = true;
+};

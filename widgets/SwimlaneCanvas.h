@@ -1,0 +1,101 @@
+#pragma once
+
+#include "LaneRaster.h"
+#include "SwimlaneCoordinates.h"
+
+#include <QImage>
+#include <QPoint>
+#include <QWidget>
+
+#include <memory>
+
+class LaneLayout;
+class QRubberBand;
+class ViewState;
+
+// The lanes themselves: draws the cached frame (LaneRaster) plus an overlay
+// of highlights (selection, current request, exceedance members, hover) that
+// never invalidates the cache, and turns mouse and keys into changes of the
+// time window (shared, in ViewState) and lane window (this view's own).
+//
+// Mouse: wheel zooms time around the cursor, Shift+wheel zooms lanes,
+// Ctrl+wheel scrolls lanes; drag pans; right-drag or Shift+drag zooms to a
+// rectangle; click selects (Ctrl toggles), double-click opens the request.
+// Keys: + / - zoom time, Ctrl+Up / Ctrl+Down zoom lanes, arrows pan,
+// PgUp / PgDown page lanes, Home / End go to the trace's start / end,
+// Ctrl+Home / Ctrl+End to the first / last lane, F fits everything,
+// Enter opens the current request, Esc clears the selection.
+class SwimlaneCanvas : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit SwimlaneCanvas(ViewState *state, QWidget *parent = nullptr);
+    ~SwimlaneCanvas() override;
+
+    void setLaneLayout(std::shared_ptr<const LaneLayout> layout);
+    const std::shared_ptr<const LaneLayout> &laneLayout() const { return m_layout; }
+
+    SwimlaneCoordinates::LaneWindow laneWindow() const { return m_lanes; }
+    void setLaneWindow(SwimlaneCoordinates::LaneWindow window);
+    // The whole time span the current axis can show.
+    TimeWindow timeBounds() const;
+    static TimeWindow boundsFor(const LaneLayout &layout, TimeAxis axis);
+    qint64 tickOrigin() const;
+
+    void fitAll();
+    void zoomTime(double factor, double anchorX);
+    void zoomLanes(double factor, double anchorY);
+    void scrollLanes(double lanes);
+    void panTime(double fractionOfWindow);
+    void zoomToRect(const QRect &rect);
+    void ensureSlotVisible(qint64 slot);
+
+    // Slot under a widget position, or -1.
+    qint64 slotAt(QPoint pos) const;
+    // Tooltip for a widget position, as shown on hover (empty: none).
+    QString toolTipAt(QPoint pos) const;
+    bool showsSingleLanes() const;
+
+    // Number of times the cached frame was rebuilt (tests, benchmarks).
+    int frameRenders() const { return m_frameRenders; }
+    // Renders the frame for the current state without a paint event.
+    QImage renderFrame();
+
+signals:
+    void laneWindowChanged(SwimlaneCoordinates::LaneWindow window);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void changeEvent(QEvent *event) override;
+    bool event(QEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void leaveEvent(QEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+
+private:
+    LaneFrameKey frameKey() const;
+    void selectAt(QPoint pos, bool toggle);
+    void setHoverSlot(qint64 slot);
+    qint64 minimumDuration() const;
+
+    ViewState *m_state = nullptr;
+    std::shared_ptr<const LaneLayout> m_layout;
+    SwimlaneCoordinates::LaneWindow m_lanes;
+    LaneFrameKey m_cacheKey;
+    QImage m_cache;
+    int m_frameRenders = 0;
+    qint64 m_hoverSlot = -1;
+
+    enum class Drag { None, Pan, RubberBand };
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos;
+    bool m_moved = false;
+    TimeWindow m_pressWindow;
+    SwimlaneCoordinates::LaneWindow m_pressLanes;
+    QRubberBand *m_rubberBand = nullptr;
+};

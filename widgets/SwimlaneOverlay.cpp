@@ -1,0 +1,121 @@
+#include "SwimlaneOverlay.h"
+
+#include "ViewState.h"
+#include "analysis/LaneLayout.h"
+
+#include <QPainter>
+
+#include <cmath>
+
+namespace {
+
+struct SlotRange
+{
+    qint64 first = 0;
+    qint64 last = 0;   // exclusive
+};
+
+// Calls `visit(slot)` for each visible slot whose row is in `rows`, walking
+// the shorter of the two lists.
+template<typename Visit>
+void forEachVisibleMember(const LaneLayout &layout, const RowSet &rows, SlotRange range, Visit visit)
+{
+    if (rows.isEmpty() || range.first >= range.last)
+        return;
+    if (rows.size() < range.last - range.first) {
+        for (const qint32 row : rows) {
+            const qint64 slot = layout.slotOf(row);
+            if (slot >= range.first && slot < range.last)
+                visit(slot);
+        }
+        return;
+    }
+    for (qint64 slot = range.first; slot < range.last; ++slot) {
+        const qint32 row = layout.rowAt(slot);
+        if (row >= 0 && rows.contains(row))
+            visit(slot);
+    }
+}
+
+} // namespace
+
+void SwimlaneOverlay::paint(QPainter &painter) const
+{
+    if (!layout || !state || layout->isEmpty() || !window.isValid() || !lanes.isValid())
+        return;
+    const double width = size.width();
+    const double height = size.height();
+    const bool single = SwimlaneCoordinates::showsSingleLanes(lanes, height);
+    const bool aligned = axis == TimeAxis::AlignedAtSend;
+    const SlotRange range{qMax<qint64>(0, qint64(std::floor(lanes.first))),
+                          qMin(layout->slotCount(), qint64(std::ceil(lanes.first + lanes.count)))};
+
+    auto laneTop = [&](qint64 slot) { return SwimlaneCoordinates::laneToY(double(slot), lanes, height); };
+    auto laneRect = [&](qint64 slot) {
+        const double y0 = laneTop(slot);
+        const double y1 = qMax(laneTop(slot + 1), y0 + 1.0);
+        const qint64 origin = layout->origin(slot);
+        const float *offsets = layout->offsets(slot);
+        double x0 = 0.0;
+        double x1 = width;
+        if (origin != kNoTime) {
+            // The origin is the first observed stamp, so the lane starts at 0.
+            float lastMs = 0.0f;
+            for (int s = 0; s < kStampCount; ++s) {
+                if (!std::isnan(offsets[s]))
+                    lastMs = offsets[s];
+            }
+            const qint64 base = aligned ? 0 : origin;
+            x0 = SwimlaneCoordinates::timeToX(base, window, width);
+            x1 = SwimlaneCoordinates::timeToX(base + qint64(double(lastMs) * 1e6), window, width);
+        }
+        return QRectF(QPointF(x0, y0), QPointF(qMax(x1, x0 + 1.0), y1));
+    };
+
+    // Exceedance members: a mark in the left gutter, whatever the zoom.
+    if (state->hasExceedance()) {
+        QColor mark = colors.exceedance;
+        forEachVisibleMember(*layout, state->exceedance().members, range, [&](qint64 slot) {
+            const double y0 = laneTop(slot);
+            painter.fillRect(QRectF(0.0, y0, kGutterWidth, qMax(1.0, laneTop(slot + 1) - y0)), mark);
+        });
+    }
+
+    // Selection: an outline around single lanes, a band across aggregated rows.
+    if (!state->selection().isEmpty()) {
+        QColor band = colors.selection;
+        band.setAlpha(single ? 60 : 110);
+        QPen pen(colors.selection, 2.0);
+        forEachVisibleMember(*layout, state->selection(), range, [&](qint64 slot) {
+            const QRectF rect = laneRect(slot);
+            if (single) {
+                painter.fillRect(QRectF(0.0, rect.top(), width, rect.height()), band);
+                painter.setPen(pen);
+                painter.setBrush(Qt::NoBrush);
+                painter.drawRect(rect.adjusted(-1.0, 0.0, 1.0, 0.0));
+            } else {
+                painter.fillRect(QRectF(0.0, rect.top(), width, qMax(1.0, rect.height())), band);
+            }
+        });
+    }
+
+    const qint64 currentSlot = layout->slotOf(state->currentRow());
+    if (currentSlot >= range.first && currentSlot < range.last) {
+        QPen pen(colors.current, 1.0, Qt::DashLine);
+        painter.setPen(pen);
+        painter.setBrush(Qt::NoBrush);
+        const QRectF rect = laneRect(currentSlot);
+        if (single)
+            painter.drawRect(rect.adjusted(-2.0, -1.0, 2.0, 0.0));
+        else
+            painter.drawLine(QPointF(0.0, rect.center().y()), QPointF(width, rect.center().y()));
+    }
+
+    if (single && hoverSlot >= range.first && hoverSlot < range.last && !layout->isHeader(hoverSlot)) {
+        QColor outline = colors.current;
+        outline.setAlpha(120);
+        painter.setPen(QPen(outline, 1.0));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(laneRect(hoverSlot).adjusted(-1.0, -0.5, 1.0, -0.5));
+    }
+}

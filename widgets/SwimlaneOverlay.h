@@ -1,0 +1,29 @@
+#pragma once
+
+#include "SwimlaneColors.h"
+#include "SwimlaneCoordinates.h"
+#include "TimeWindow.h"
+
+class LaneLayout;
+class QPainter;
+class ViewState;
+
+// The highlight pass drawn over the cached swimlane frame: exceedance
+// members (a mark in the left gutter), the selection, the current request
+// and the hovered lane. Cheap by construction: it walks whichever is
+// smaller, the visible lanes or the highlighted rows.
+struct SwimlaneOverlay
+{
+    const LaneLayout *layout = nullptr;
+    const ViewState *state = nullptr;
+    TimeAxis axis = TimeAxis::Absolute;
+    TimeWindow window;
+    SwimlaneCoordinates::LaneWindow lanes;
+    QSize size;
+    SwimlaneColors colors;
+    qint64 hoverSlot = -1;
+
+    void paint(QPainter &painter) const;
+
+    static constexpr int kGutterWidth = 5;
+};

@@ -1,0 +1,272 @@
+#include "SwimlaneView.h"
+
+#include "OverviewStrip.h"
+#include "PhaseLegend.h"
+#include "SwimlaneCanvas.h"
+#include "TimeRuler.h"
+#include "ViewState.h"
+#include "analysis/LaneActivity.h"
+#include "analysis/LaneLayout.h"
+#include "store/TraceStore.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QScrollBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace {
+
+constexpr int kProfileBins = 1024;
+
+QString orderKeyData(const LaneOrder &order)
+{
+    switch (order.key) {
+    case LaneOrder::Key::Arrival:
+        return QStringLiteral("arrival");
+    case LaneOrder::Key::Metric:
+        return QStringLiteral("metric:") + metricKey(order.metric);
+    case LaneOrder::Key::Attribute:
+        break;
+    }
+    return QStringLiteral("attribute:") + order.attribute;
+}
+
+} // namespace
+
+SwimlaneView::SwimlaneView(ViewState *state, QWidget *parent)
+    : QWidget(parent)
+    , m_state(state)
+    , m_axis(new QComboBox(this))
+    , m_orderKey(new QComboBox(this))
+    , m_descending(new QCheckBox(tr("Descending"), this))
+    , m_groupBy(new QComboBox(this))
+    , m_laneInfo(new QLabel(this))
+    , m_legend(new PhaseLegend(this))
+    , m_ruler(new TimeRuler(state, this))
+    , m_canvas(new SwimlaneCanvas(state, this))
+    , m_scrollBar(new QScrollBar(Qt::Vertical, this))
+    , m_overview(new OverviewStrip(state, this))
+{
+    setObjectName(QStringLiteral("swimlaneView"));
+    m_axis->setObjectName(QStringLiteral("timeAxis"));
+    m_axis->addItem(tr("Absolute trace time"), int(TimeAxis::Absolute));
+    m_axis->addItem(tr("Aligned at client send"), int(TimeAxis::AlignedAtSend));
+    m_axis->setToolTip(tr("Absolute time shows bursts and queue build-up; aligned lanes compare shapes."));
+    m_orderKey->setObjectName(QStringLiteral("laneOrder"));
+    m_groupBy->setObjectName(QStringLiteral("laneGroup"));
+    m_descending->setObjectName(QStringLiteral("laneDescending"));
+    m_laneInfo->setObjectName(QStringLiteral("laneInfo"));
+    m_laneInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    fillOrderCombos();
+
+    auto *fit = new QToolButton(this);
+    fit->setText(tr("Fit"));
+    fit->setToolTip(tr("Show every lane and the whole trace (F)"));
+    connect(fit, &QToolButton::clicked, m_canvas, &SwimlaneCanvas::fitAll);
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Time:"), this));
+    controls->addWidget(m_axis);
+    controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("Order by:"), this));
+    controls->addWidget(m_orderKey);
+    controls->addWidget(m_descending);
+    controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("Group by:"), this));
+    controls->addWidget(m_groupBy);
+    controls->addWidget(fit);
+    controls->addSpacing(12);
+    controls->addWidget(m_laneInfo, 1);
+
+    auto *lanes = new QGridLayout;
+    lanes->setSpacing(0);
+    lanes->addWidget(m_ruler, 0, 0);
+    lanes->addWidget(m_canvas, 1, 0);
+    lanes->addWidget(m_scrollBar, 1, 1);
+    lanes->addWidget(m_overview, 2, 0);
+    lanes->setRowStretch(1, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(controls);
+    layout->addWidget(m_legend);
+    layout->addLayout(lanes, 1);
+
+    connect(m_axis, &QComboBox::activated, this, [this] {
+        m_state->setTimeAxis(static_cast<TimeAxis>(m_axis->currentData().toInt()));
+    });
+    connect(state, &ViewState::timeAxisChanged, this, [this](TimeAxis axis) {
+        m_axis->setCurrentIndex(m_axis->findData(int(axis)));
+        m_ruler->setTickOrigin(m_canvas->tickOrigin());
+        updateOverview();
+    });
+    connect(m_orderKey, &QComboBox::activated, this, &SwimlaneView::orderFromControls);
+    connect(m_groupBy, &QComboBox::activated, this, &SwimlaneView::orderFromControls);
+    connect(m_descending, &QCheckBox::toggled, this, &SwimlaneView::orderFromControls);
+    connect(state, &ViewState::storeChanged, this, [this] {
+        fillOrderCombos();
+        rebuildLayout();
+    });
+    connect(state, &ViewState::sliceChanged, this, &SwimlaneView::rebuildLayout);
+    connect(state, &ViewState::boundaryChanged, this, [this] {
+        m_order.boundary = m_state->boundary();
+        if (m_order.key == LaneOrder::Key::Metric && m_order.metric == Metric::Ttft)
+            rebuildLayout();
+    });
+    connect(m_canvas, &SwimlaneCanvas::laneWindowChanged, this, [this] {
+        syncScrollBar();
+        updateLaneInfo();
+    });
+    connect(m_scrollBar, &QScrollBar::valueChanged, this, [this](int value) {
+        if (!m_syncing)
+            m_canvas->setLaneWindow({double(value), m_canvas->laneWindow().count});
+    });
+}
+
+SwimlaneView::~SwimlaneView() = default;
+
+void SwimlaneView::fillOrderCombos()
+{
+    const QString keepOrder = m_orderKey->currentData().toString();
+    const QString keepGroup = m_groupBy->currentData().toString();
+    m_orderKey->clear();
+    m_orderKey->addItem(tr("Arrival"), QStringLiteral("arrival"));
+    for (const Metric metric : allMetrics())
+        m_orderKey->addItem(metricLabel(metric), QString(QStringLiteral("metric:") + metricKey(metric)));
+    m_groupBy->clear();
+    m_groupBy->addItem(tr("No grouping"), QString());
+    if (const RequestTable *table = m_state->requests()) {
+        for (const AttributeColumn &column : table->attributes()) {
+            m_orderKey->addItem(column.name(), QString(QStringLiteral("attribute:") + column.name()));
+            m_groupBy->addItem(column.name(), column.name());
+        }
+    }
+    m_orderKey->setCurrentIndex(qMax(0, m_orderKey->findData(keepOrder.isEmpty() ? orderKeyData(m_order) : keepOrder)));
+    m_groupBy->setCurrentIndex(qMax(0, m_groupBy->findData(keepGroup)));
+}
+
+void SwimlaneView::orderFromControls()
+{
+    LaneOrder order = m_order;
+    const QString key = m_orderKey->currentData().toString();
+    if (key.startsWith(QStringLiteral("metric:"))) {
+        order.key = LaneOrder::Key::Metric;
+        metricFromKey(key.mid(7), &order.metric);
+    } else if (key.startsWith(QStringLiteral("attribute:"))) {
+        order.key = LaneOrder::Key::Attribute;
+        order.attribute = key.mid(10);
+    } else {
+        order.key = LaneOrder::Key::Arrival;
+    }
+    order.descending = m_descending->isChecked();
+    order.groupBy = m_groupBy->currentData().toString();
+    setLaneOrder(order);
+}
+
+void SwimlaneView::setLaneOrder(const LaneOrder &order)
+{
+    LaneOrder wanted = order;
+    wanted.boundary = m_state->boundary();
+    if (wanted == m_order)
+        return;
+    m_order = wanted;
+    m_orderKey->setCurrentIndex(qMax(0, m_orderKey->findData(orderKeyData(m_order))));
+    m_groupBy->setCurrentIndex(qMax(0, m_groupBy->findData(m_order.groupBy)));
+    {
+        const QSignalBlocker blocker(m_descending);
+        m_descending->setChecked(m_order.descending);
+    }
+    rebuildLayout();
+}
+
+void SwimlaneView::rebuildLayout()
+{
+    const std::shared_ptr<const TraceStore> store = m_state->store();
+    if (!store) {
+        m_job.cancel();
+        applyLayout({});
+        return;
+    }
+    const bool sliced = m_state->hasSlice();
+    RowSet scope = sliced ? m_state->slice() : RowSet();
+    const LaneOrder order = m_order;
+    m_laneInfo->setText(tr("Laying out %1 lanes\u2026").arg(QLocale().toString(m_state->scopeSize())));
+    m_job.start(
+        [store, order, sliced, scope = std::move(scope)](const std::atomic<bool> *cancelled) {
+            LayoutResult result;
+            auto layout = std::make_shared<LaneLayout>(
+                LaneLayout::build(store->requests, order, sliced ? &scope : nullptr, cancelled));
+            for (const TimeAxis axis : {TimeAxis::Absolute, TimeAxis::AlignedAtSend}) {
+                auto profile = std::make_shared<LaneActivity>(kProfileBins);
+                const TimeWindow bounds = SwimlaneCanvas::boundsFor(*layout, axis);
+                profile->addLanes(*layout, 0, layout->slotCount(), axis == TimeAxis::AlignedAtSend, bounds.begin,
+                                  bounds.duration());
+                profile->finish();
+                (axis == TimeAxis::Absolute ? result.absoluteProfile : result.alignedProfile) = std::move(profile);
+            }
+            result.layout = std::move(layout);
+            // Keep the store alive with the layout that indexes into it.
+            Q_UNUSED(store);
+            return result;
+        },
+        [this](LayoutResult result) { applyLayout(result); });
+}
+
+void SwimlaneView::applyLayout(const LayoutResult &result)
+{
+    m_current = result;
+    m_canvas->setLaneLayout(result.layout);
+    m_ruler->setTickOrigin(m_canvas->tickOrigin());
+    updateOverview();
+    syncScrollBar();
+    updateLaneInfo();
+    emit layoutReady();
+}
+
+void SwimlaneView::updateOverview()
+{
+    const bool aligned = m_state->timeAxis() == TimeAxis::AlignedAtSend;
+    const auto &profile = aligned ? m_current.alignedProfile : m_current.absoluteProfile;
+    m_overview->setProfile(profile, m_canvas->timeBounds());
+}
+
+void SwimlaneView::syncScrollBar()
+{
+    const auto &layout = m_canvas->laneLayout();
+    const auto lanes = m_canvas->laneWindow();
+    const qint64 slotTotal = layout ? layout->slotCount() : 0;
+    m_syncing = true;
+    const int page = int(qMax(1.0, lanes.count));
+    m_scrollBar->setRange(0, int(qMax<qint64>(0, slotTotal - page)));
+    m_scrollBar->setPageStep(page);
+    m_scrollBar->setSingleStep(qMax(1, page / 20));
+    m_scrollBar->setValue(int(lanes.first + 0.5));
+    m_syncing = false;
+}
+
+void SwimlaneView::updateLaneInfo()
+{
+    const auto &layout = m_canvas->laneLayout();
+    if (!layout || layout->isEmpty()) {
+        m_laneInfo->setText(m_state->store() ? tr("No lanes") : QString());
+        return;
+    }
+    const QLocale locale;
+    const auto lanes = m_canvas->laneWindow();
+    const qint64 first = qint64(lanes.first) + 1;
+    const qint64 last = qMin(layout->slotCount(), qint64(lanes.first + lanes.count + 0.999));
+    QString text = tr("Lanes %1\u2013%2 of %3").arg(locale.toString(first), locale.toString(last),
+                                                  locale.toString(layout->slotCount()));
+    if (!m_canvas->showsSingleLanes()) {
+        const double perRow = lanes.count / qMax(1, m_canvas->height());
+        text += tr(" \u00b7 aggregated, about %1 lanes per pixel row").arg(locale.toString(perRow, 'f', perRow < 10 ? 1 : 0));
+    }
+    if (m_state->hasSlice())
+        text += tr(" \u00b7 filter: %1").arg(m_state->sliceLabel());
+    m_laneInfo->setText(text);
+}

@@ -1,0 +1,75 @@
+#pragma once
+
+#include "LatestJob.h"
+#include "analysis/LaneOrder.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class LaneActivity;
+class LaneLayout;
+class OverviewStrip;
+class PhaseLegend;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QScrollBar;
+class SwimlaneCanvas;
+class TimeRuler;
+class ViewState;
+
+// The swimlane panel: controls (time axis, lane order, grouping), legend,
+// time ruler, the lanes, a lane scroll bar and the overview strip. It lays
+// lanes out off the GUI thread whenever the trace, slice or order changes,
+// and otherwise just wires its parts to the ViewState.
+class SwimlaneView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit SwimlaneView(ViewState *state, QWidget *parent = nullptr);
+    ~SwimlaneView() override;
+
+    SwimlaneCanvas *canvas() const { return m_canvas; }
+    TimeRuler *ruler() const { return m_ruler; }
+    const LaneOrder &laneOrder() const { return m_order; }
+    void setLaneOrder(const LaneOrder &order);
+    bool isLayingOut() const { return m_job.isRunning(); }
+
+signals:
+    // A new lane layout is on screen.
+    void layoutReady();
+
+private:
+    struct LayoutResult
+    {
+        std::shared_ptr<const LaneLayout> layout;
+        std::shared_ptr<const LaneActivity> absoluteProfile;
+        std::shared_ptr<const LaneActivity> alignedProfile;
+    };
+
+    void rebuildLayout();
+    void applyLayout(const LayoutResult &result);
+    void fillOrderCombos();
+    void orderFromControls();
+    void updateOverview();
+    void updateLaneInfo();
+    void syncScrollBar();
+
+    ViewState *m_state = nullptr;
+    LaneOrder m_order;
+    LatestJob m_job{this};
+    LayoutResult m_current;
+
+    QComboBox *m_axis = nullptr;
+    QComboBox *m_orderKey = nullptr;
+    QCheckBox *m_descending = nullptr;
+    QComboBox *m_groupBy = nullptr;
+    QLabel *m_laneInfo = nullptr;
+    PhaseLegend *m_legend = nullptr;
+    TimeRuler *m_ruler = nullptr;
+    SwimlaneCanvas *m_canvas = nullptr;
+    QScrollBar *m_scrollBar = nullptr;
+    OverviewStrip *m_overview = nullptr;
+    bool m_syncing = false;
+};
