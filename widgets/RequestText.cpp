@@ -36,7 +36,7 @@ QList<QPair<QString, QString>> facts(const RequestTable &table, qint32 row, Boun
         const QString value = column.text(row);
         lines.append({column.name(), value.isEmpty() ? QStringLiteral("(none)") : value});
     }
-    const QLocale locale = QLocale::c();
+    const QLocale locale(QLocale::English, QLocale::UnitedStates);   // same digits everywhere
     lines.append({QStringLiteral("Tokens"), QStringLiteral("%1 prompt \u2192 %2 output")
                                                 .arg(locale.toString(table.promptTokens(row)),
                                                      locale.toString(table.outputTokens(row)))});

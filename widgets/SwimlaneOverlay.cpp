@@ -72,15 +72,6 @@ void SwimlaneOverlay::paint(QPainter &painter) const
         return QRectF(QPointF(x0, y0), QPointF(qMax(x1, x0 + 1.0), y1));
     };
 
-    // Exceedance members: a mark in the left gutter, whatever the zoom.
-    if (state->hasExceedance()) {
-        QColor mark = colors.exceedance;
-        forEachVisibleMember(*layout, state->exceedance().members, range, [&](qint64 slot) {
-            const double y0 = laneTop(slot);
-            painter.fillRect(QRectF(0.0, y0, kGutterWidth, qMax(1.0, laneTop(slot + 1) - y0)), mark);
-        });
-    }
-
     // Selection: an outline around single lanes, a band across aggregated rows.
     if (!state->selection().isEmpty()) {
         QColor band = colors.selection;
@@ -96,6 +87,16 @@ void SwimlaneOverlay::paint(QPainter &painter) const
             } else {
                 painter.fillRect(QRectF(0.0, rect.top(), width, qMax(1.0, rect.height())), band);
             }
+        });
+    }
+
+    // Exceedance members: a mark in the left gutter, whatever the zoom,
+    // drawn over the selection band so it stays readable.
+    if (state->hasExceedance()) {
+        QColor mark = colors.exceedance;
+        forEachVisibleMember(*layout, state->exceedance().members, range, [&](qint64 slot) {
+            const double y0 = laneTop(slot);
+            painter.fillRect(QRectF(0.0, y0, kGutterWidth, qMax(1.0, laneTop(slot + 1) - y0)), mark);
         });
     }
 
