@@ -1,0 +1,302 @@
+#include "AboutDialog.h"
+#include "DistributionPanel.h"
+#include "KeyboardShortcutsDialog.h"
+#include "LoadProgressBar.h"
+#include "MainWindow.h"
+#include "RecentFiles.h"
+#include "RejectedRecordsModel.h"
+#include "RejectedRecordsPanel.h"
+#include "RequestDetailPanel.h"
+#include "RequestTableModel.h"
+#include "RequestTablePanel.h"
+#include "SwimlaneCanvas.h"
+#include "SwimlaneView.h"
+#include "ViewState.h"
+#include "analysis/LaneLayout.h"
+#include "store/TraceStore.h"
+
+#include <QAction>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+QString fixture(const QString &name)
+{
+    return QStringLiteral(TRACELANE_TEST_DATA_DIR "/") + name;
+}
+
+// Loads `path` through the window and waits until every view has settled.
+bool openAndSettle(MainWindow &window, const QString &path)
+{
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    window.openFile(path);
+    if (finished.isEmpty() && !finished.wait(30'000))
+        return false;
+    if (!QTest::qWaitFor([&window] { return !window.isBusy(); }, 30'000))
+        return false;
+    return finished.at(0).at(0).toBool();
+}
+
+QAction *actionWithShortcut(QWidget &window, const QKeySequence &keys)
+{
+    for (QAction *action : window.findChildren<QAction *>()) {
+        if (action->shortcut() == keys)
+            return action;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class tst_MainWindow : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void openFillsEveryView();
+    void rejectedRecordsAreListed();
+    void cancelKeepsTheWindowUsable();
+    void reloadAndClose();
+    void dropOpensTheFile();
+    void activationShowsTheRequest();
+    void standardShortcuts_data();
+    void standardShortcuts();
+    void progressText_data();
+    void progressText();
+    void recentFilesRule_data();
+    void recentFilesRule();
+    void aboutNamesTheVersions();
+};
+
+void tst_MainWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);   // never touch the user's settings
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+}
+
+void tst_MainWindow::openFillsEveryView()
+{
+    MainWindow window;
+    window.setPersistent(false);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(openAndSettle(window, fixture(QStringLiteral("seed/multiclass.jsonl"))));
+    QCOMPARE(window.store()->requests.rowCount(), 240);
+    QCOMPARE(window.swimlanes()->canvas()->laneLayout()->slotCount(), 240);
+    QCOMPARE(window.requestTable()->model()->rowCount(), 240);
+    QCOMPARE(window.distributions()->scopeDistribution().n, 240);
+    QCOMPARE(window.distributions()->title(), QStringLiteral("TTFT at the client boundary \u00b7 n = 240 \u00b7 whole trace"));
+    QCOMPARE(window.statusSummary(), QStringLiteral("240 requests | 0 rejected | span 42.24 s | client boundary"));
+    QCOMPARE(window.windowTitle(), QStringLiteral("multiclass.jsonl \u2014 Tracelane"));
+    // The boundary is one of the figure's coordinates everywhere.
+    window.viewState()->setBoundary(Boundary::Server);
+    QTRY_VERIFY(!window.isBusy());
+    QVERIFY(window.statusSummary().endsWith(QStringLiteral("server boundary")));
+    QCOMPARE(window.distributions()->title(), QStringLiteral("TTFT at the server boundary \u00b7 n = 240 \u00b7 whole trace"));
+}
+
+void tst_MainWindow::rejectedRecordsAreListed()
+{
+    MainWindow window;
+    window.setPersistent(false);
+    QVERIFY(openAndSettle(window, fixture(QStringLiteral("malformed/missing-field.jsonl"))));
+    QCOMPARE(window.store()->requests.rowCount(), 2);
+    QCOMPARE(window.rejectedRecords()->model()->rowCount(), 1);
+    QCOMPARE(window.rejectedRecords()->model()->index(0, RejectedRecordsModel::Request).data().toString(),
+             QStringLiteral("r-002"));
+    QVERIFY(window.statusSummary().startsWith(QStringLiteral("2 requests | 1 rejected | ")));
+}
+
+void tst_MainWindow::cancelKeepsTheWindowUsable()
+{
+    // Big enough that parsing is still under way when Cancel arrives.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("big.jsonl"));
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        for (int i = 0; i < 60'000; ++i) {
+            file.write(QStringLiteral("{\"request_id\": \"q-%1\", \"prompt_tokens\": 100, \"output_tokens\": 10, "
+                                      "\"client_send_ms\": %2, \"gateway_arrival_ms\": %3, \"queue_enter_ms\": %4, "
+                                      "\"prefill_start_ms\": %5, \"prefill_end_ms\": %6, \"first_token_server_ms\": %7, "
+                                      "\"first_token_client_ms\": %8, \"last_token_client_ms\": %9}\n")
+                           .arg(i)
+                           .arg(i * 10)
+                           .arg(i * 10 + 1)
+                           .arg(i * 10 + 2)
+                           .arg(i * 10 + 3)
+                           .arg(i * 10 + 4)
+                           .arg(i * 10 + 5)
+                           .arg(i * 10 + 6)
+                           .arg(i * 10 + 9)
+                           .toUtf8());
+        }
+    }
+    MainWindow window;
+    window.setPersistent(false);
+    window.show();
+    QVERIFY(openAndSettle(window, fixture(QStringLiteral("seed/burst.jsonl"))));
+    const auto before = window.store();
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    window.openFile(path);
+    QVERIFY(window.isLoading());
+    QVERIFY(window.loadProgress()->isVisibleTo(&window));
+    window.cancelLoad();
+    if (finished.isEmpty())
+        QVERIFY(finished.wait(30'000));
+    QCOMPARE(finished.at(0).at(0).toBool(), false);
+    QVERIFY(!window.isLoading());
+    QVERIFY(!window.loadProgress()->isVisibleTo(&window));
+    // The previous trace stays on screen.
+    QCOMPARE(window.store(), before);
+    QCOMPARE(window.currentFile(), QFileInfo(fixture(QStringLiteral("seed/burst.jsonl"))).absoluteFilePath());
+    // And the window still loads the big file when asked again.
+    QVERIFY(openAndSettle(window, path));
+    QCOMPARE(window.store()->requests.rowCount(), 60'000);
+}
+
+void tst_MainWindow::reloadAndClose()
+{
+    MainWindow window;
+    window.setPersistent(false);
+    QVERIFY(openAndSettle(window, fixture(QStringLiteral("seed/burst.jsonl"))));
+    const auto first = window.store();
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    QAction *reload = actionWithShortcut(window, QKeySequence(Qt::Key_F5));
+    QVERIFY(reload);
+    reload->trigger();
+    if (finished.isEmpty())
+        QVERIFY(finished.wait(30'000));
+    QVERIFY(window.store() != first);
+    QCOMPARE(window.store()->requests.rowCount(), 10);
+    QSignalSpy stores(window.viewState(), &ViewState::storeChanged);
+    actionWithShortcut(window, QKeySequence::Close)->trigger();
+    QCOMPARE(stores.count(), 1);
+    QVERIFY(!window.store());
+    QCOMPARE(window.statusSummary(), QStringLiteral("0 requests | 0 rejected |  | client boundary"));
+}
+
+void tst_MainWindow::dropOpensTheFile()
+{
+    MainWindow window;
+    window.setPersistent(false);
+    window.show();
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(fixture(QStringLiteral("seed/three-requests.jsonl")))});
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    if (finished.isEmpty())
+        QVERIFY(finished.wait(30'000));
+    QCOMPARE(window.store()->requests.rowCount(), 3);
+}
+
+void tst_MainWindow::activationShowsTheRequest()
+{
+    MainWindow window;
+    window.setPersistent(false);
+    window.show();
+    QVERIFY(openAndSettle(window, fixture(QStringLiteral("seed/three-requests.jsonl"))));
+    window.viewState()->activateRow(2);
+    QCOMPARE(window.requestDetail()->shownRow(), 2);
+    QVERIFY(window.requestDetail()->isVisibleTo(&window));
+    window.viewState()->selectRow(1);
+    QCOMPARE(window.requestDetail()->shownRow(), 1);
+}
+
+void tst_MainWindow::standardShortcuts_data()
+{
+    QTest::addColumn<QKeySequence>("keys");
+    QTest::newRow("open") << QKeySequence(QKeySequence::Open);
+    QTest::newRow("close") << QKeySequence(QKeySequence::Close);
+    QTest::newRow("reload") << QKeySequence(Qt::Key_F5);
+    QTest::newRow("quit") << QKeySequence(QKeySequence::Quit);
+    QTest::newRow("full screen") << QKeySequence(Qt::Key_F11);
+}
+
+void tst_MainWindow::standardShortcuts()
+{
+    QFETCH(QKeySequence, keys);
+    MainWindow window;
+    window.setPersistent(false);
+    QVERIFY(actionWithShortcut(window, keys));
+    // Every one of them is listed in Help -> Keyboard Shortcuts.
+    const QString text = keys.toString(QKeySequence::NativeText);
+    bool listed = false;
+    for (const auto &[shortcut, action] : KeyboardShortcutsDialog::shortcuts())
+        listed = listed || shortcut == text;
+    QVERIFY2(listed, qPrintable(text));
+}
+
+void tst_MainWindow::progressText_data()
+{
+    QTest::addColumn<double>("fraction");
+    QTest::addColumn<qint64>("records");
+    QTest::addColumn<qint64>("elapsedMs");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("just started") << 0.0 << qint64(0) << qint64(0) << QStringLiteral("0%");
+    QTest::newRow("millions per second") << 0.42 << qint64(1'200'000) << qint64(1000)
+                                         << QStringLiteral("42% \u00b7 1.2 M records/s \u00b7 about 2 s left");
+    QTest::newRow("thousands per second") << 0.5 << qint64(5000) << qint64(2000)
+                                          << QStringLiteral("50% \u00b7 2500 records/s \u00b7 about 2 s left");
+    QTest::newRow("almost done") << 0.99 << qint64(990'000) << qint64(3000)
+                                 << QStringLiteral("99% \u00b7 330000 records/s \u00b7 under 1 s left");
+}
+
+void tst_MainWindow::progressText()
+{
+    QFETCH(double, fraction);
+    QFETCH(qint64, records);
+    QFETCH(qint64, elapsedMs);
+    QFETCH(QString, text);
+    QCOMPARE(LoadProgressBar::describe(fraction, records, elapsedMs), text);
+}
+
+void tst_MainWindow::recentFilesRule_data()
+{
+    QTest::addColumn<QStringList>("before");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QStringList>("after");
+    QTest::newRow("first") << QStringList{} << QStringLiteral("/a") << QStringList{QStringLiteral("/a")};
+    QTest::newRow("newest first") << QStringList{QStringLiteral("/a")} << QStringLiteral("/b")
+                                  << QStringList{QStringLiteral("/b"), QStringLiteral("/a")};
+    QTest::newRow("reopening moves to the top")
+        << QStringList{QStringLiteral("/a"), QStringLiteral("/b")} << QStringLiteral("/b")
+        << QStringList{QStringLiteral("/b"), QStringLiteral("/a")};
+    QStringList eight;
+    for (int i = 0; i < 8; ++i)
+        eight.append(QStringLiteral("/f%1").arg(i));
+    QStringList expected = eight.mid(0, 7);
+    expected.prepend(QStringLiteral("/new"));
+    QTest::newRow("at most eight") << eight << QStringLiteral("/new") << expected;
+}
+
+void tst_MainWindow::recentFilesRule()
+{
+    QFETCH(QStringList, before);
+    QFETCH(QString, path);
+    QFETCH(QStringList, after);
+    QCOMPARE(RecentFiles::withAdded(before, path), after);
+}
+
+void tst_MainWindow::aboutNamesTheVersions()
+{
+    QCOMPARE(AboutDialog::versions(),
+             QStringLiteral("Qt %1 (built with %2), QCustomPlot 2.1.0, nlohmann/json %3.%4.%5")
+                 .arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR))
+                 .arg(NLOHMANN_JSON_VERSION_MAJOR)
+                 .arg(NLOHMANN_JSON_VERSION_MINOR)
+                 .arg(NLOHMANN_JSON_VERSION_PATCH));
+}
+
+QTEST_MAIN(tst_MainWindow)
+#include "tst_mainwindow.moc"
