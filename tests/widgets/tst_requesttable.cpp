@@ -195,7 +195,8 @@ void tst_RequestTable::panelFilterBecomesTheSlice()
     finished.clear();
     panel.setTextFilter(QString());
     panel.setAttributeFilter(QString(), QString());
-    waitFor(finished);
+    // Two queries were started; only the last one's result counts.
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isQueryRunning(), 10'000);
     QVERIFY(!state.hasSlice());
     QCOMPARE(panel.model()->rowCount(), 240);
 }
