@@ -2,6 +2,9 @@
 
 #include "AnalyseCommand.h"
 #include "CliContext.h"
+#include "CriticalPathCommand.h"
+#include "WhatIfCommand.h"
+#include "WorkflowOptions.h"
 
 #include <QCoreApplication>
 
@@ -22,6 +25,9 @@ int main(int argc, char *argv[])
         "Explains why LLM requests are slow, headless.\n\n"
         "Commands:\n"
         "  analyse FILE     phase-aware latency report of a trace file\n"
+        "  critical-path FILE  each workflow's critical path, timing and slack\n"
+        "  whatif FILE      re-schedule workflows with a change (--scale, --scale-phase,\n"
+        "                   --shorten-answer, --add-dependency) and report the savings\n"
         "  (no command)     the built-in burst case and its negative control"));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -37,6 +43,7 @@ int main(int argc, char *argv[])
                                            QStringLiteral("Loader threads (default: one per core)."),
                                            QStringLiteral("n"), QStringLiteral("0"));
     parser.addOptions({boundaryOption, jsonOption, strictOption, threadsOption});
+    addWorkflowOptions(parser);
     if (!parser.parse(QCoreApplication::arguments())) {
         err << QStringLiteral("tracelane-cli: %1\n\n").arg(parser.errorText()) << parser.helpText();
         return ExitUsage;
@@ -67,6 +74,8 @@ int main(int argc, char *argv[])
     const std::map<QString, std::function<int(const CliContext &)>> commands = {
         {QStringLiteral("analyse"), runAnalyse},
         {QStringLiteral("analyze"), runAnalyse},
+        {QStringLiteral("critical-path"), runCriticalPath},
+        {QStringLiteral("whatif"), runWhatIf},
     };
     const QString command = positional.takeFirst();
     const auto it = commands.find(command);

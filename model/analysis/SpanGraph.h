@@ -83,6 +83,7 @@ public:
     void addDependency(const Dependency &dependency) { m_dependencies.push_back(dependency); }
     void setParent(qint32 span, qint32 parent) { m_parent[size_t(span)] = parent; }
     void setBlocksParent(qint32 span, bool blocks) { m_blocksParent[size_t(span)] = blocks ? 1 : 0; }
+    void setFirstToken(qint32 span, qint64 time) { m_firstToken[size_t(span)] = time; }
 
     void reserve(qint32 spans, qint64 idBytes);
     size_t memoryBytes() const;

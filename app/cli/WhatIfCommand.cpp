@@ -1,0 +1,132 @@
+#include "WhatIfCommand.h"
+
+#include "CliContext.h"
+#include "WorkflowOptions.h"
+
+#include "analysis/PopulationWhatIf.h"
+#include "analysis/SpanGraphBuilder.h"
+#include "report/WorkflowReportJson.h"
+#include "report/WorkflowReportText.h"
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+bool parseEdits(const CliContext &context, std::vector<WhatIfEdit> *edits, QString *error)
+{
+    using Parse = bool (*)(const QString &, WhatIfEdit *, QString *);
+    const std::pair<QString, Parse> options[] = {
+        {QStringLiteral("add-dependency"), &WhatIfEdit::parseAddDependency},
+        {QStringLiteral("scale"), &WhatIfEdit::parseScale},
+        {QStringLiteral("scale-phase"), &WhatIfEdit::parseScalePhase},
+        {QStringLiteral("shorten-answer"), &WhatIfEdit::parseShortenAnswer},
+    };
+    for (const auto &[name, parse] : options) {
+        const QStringList values = context.parser.values(name);
+        for (const QString &value : values) {
+            WhatIfEdit edit;
+            if (!parse(value, &edit, error)) {
+                *error = QStringLiteral("--%1 %2").arg(name, *error);
+                return false;
+            }
+            edits->push_back(edit);
+        }
+    }
+    if (edits->empty()) {
+        *error = QStringLiteral("nothing to change: give --scale, --scale-phase, --shorten-answer or "
+                                "--add-dependency");
+        return false;
+    }
+    return true;
+}
+
+bool parsePercentile(const CliContext &context, double *q, QString *error)
+{
+    const QString text = context.parser.value(QStringLiteral("percentile"));
+    bool ok = false;
+    double value = text.toDouble(&ok);
+    if (ok && value > 1.0 && value <= 100.0)
+        value /= 100.0;
+    if (!ok || !(value > 0.0 && value <= 1.0)) {
+        *error = QStringLiteral("--percentile '%1': expected a value in (0, 1] or (1, 100]").arg(text);
+        return false;
+    }
+    *q = value;
+    return true;
+}
+
+} // namespace
+
+int runWhatIf(const CliContext &context)
+{
+    if (context.arguments.size() != 1) {
+        context.err << QStringLiteral("tracelane-cli whatif: expected exactly one FILE\n\n")
+                    << context.parser.helpText();
+        return ExitUsage;
+    }
+    std::vector<WhatIfEdit> edits;
+    double q = 0.95;
+    QString error;
+    if (!parseEdits(context, &edits, &error) || !parsePercentile(context, &q, &error)) {
+        context.err << QStringLiteral("tracelane-cli whatif: %1\n\n").arg(error) << context.parser.helpText();
+        return ExitUsage;
+    }
+    const QString path = context.arguments.first();
+    LoadResult result;
+    if (!loadForCli(context, path, &result))
+        return ExitFailure;
+    const TraceStore &store = *result.store;
+    std::vector<qint32> workflows;
+    if (!selectWorkflows(context, path, store, &workflows))
+        return ExitFailure;
+
+    const SpanGraphBuilder builder(store);
+    PopulationWhatIf population(edits);
+    std::optional<WorkflowSchedule> single;
+    WhatIfOutcome singleOutcome;
+    for (const qint32 workflow : workflows) {
+        const QString id = store.workflows.traceIdText(workflow);
+        auto schedule = WorkflowSchedule::build(builder.build(workflow), &error);
+        if (!schedule) {
+            population.addFailure(id, error);
+            continue;
+        }
+        const WhatIfOutcome &outcome = population.add(*schedule);
+        if (!outcome.ok())
+            continue;
+        if (workflows.size() == 1) {
+            singleOutcome = outcome;
+            single = std::move(schedule);
+        }
+    }
+    const PopulationWhatIfResult summary = population.result(q);
+    for (const QString &failure : summary.errors)
+        context.err << QStringLiteral("tracelane-cli: %1: workflow %2\n").arg(path, failure);
+    if (summary.changed == 0) {
+        context.err << QStringLiteral("tracelane-cli: %1: the what-if changes nothing in %2 workflow(s)\n")
+                           .arg(path)
+                           .arg(summary.workflows);
+        for (const QString &unmatched : singleOutcome.unmatched)
+            context.err << QStringLiteral("  %1\n").arg(unmatched);
+        return ExitFailure;
+    }
+
+    const QString workflowId = store.workflows.traceIdText(workflows.front());
+    if (context.json) {
+        nlohmann::json described = nlohmann::json::array();
+        for (const auto &edit : edits)
+            described.push_back(edit.toString().toStdString());
+        nlohmann::json document = {{"file", path.toStdString()},
+                                   {"edits", described},
+                                   {"population", WorkflowReportJson::population(summary)}};
+        if (single)
+            document["workflow"] = WorkflowReportJson::whatIf(*single, singleOutcome, workflowId);
+        context.out << QString::fromStdString(document.dump(2)) << '\n';
+        return ExitOk;
+    }
+    if (single)
+        context.out << WorkflowReportText::whatIf(*single, singleOutcome, workflowId) << '\n';
+    if (workflows.size() > 1)
+        context.out << (single ? QStringLiteral("\n") : QString()) << WorkflowReportText::population(summary) << '\n';
+    return ExitOk;
+}

@@ -1,0 +1,60 @@
+#include "WorkflowOptions.h"
+
+#include "CliContext.h"
+
+#include "store/TraceStore.h"
+
+#include <QCommandLineParser>
+
+void addWorkflowOptions(QCommandLineParser &parser)
+{
+    parser.addOptions({
+        {QStringLiteral("trace"), QStringLiteral("Workflow (trace id) to analyse; default: every workflow."),
+         QStringLiteral("id")},
+        {QStringLiteral("scale"),
+         QStringLiteral("whatif: scale a span (id or name) or kind (operation) and its subtree, e.g. "
+                        "tool=2/3, chat@2=0.5, retrieval=-25%. Repeatable."),
+         QStringLiteral("span=factor")},
+        {QStringLiteral("scale-phase"),
+         QStringLiteral("whatif: scale a phase of the model calls (or of one span), e.g. queue=0.5, "
+                        "chat@1:prefill=0.75. Repeatable."),
+         QStringLiteral("[span:]phase=factor")},
+        {QStringLiteral("shorten-answer"),
+         QStringLiteral("whatif: the final answer (or a span's) N tokens shorter at MS per token, e.g. 30@24."),
+         QStringLiteral("[span:]n@ms")},
+        {QStringLiteral("add-dependency"),
+         QStringLiteral("whatif: TO cannot start before FROM ends, e.g. policy>account. Repeatable."),
+         QStringLiteral("from>to")},
+        {QStringLiteral("percentile"),
+         QStringLiteral("whatif: percentile for the population figures (0-1 or 0-100; default 0.95)."),
+         QStringLiteral("q"), QStringLiteral("0.95")},
+    });
+}
+
+bool selectWorkflows(const CliContext &context, const QString &path, const TraceStore &store,
+                     std::vector<qint32> *workflows)
+{
+    workflows->clear();
+    if (store.workflows.rowCount() == 0) {
+        context.err << QStringLiteral("tracelane-cli: %1: no workflows; critical-path and whatif need span traces "
+                                      "(OTLP, Jaeger, any-agent, Langfuse)\n")
+                           .arg(path);
+        return false;
+    }
+    const QString trace = context.parser.value(QStringLiteral("trace"));
+    if (trace.isEmpty()) {
+        for (qsizetype w = 0; w < store.workflows.rowCount(); ++w)
+            workflows->push_back(qint32(w));
+        return true;
+    }
+    const QByteArray id = trace.toLower().toUtf8();
+    const qint32 index = store.workflows.indexOf(std::string_view(id.constData(), size_t(id.size())));
+    if (index < 0) {
+        context.err << QStringLiteral("tracelane-cli: %1: no workflow with trace id '%2' (%3 workflows in the file)\n")
+                           .arg(path, trace)
+                           .arg(store.workflows.rowCount());
+        return false;
+    }
+    workflows->push_back(index);
+    return true;
+}
