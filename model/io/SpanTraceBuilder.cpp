@@ -17,11 +17,6 @@ QString fromStd(std::string_view text)
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
 
-double numberOf(const AttributeValue &value)
-{
-    return value.isNumeric() ? value.number : std::numeric_limits<double>::quiet_NaN();
-}
-
 SpanTable::EdgeKind edgeKind(SpanLinkRecord::Kind kind)
 {
     switch (kind) {
@@ -45,11 +40,9 @@ SpanTraceBuilder::SpanTraceBuilder(TraceStore &store, QString fileName, SpanFiel
 qint32 SpanTraceBuilder::addResource(const RecycledList<SpanAttribute> &attributes)
 {
     m_sharedScratch.clear();
-    m_numberScratch.clear();
     std::string service;
     for (const auto &attribute : attributes) {
-        m_sharedScratch.emplace_back(attribute.key, attribute.value.text);
-        m_numberScratch.push_back(numberOf(attribute.value));
+        m_sharedScratch.push_back({attribute.key, attribute.value.text, attribute.value.isNumeric()});
         if (attribute.key == "service.name")
             service = attribute.value.text;
         if (attribute.key == TracelaneContract::kVersionKey && attribute.value.integer > TracelaneContract::kVersion
@@ -62,19 +55,16 @@ qint32 SpanTraceBuilder::addResource(const RecycledList<SpanAttribute> &attribut
         }
     }
     m_resourceServices.push_back(std::move(service));
-    return m_table.appendResource(m_sharedScratch, m_numberScratch);
+    return m_table.appendResource(m_sharedScratch);
 }
 
 qint32 SpanTraceBuilder::addScope(std::string_view name, std::string_view version,
                                   const RecycledList<SpanAttribute> &attributes)
 {
     m_sharedScratch.clear();
-    m_numberScratch.clear();
-    for (const auto &attribute : attributes) {
-        m_sharedScratch.emplace_back(attribute.key, attribute.value.text);
-        m_numberScratch.push_back(numberOf(attribute.value));
-    }
-    return m_table.appendScope(name, version, m_sharedScratch, m_numberScratch);
+    for (const auto &attribute : attributes)
+        m_sharedScratch.push_back({attribute.key, attribute.value.text, attribute.value.isNumeric()});
+    return m_table.appendScope(name, version, m_sharedScratch);
 }
 
 void SpanTraceBuilder::rejectSpan(const SpanRecord &record, const QString &field, const QString &reason)
@@ -164,14 +154,13 @@ void SpanTraceBuilder::addSpan(const SpanRecord &record)
     row.sourceLine = quint32(qBound<qint64>(0, record.line, std::numeric_limits<quint32>::max()));
     const auto rowIndex = qint32(m_table.appendSpan(row));
     for (const auto &attribute : record.attributes)
-        m_table.appendAttribute(attribute.key, attribute.value.text, numberOf(attribute.value));
+        m_table.appendAttribute(attribute.key, attribute.value.text, attribute.value.isNumeric());
     if (!record.statusMessage.empty())
-        m_table.appendAttribute("otel.status_description", record.statusMessage,
-                                std::numeric_limits<double>::quiet_NaN());
+        m_table.appendAttribute("otel.status_description", record.statusMessage, false);
     for (const auto &event : record.events) {
         m_table.appendEvent(event.time == kNoTime ? record.start : event.time, event.name);
         for (const auto &attribute : event.attributes)
-            m_table.appendEventAttribute(attribute.key, attribute.value.text, numberOf(attribute.value));
+            m_table.appendEventAttribute(attribute.key, attribute.value.text, attribute.value.isNumeric());
     }
     appendModelCall(record, meaning.category == SpanCategory::ModelCall, contract);
 

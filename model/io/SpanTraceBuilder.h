@@ -73,7 +73,6 @@ private:
     StringArena m_parentIds;          // per row; empty for a root
     std::vector<SpanTraceLinker::Reference> m_references;
     std::vector<std::string> m_resourceServices;
-    std::vector<std::pair<std::string_view, std::string_view>> m_sharedScratch;
-    std::vector<double> m_numberScratch;
+    std::vector<SpanTable::AttributeInput> m_sharedScratch;
     bool m_versionNoticed = false;
 };

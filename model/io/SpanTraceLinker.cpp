@@ -64,6 +64,7 @@ void SpanTraceLinker::link(const std::vector<std::string> &traceIds, std::vector
     breakDependencyCycles();
     buildWorkflows();
     reportFlags();
+    m_table.shrinkToFit();
 }
 
 void SpanTraceLinker::applyOrder(const std::vector<qint32> &order)

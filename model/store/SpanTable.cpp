@@ -1,5 +1,7 @@
 #include "SpanTable.h"
 
+#include <charconv>
+#include <limits>
 #include <vector>
 
 namespace {
@@ -49,7 +51,7 @@ const SpanTable::Attribute *SpanTable::findAttribute(qsizetype row, std::string_
         return nullptr;
     const auto [first, last] = attributeRange(row);
     for (size_t i = first; i < last; ++i) {
-        if (m_attributes[i].key == code)
+        if (m_attributes[i].key() == code)
             return &m_attributes[i];
     }
     return nullptr;
@@ -59,6 +61,25 @@ QString SpanTable::attributeText(qsizetype row, std::string_view key) const
 {
     const Attribute *attribute = findAttribute(row, key);
     return attribute ? m_strings.text(attribute->value) : QString();
+}
+
+double SpanTable::number(const Attribute &attribute) const
+{
+    if (!attribute.isNumeric())
+        return std::numeric_limits<double>::quiet_NaN();
+    const std::string_view text = m_strings.view(attribute.value);
+    if (text == "NaN")
+        return std::numeric_limits<double>::quiet_NaN();
+    if (text == "Infinity" || text == "-Infinity")
+        return text.front() == '-' ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+    double value = std::numeric_limits<double>::quiet_NaN();
+    std::from_chars(text.data(), text.data() + text.size(), value);
+    return value;
+}
+
+SpanTable::Attribute SpanTable::makeAttribute(std::string_view key, std::string_view value, bool numeric)
+{
+    return {m_strings.intern(key) | (numeric ? Attribute::kNumeric : 0u), m_strings.intern(value)};
 }
 
 std::span<const SpanTable::Event> SpanTable::events(qsizetype row) const
@@ -97,16 +118,18 @@ qsizetype SpanTable::appendSpan(const Row &row)
     return rowCount() - 1;
 }
 
-void SpanTable::appendAttribute(std::string_view key, std::string_view value, double number)
+void SpanTable::appendAttribute(std::string_view key, std::string_view value, bool numeric)
 {
-    m_attributes.push_back({m_strings.intern(key), m_strings.intern(value), number});
+    m_attributes.push_back(makeAttribute(key, value, numeric));
     m_attributeBegin.back() = static_cast<quint32>(m_attributes.size());
 }
 
-void SpanTable::appendAttribute(const QString &key, const QString &value, double number)
+void SpanTable::appendAttribute(const QString &key, const QString &value, bool numeric)
 {
-    m_attributes.push_back({m_strings.intern(key), m_strings.intern(value), number});
-    m_attributeBegin.back() = static_cast<quint32>(m_attributes.size());
+    const QByteArray keyText = key.toUtf8();
+    const QByteArray valueText = value.toUtf8();
+    appendAttribute(std::string_view(keyText.constData(), size_t(keyText.size())),
+                    std::string_view(valueText.constData(), size_t(valueText.size())), numeric);
 }
 
 void SpanTable::appendEvent(qint64 time, std::string_view name)
@@ -116,33 +139,27 @@ void SpanTable::appendEvent(qint64 time, std::string_view name)
     m_eventBegin.back() = static_cast<quint32>(m_events.size());
 }
 
-void SpanTable::appendEventAttribute(std::string_view key, std::string_view value, double number)
+void SpanTable::appendEventAttribute(std::string_view key, std::string_view value, bool numeric)
 {
-    m_eventAttributes.push_back({m_strings.intern(key), m_strings.intern(value), number});
+    m_eventAttributes.push_back(makeAttribute(key, value, numeric));
     m_events.back().attributes.end = static_cast<quint32>(m_eventAttributes.size());
 }
 
-qint32 SpanTable::appendResource(std::span<const std::pair<std::string_view, std::string_view>> attributes,
-                                 std::span<const double> numbers)
+qint32 SpanTable::appendResource(std::span<const AttributeInput> attributes)
 {
     const auto first = static_cast<quint32>(m_sharedAttributes.size());
-    for (size_t i = 0; i < attributes.size(); ++i) {
-        m_sharedAttributes.push_back(
-            {m_strings.intern(attributes[i].first), m_strings.intern(attributes[i].second), numbers[i]});
-    }
+    for (const auto &attribute : attributes)
+        m_sharedAttributes.push_back(makeAttribute(attribute.key, attribute.value, attribute.numeric));
     m_resources.push_back({first, static_cast<quint32>(m_sharedAttributes.size())});
     return static_cast<qint32>(m_resources.size() - 1);
 }
 
 qint32 SpanTable::appendScope(std::string_view name, std::string_view version,
-                              std::span<const std::pair<std::string_view, std::string_view>> attributes,
-                              std::span<const double> numbers)
+                              std::span<const AttributeInput> attributes)
 {
     const auto first = static_cast<quint32>(m_sharedAttributes.size());
-    for (size_t i = 0; i < attributes.size(); ++i) {
-        m_sharedAttributes.push_back(
-            {m_strings.intern(attributes[i].first), m_strings.intern(attributes[i].second), numbers[i]});
-    }
+    for (const auto &attribute : attributes)
+        m_sharedAttributes.push_back(makeAttribute(attribute.key, attribute.value, attribute.numeric));
     m_scopes.push_back({m_strings.intern(name), m_strings.intern(version),
                         {first, static_cast<quint32>(m_sharedAttributes.size())}});
     return static_cast<qint32>(m_scopes.size() - 1);
@@ -248,6 +265,41 @@ void SpanTable::reserve(qsizetype rows, qsizetype attributes)
     m_attributeBegin.reserve(n + 1);
     m_eventBegin.reserve(n + 1);
     m_attributes.reserve(static_cast<size_t>(attributes));
+}
+
+void SpanTable::shrinkToFit()
+{
+    const auto shrink = [](auto &column) { column.shrink_to_fit(); };
+    shrink(m_workflow);
+    shrink(m_parent);
+    shrink(m_start);
+    shrink(m_end);
+    m_spanIds.shrinkToFit();
+    shrink(m_name);
+    shrink(m_operation);
+    shrink(m_service);
+    shrink(m_kind);
+    shrink(m_category);
+    shrink(m_status);
+    shrink(m_flags);
+    shrink(m_inputTokens);
+    shrink(m_outputTokens);
+    shrink(m_sourceLine);
+    shrink(m_resource);
+    shrink(m_scope);
+    shrink(m_modelCall);
+    shrink(m_attributeBegin);
+    shrink(m_attributes);
+    shrink(m_eventBegin);
+    shrink(m_events);
+    shrink(m_eventAttributes);
+    shrink(m_resources);
+    shrink(m_scopes);
+    shrink(m_sharedAttributes);
+    shrink(m_edges);
+    shrink(m_externalLinks);
+    shrink(m_modelCalls);
+    shrink(m_tokenTimes);
 }
 
 size_t SpanTable::memoryBytes() const

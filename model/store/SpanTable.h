@@ -52,13 +52,25 @@ public:
         EdgeKind kind = EdgeKind::Link;
     };
 
-    // One attribute: interned key, value as text, and its number when the
-    // source value was numeric (NaN otherwise).
+    // One attribute: interned key and value text, 8 bytes. Whether the
+    // source value was a number rides in the key's top bit; number() reads it
+    // back from the exact text the source wrote.
     struct Attribute
     {
-        quint32 key = 0;
+        static constexpr quint32 kNumeric = 0x8000'0000u;
+        quint32 keyAndKind = 0;
         quint32 value = 0;
-        double number = 0.0;
+
+        quint32 key() const { return keyAndKind & ~kNumeric; }
+        bool isNumeric() const { return (keyAndKind & kNumeric) != 0; }
+    };
+
+    // An attribute to append: text as the source wrote it.
+    struct AttributeInput
+    {
+        std::string_view key;
+        std::string_view value;
+        bool numeric = false;
     };
 
     struct AttributeRange
@@ -153,6 +165,8 @@ public:
     const Attribute *findAttribute(qsizetype row, std::string_view key) const;
     // Its value as text; empty when absent.
     QString attributeText(qsizetype row, std::string_view key) const;
+    // The value of a numeric attribute (NaN for text, booleans, arrays).
+    double number(const Attribute &attribute) const;
 
     std::span<const Event> events(qsizetype row) const;
     const std::vector<Attribute> &eventAttributes() const { return m_eventAttributes; }
@@ -182,17 +196,14 @@ public:
     // Building ------------------------------------------------------------
     qsizetype appendSpan(const Row &row);
     // Adds an attribute to the most recently appended span.
-    void appendAttribute(std::string_view key, std::string_view value, double number);
-    void appendAttribute(const QString &key, const QString &value, double number);
+    void appendAttribute(std::string_view key, std::string_view value, bool numeric);
+    void appendAttribute(const QString &key, const QString &value, bool numeric);
     // Adds an event (with attributes appended by appendEventAttribute) to the
     // most recently appended span.
     void appendEvent(qint64 time, std::string_view name);
-    void appendEventAttribute(std::string_view key, std::string_view value, double number);
-    qint32 appendResource(std::span<const std::pair<std::string_view, std::string_view>> attributes,
-                          std::span<const double> numbers);
-    qint32 appendScope(std::string_view name, std::string_view version,
-                       std::span<const std::pair<std::string_view, std::string_view>> attributes,
-                       std::span<const double> numbers);
+    void appendEventAttribute(std::string_view key, std::string_view value, bool numeric);
+    qint32 appendResource(std::span<const AttributeInput> attributes);
+    qint32 appendScope(std::string_view name, std::string_view version, std::span<const AttributeInput> attributes);
     // Attaches model-call details to the most recently appended span.
     void setModelCall(ModelCall call, std::span<const qint64> serverTokens, std::span<const qint64> clientTokens);
 
@@ -212,10 +223,13 @@ public:
     void reorder(const std::vector<qint32> &order);
 
     void reserve(qsizetype rows, qsizetype attributes);
+    // Gives back the growth slack of every column once loading is done.
+    void shrinkToFit();
     size_t memoryBytes() const;
 
 private:
     static size_t at(qsizetype row) { return static_cast<size_t>(row); }
+    Attribute makeAttribute(std::string_view key, std::string_view value, bool numeric);
 
     std::vector<qint32> m_workflow;
     std::vector<qint32> m_parent;

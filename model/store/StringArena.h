@@ -47,6 +47,12 @@ public:
         m_ends.clear();
     }
 
+    void shrinkToFit()
+    {
+        m_bytes.shrink_to_fit();
+        m_ends.shrink_to_fit();
+    }
+
     size_t memoryBytes() const { return m_bytes.capacity() + m_ends.capacity() * sizeof(size_t); }
 
 private:

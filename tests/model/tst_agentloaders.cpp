@@ -110,7 +110,7 @@ void tst_AgentLoaders::anyAgentIdsAreLossless()
     QCOMPARE(spans.duration(0), 238'841'000LL);
     QCOMPARE(spans.inputTokens(0), 269);
     QCOMPARE(spans.outputTokens(0), 16);
-    QCOMPARE(spans.findAttribute(0, "gen_ai.usage.input_cost")->number, 2.69e-05);
+    QCOMPARE(spans.number(*spans.findAttribute(0, "gen_ai.usage.input_cost")), 2.69e-05);
     QCOMPARE(spans.attributeText(1, "gen_ai.tool.name"), QStringLiteral("get_current_time"));
     QCOMPARE(spans.service(0), QStringLiteral("unknown_service"));
     QCOMPARE(spans.resources().size(), size_t(1));   // every span repeats it; kept once
@@ -170,7 +170,7 @@ void tst_AgentLoaders::langfuseMetadataIsParsed()
     QCOMPARE(spans.duration(tool), 0LL);
     // Attributes come out of the metadata string with their stringified values read back as numbers.
     QCOMPARE(spans.attributeText(chat, "gen_ai.usage.input_tokens"), QStringLiteral("77"));
-    QCOMPARE(spans.findAttribute(chat, "gen_ai.usage.input_tokens")->number, 77.0);
+    QCOMPARE(spans.number(*spans.findAttribute(chat, "gen_ai.usage.input_tokens")), 77.0);
     QCOMPARE(spans.attributeText(chat, "gen_ai.response.model"), QStringLiteral("gpt-5-mini-2025-08-07"));
     QCOMPARE(spans.attributeText(tool, "gen_ai.tool.name"), QStringLiteral("get_weather"));
     QCOMPARE(spans.inputTokens(chat), 77);

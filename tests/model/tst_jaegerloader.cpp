@@ -175,7 +175,7 @@ void tst_JaegerLoader::genAiTraceCategoriesAndUsage()
     QCOMPARE(spans.operation(chat), QStringLiteral("chat"));
     QCOMPARE(spans.inputTokens(chat), 1840);
     QCOMPARE(spans.outputTokens(chat), 260);
-    QCOMPARE(spans.findAttribute(chat, "gen_ai.usage.cache_read.input_tokens")->number, 920.0);
+    QCOMPARE(spans.number(*spans.findAttribute(chat, "gen_ai.usage.cache_read.input_tokens")), 920.0);
     const qsizetype failing = rowOf(spans, "0000000000000011");
     QCOMPARE(spans.status(failing), SpanStatus::Error);
     QCOMPARE(spans.service(failing), QStringLiteral("k8s-api"));

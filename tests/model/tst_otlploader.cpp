@@ -244,7 +244,7 @@ void tst_OtlpLoader::specExampleNormalisesUpperCaseIds()
     QCOMPARE(spans.text(scope.version), QStringLiteral("1.0.0"));
     QCOMPARE(scope.attributes.end - scope.attributes.begin, 1u);
     const auto &scopeAttribute = spans.sharedAttributes()[scope.attributes.begin];
-    QCOMPARE(spans.text(scopeAttribute.key), QStringLiteral("my.scope.attribute"));
+    QCOMPARE(spans.text(scopeAttribute.key()), QStringLiteral("my.scope.attribute"));
     QCOMPARE(spans.text(scopeAttribute.value), QStringLiteral("some scope attribute"));
     // E2E of the one-span workflow is the span itself.
     QCOMPARE(result.store->requests.stamp(0, Stamp::LastTokenClient)
@@ -263,10 +263,10 @@ void tst_OtlpLoader::jaegerFixtureKeepsEveryValueKind()
     QCOMPARE(four, 1);   // same trace as span 2, so grouped before span 3
     QCOMPARE(rowOf(spans, "0000000000000003"), 2);
     QCOMPARE(attribute(spans, two, "blob"), QStringLiteral("AAAwOQ=="));
-    QCOMPARE(spans.findAttribute(two, "temperature")->number, 72.5);
+    QCOMPARE(spans.number(*spans.findAttribute(two, "temperature")), 72.5);
     QCOMPARE(attribute(spans, two, "peer.ipv4"), QStringLiteral("23456"));
-    QCOMPARE(spans.findAttribute(two, "peer.ipv4")->number, 23456.0);
-    QVERIFY(std::isnan(spans.findAttribute(two, "peer.service")->number));
+    QCOMPARE(spans.number(*spans.findAttribute(two, "peer.ipv4")), 23456.0);
+    QVERIFY(std::isnan(spans.number(*spans.findAttribute(two, "peer.service"))));
     QCOMPARE(spans.kind(two), SpanKind::Server);
     QCOMPARE(spans.kind(2), SpanKind::Client);
     QCOMPARE(spans.kind(four), SpanKind::Producer);
@@ -329,13 +329,13 @@ void tst_OtlpLoader::base64IdsAndEveryAnyValueKind()
     QCOMPARE(attribute(spans, 0, "config"), QStringLiteral(R"({"retries":3,"nested":["x"]})"));
     QCOMPARE(attribute(spans, 0, "digest"), QStringLiteral("3q2+7w=="));
     QCOMPARE(attribute(spans, 0, "ratio"), QStringLiteral("NaN"));
-    QVERIFY(std::isnan(spans.findAttribute(0, "ratio")->number));
+    QVERIFY(std::isnan(spans.number(*spans.findAttribute(0, "ratio"))));
     QCOMPARE(attribute(spans, 0, "enabled"), QStringLiteral("false"));
     QVERIFY(spans.findAttribute(0, "empty") != nullptr);
     QCOMPARE(attribute(spans, 0, "empty"), QString());
     const auto &resource = spans.resources()[size_t(spans.resource(0))];
     QCOMPARE(resource.end - resource.begin, 2u);
-    QCOMPARE(spans.sharedAttributes()[resource.begin + 1].number, 8.0);
+    QCOMPARE(spans.number(spans.sharedAttributes()[resource.begin + 1]), 8.0);
     // GenAI: categories, usage under its spellings, no double counting.
     QCOMPARE(spans.category(0), SpanCategory::Agent);
     QCOMPARE(spans.category(1), SpanCategory::ModelCall);
