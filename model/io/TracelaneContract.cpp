@@ -78,6 +78,13 @@ std::string phaseKey(Stamp stamp)
 SpanContract read(const SpanRecord &record, std::vector<Problem> *problems)
 {
     SpanContract contract;
+    // Most spans carry no contract attribute at all; say so in one pass.
+    const auto ours = [](const SpanAttribute &attribute) { return attribute.key.starts_with("tracelane."); };
+    const auto tokenEvent = [](const SpanEventRecord &event) { return event.name == kTokenEventName; };
+    if (std::none_of(record.attributes.begin(), record.attributes.end(), ours)
+        && std::none_of(record.events.begin(), record.events.end(), tokenEvent)) {
+        return contract;
+    }
     if (const auto *version = record.findAttribute(kVersionKey)) {
         qint64 value = 0;
         if (AttributeText::parseCount(version->value.text, &value))

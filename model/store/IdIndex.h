@@ -46,6 +46,26 @@ public:
         }
     }
 
+    // The row holding `id`, or kNotFound.
+    template<typename IdOf>
+    qint64 find(std::string_view id, IdOf &&idOf) const
+    {
+        if (m_slots.empty())
+            return kNotFound;
+        const quint64 hash = hashOf(id);
+        const auto tag = quint32(hash >> 32);
+        for (size_t slot = hash & m_mask;; slot = (slot + 1) & m_mask) {
+            const quint64 entry = m_slots[slot];
+            if (entry == 0)
+                return kNotFound;
+            const auto existing = quint32(entry & 0xffffffffu) - 1;
+            if (quint32(entry >> 32) == tag && idOf(existing) == id)
+                return existing;
+        }
+    }
+
+    size_t memoryBytes() const { return m_slots.capacity() * sizeof(quint64); }
+
     static quint64 hashOf(std::string_view text)
     {
         // FNV-1a over 8-byte words, then a final avalanche (splitmix64).

@@ -34,13 +34,12 @@ quint32 Utf8StringPool::intern(std::string_view text)
 {
     if (text.empty())
         return 0;
-    const auto it = m_codes.find(text);
-    if (it != m_codes.end())
-        return it->second;
-    const std::string_view stored = store(text);
     const auto code = static_cast<quint32>(m_views.size());
-    m_views.push_back(stored);
-    m_codes.emplace(stored, code);
+    const auto viewOf = [this](quint32 existing) { return m_views[existing]; };
+    const qint64 found = m_codes.findOrInsert(text, code, viewOf);
+    if (found != IdIndex::kNotFound)
+        return static_cast<quint32>(found);
+    m_views.push_back(store(text));
     return code;
 }
 
@@ -48,14 +47,11 @@ quint32 Utf8StringPool::find(std::string_view text) const
 {
     if (text.empty())
         return 0;
-    const auto it = m_codes.find(text);
-    return it == m_codes.end() ? 0 : it->second;
+    const qint64 found = m_codes.find(text, [this](quint32 existing) { return m_views[existing]; });
+    return found == IdIndex::kNotFound ? 0 : static_cast<quint32>(found);
 }
 
 size_t Utf8StringPool::memoryBytes() const
 {
-    // Node-based map: count one node (key, value, hash, next) per entry plus buckets.
-    return m_storedBytes + m_views.capacity() * sizeof(std::string_view)
-        + m_codes.size() * (sizeof(std::string_view) + 2 * sizeof(void *) + sizeof(size_t))
-        + m_codes.bucket_count() * sizeof(void *);
+    return m_storedBytes + m_views.capacity() * sizeof(std::string_view) + m_codes.memoryBytes();
 }

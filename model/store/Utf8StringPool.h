@@ -3,9 +3,10 @@
 #include <QByteArray>
 #include <QString>
 
+#include "IdIndex.h"
+
 #include <memory>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 // Interns repeated UTF-8 strings (span names, attribute keys and values) as
@@ -52,5 +53,5 @@ private:
     size_t m_blockUsed = kBlockBytes;
     size_t m_storedBytes = 0;
     std::vector<std::string_view> m_views;
-    std::unordered_map<std::string_view, quint32> m_codes;
+    IdIndex m_codes;   // code of each interned string, by its text
 };

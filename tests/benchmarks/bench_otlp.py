@@ -49,7 +49,7 @@ def main():
 
     directory = tempfile.mkdtemp(prefix="tracelane-bench-")
     path = os.path.join(directory, "bench.otlp.jsonl")
-    subprocess.run([generator, path, str(args.spans)], check=True)
+    subprocess.run([generator, path, str(args.spans)], check=True, capture_output=True)
     size_mb = os.path.getsize(path) / 1e6
 
     ours = json.loads(subprocess.run([bench, path, "3"], check=True, capture_output=True, text=True).stdout)
