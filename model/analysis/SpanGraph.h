@@ -1,6 +1,7 @@
 #pragma once
 
 #include "store/Phase.h"
+#include "store/SpanCategory.h"
 #include "store/Stamp.h"
 #include "store/StringArena.h"
 #include "store/StringPool.h"
@@ -25,6 +26,7 @@ public:
         std::string_view id;
         QString name;
         QString operation;           // gen_ai.operation.name or the format's kind
+        SpanCategory category = SpanCategory::Other;
         qint32 parent = -1;
         qint64 start = 0;
         qint64 end = 0;
@@ -67,6 +69,7 @@ public:
     QString idText(qint32 span) const;
     const QString &name(qint32 span) const { return m_strings.text(m_name[size_t(span)]); }
     const QString &operation(qint32 span) const { return m_strings.text(m_operation[size_t(span)]); }
+    SpanCategory category(qint32 span) const { return m_category[size_t(span)]; }
     // "name" or, when the name is empty, "operation" or the id: what a person reads.
     QString label(qint32 span) const;
 
@@ -98,6 +101,7 @@ private:
     std::vector<qint32> m_sourceRow;
     std::vector<quint32> m_name;
     std::vector<quint32> m_operation;
+    std::vector<SpanCategory> m_category;
     StringArena m_ids;
     StringPool m_strings;
     std::vector<quint32> m_phaseBegin;   // spanCount() + 1 offsets into m_phases

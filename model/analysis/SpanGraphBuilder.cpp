@@ -73,6 +73,7 @@ std::shared_ptr<SpanGraph> SpanGraphBuilder::build(qint32 workflow) const
         span.id = spans.spanId(row);
         span.name = spans.name(row);
         span.operation = spans.operation(row);
+        span.category = spans.category(row);
         span.parent = local(spans.parent(row));
         span.start = spans.start(row);
         span.end = spans.end(row);

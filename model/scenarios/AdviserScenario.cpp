@@ -11,6 +11,25 @@ qint64 ns(double ms)
     return std::llround(ms * double(kMs));
 }
 
+SpanCategory categoryOf(const QString &operation)
+{
+    if (operation == QStringLiteral("invoke_agent"))
+        return SpanCategory::Agent;
+    if (operation == QStringLiteral("chat"))
+        return SpanCategory::ModelCall;
+    if (operation == QStringLiteral("execute_tool"))
+        return SpanCategory::Tool;
+    if (operation == QStringLiteral("retrieval"))
+        return SpanCategory::Retrieval;
+    if (operation == QStringLiteral("network"))
+        return SpanCategory::Network;
+    if (operation == QStringLiteral("gateway"))
+        return SpanCategory::Gateway;
+    if (operation == QStringLiteral("prompt"))
+        return SpanCategory::Preparation;
+    return SpanCategory::Other;
+}
+
 } // namespace
 
 namespace AdviserScenario {
@@ -24,6 +43,7 @@ std::shared_ptr<SpanGraph> graph(const Options &options)
         span.id = id;
         span.name = name;
         span.operation = operation;
+        span.category = categoryOf(operation);
         span.parent = parent;
         span.start = ns(startMs);
         span.end = ns(endMs);
