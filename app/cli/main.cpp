@@ -5,6 +5,7 @@
 #include "CriticalPathCommand.h"
 #include "WhatIfCommand.h"
 #include "WorkflowOptions.h"
+#include "GoodputCommand.h"
 
 #include <QCoreApplication>
 
@@ -28,6 +29,7 @@ int main(int argc, char *argv[])
         "  critical-path FILE  each workflow's critical path, timing and slack\n"
         "  whatif FILE      re-schedule workflows with a change (--scale, --scale-phase,\n"
         "                   --shorten-answer, --add-dependency) and report the savings\n"
+        "  goodput FILE     goodput under TTFT/ITL objectives, throughput, Little's-law check\n"
         "  (no command)     the built-in burst case and its negative control"));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -44,6 +46,13 @@ int main(int argc, char *argv[])
                                            QStringLiteral("n"), QStringLiteral("0"));
     parser.addOptions({boundaryOption, jsonOption, strictOption, threadsOption});
     addWorkflowOptions(parser);
+    parser.addOption({QStringLiteral("slo-ttft"), QStringLiteral("goodput: TTFT objective in ms (default 1200)."),
+                      QStringLiteral("ms")});
+    parser.addOption({QStringLiteral("slo-itl"), QStringLiteral("goodput: mean ITL objective in ms/token (default 80)."),
+                      QStringLiteral("ms")});
+    parser.addOption({QStringLiteral("observed-in-flight"),
+                      QStringLiteral("goodput: concurrency seen elsewhere (a dashboard) to check against Little's law."),
+                      QStringLiteral("n")});
     if (!parser.parse(QCoreApplication::arguments())) {
         err << QStringLiteral("tracelane-cli: %1\n\n").arg(parser.errorText()) << parser.helpText();
         return ExitUsage;
@@ -76,6 +85,7 @@ int main(int argc, char *argv[])
         {QStringLiteral("analyze"), runAnalyse},
         {QStringLiteral("critical-path"), runCriticalPath},
         {QStringLiteral("whatif"), runWhatIf},
+        {QStringLiteral("goodput"), runGoodput},
     };
     const QString command = positional.takeFirst();
     const auto it = commands.find(command);

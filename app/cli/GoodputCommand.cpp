@@ -1,0 +1,44 @@
+#include "GoodputCommand.h"
+
+#include "CliContext.h"
+
+#include "analysis/ServiceLoad.h"
+#include "report/ServiceLoadReport.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+int runGoodput(const CliContext &context)
+{
+    if (context.arguments.size() != 1) {
+        context.err << QStringLiteral("tracelane-cli goodput: expected exactly one FILE\n\n") << context.parser.helpText();
+        return ExitUsage;
+    }
+    Slo slo;
+    double observedInFlight = std::nan("");
+    for (const auto &[option, target] : {std::pair{QStringLiteral("slo-ttft"), &slo.ttftMs},
+                                         std::pair{QStringLiteral("slo-itl"), &slo.itlMs},
+                                         std::pair{QStringLiteral("observed-in-flight"), &observedInFlight}}) {
+        if (!context.parser.isSet(option))
+            continue;
+        bool ok = false;
+        const double value = context.parser.value(option).toDouble(&ok);
+        if (!ok || value <= 0.0) {
+            context.err << QStringLiteral("tracelane-cli: --%1 expects a positive number\n").arg(option);
+            return ExitUsage;
+        }
+        *target = value;
+    }
+    LoadResult result;
+    if (!loadForCli(context, context.arguments.first(), &result))
+        return ExitFailure;
+    const auto &store = *result.store;
+    const Goodput goodput = ServiceLoad::goodput(store.requests, slo, context.boundary, qint64(store.rejected.size()));
+    const LittlesLawCheck little = ServiceLoad::littlesLaw(store.requests, observedInFlight);
+    if (context.json)
+        context.out << QString::fromStdString(ServiceLoadReport::json(goodput, little).dump(2)) << '\n';
+    else
+        context.out << ServiceLoadReport::text(goodput, little) << '\n';
+    return ExitOk;
+}
