@@ -126,14 +126,17 @@ void DistributionPanel::recompute()
     const Boundary boundary = m_state->boundary();
     const bool logScale = m_logScale->isChecked();
     const double slo = m_slo->value();
-    RowSet scope = m_state->rowsInScope();
+    // The whole trace is built in the worker: no million-row set on the GUI thread.
+    const bool sliced = m_state->hasSlice();
+    RowSet scope = sliced ? m_state->slice() : RowSet();
     RowSet selection = m_state->selection().size() >= 2 ? m_state->selection() : RowSet();
     m_job.start(
         [=, scope = std::move(scope), selection = std::move(selection)](const std::atomic<bool> *) {
             Result result;
             DistributionOptions options;
             options.logScale = logScale;
-            const auto values = DistributionAnalysis::metricValues(store->requests, scope, metric, boundary);
+            const RowSet rows = sliced ? scope : RowSet::all(store->requests.rowCount());
+            const auto values = DistributionAnalysis::metricValues(store->requests, rows, metric, boundary);
             result.scope = DistributionAnalysis::describe(values, metric, boundary, options);
             if (slo > 0.0 && result.scope.n > 0) {
                 qint64 within = 0;

@@ -1,14 +1,17 @@
 #include "LaneRaster.h"
 
+#include "BackgroundPool.h"
 #include "analysis/LaneActivity.h"
 #include "analysis/LaneLayout.h"
 
 #include <QFontMetrics>
 #include <QGuiApplication>
+#include <QThread>
 #include <QPainter>
 #include <QtConcurrent>
 
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 namespace LaneRaster {
@@ -33,10 +36,10 @@ void drawGrid(QImage &image, const LaneFrameKey &key)
     }
 }
 
-QRgb blend(QRgb under, double r, double g, double b, double alpha)
+QRgb blend(QRgb under, float r, float g, float b, float alpha)
 {
-    return qRgb(int(qRed(under) + (r - qRed(under)) * alpha + 0.5), int(qGreen(under) + (g - qGreen(under)) * alpha + 0.5),
-                int(qBlue(under) + (b - qBlue(under)) * alpha + 0.5));
+    auto mix = [alpha](int from, float to) { return int(float(from) + (to - float(from)) * alpha + 0.5f); };
+    return qRgb(mix(qRed(under), r), mix(qGreen(under), g), mix(qBlue(under), b));
 }
 
 // Pixel rows [rowBegin, rowEnd) of the aggregate view.
@@ -50,6 +53,12 @@ void renderAggregateRows(uchar *bits, qsizetype bytesPerLine, QSize size, const 
     const double height = size.height();
     const bool aligned = key.axis == TimeAxis::AlignedAtSend;
     LaneActivity activity(width);
+    float rgb[LaneActivity::kCategories][3];
+    for (int c = 0; c < LaneActivity::kCategories; ++c) {
+        rgb[c][0] = float(qRed(key.colors.categories[size_t(c)]));
+        rgb[c][1] = float(qGreen(key.colors.categories[size_t(c)]));
+        rgb[c][2] = float(qBlue(key.colors.categories[size_t(c)]));
+    }
     for (int py = rowBegin; py < rowEnd; ++py) {
         const auto [first, last] = SwimlaneCoordinates::lanesInPixelRow(py, key.lanes, height, layout.slotCount());
         if (first >= last)
@@ -63,27 +72,43 @@ void renderAggregateRows(uchar *bits, qsizetype bytesPerLine, QSize size, const 
             for (int x = 0; x < width; ++x)
                 pixels[x] = key.colors.headerBackground;
         }
-        const double lanes = double(qMax<qint64>(1, activity.laneCount()));
+        const float lanes = float(qMax<qint64>(1, activity.laneCount()));
+        // Neighbouring columns inside one long phase hold the same values:
+        // reuse the colour instead of mixing it again.
+        const float *previous = nullptr;
+        QRgb previousUnder = 0;
+        QRgb previousColour = 0;
         for (int x = qMax(0, activity.firstTouched()); x <= qMin(width - 1, activity.lastTouched()); ++x) {
             const float *v = activity.binValues(x);
-            double total = 0.0;
-            double r = 0.0;
-            double g = 0.0;
-            double b = 0.0;
-            for (int c = 0; c < LaneActivity::kCategories; ++c) {
-                if (v[c] <= 0.0f)
-                    continue;
-                const QRgb colour = key.colors.categories[size_t(c)];
-                total += v[c];
-                r += v[c] * qRed(colour);
-                g += v[c] * qGreen(colour);
-                b += v[c] * qBlue(colour);
-            }
-            if (total <= 1e-6)
+            const QRgb under = pixels[x];
+            if (previous && under == previousUnder
+                && std::memcmp(v, previous, sizeof(float) * LaneActivity::kCategories) == 0) {
+                pixels[x] = previousColour;
                 continue;
-            // Colour: phase mix; strength: share of this row's lanes active here.
-            const double alpha = 0.3 + 0.7 * qMin(1.0, total / lanes);
-            pixels[x] = blend(pixels[x], r / total, g / total, b / total, alpha);
+            }
+            float total = 0.0f;
+            float r = 0.0f;
+            float g = 0.0f;
+            float b = 0.0f;
+            for (int c = 0; c < LaneActivity::kCategories; ++c) {
+                const float share = v[c];
+                if (share <= 0.0f)
+                    continue;
+                total += share;
+                r += share * rgb[c][0];
+                g += share * rgb[c][1];
+                b += share * rgb[c][2];
+            }
+            QRgb colour = under;
+            if (total > 1e-6f) {
+                // Colour: phase mix; strength: share of this row's lanes active here.
+                const float alpha = 0.3f + 0.7f * std::min(1.0f, total / lanes);
+                colour = blend(under, r / total, g / total, b / total, alpha);
+            }
+            pixels[x] = colour;
+            previous = v;
+            previousUnder = under;
+            previousColour = colour;
         }
     }
 }
@@ -215,7 +240,9 @@ QImage render(const LaneFrameKey &key, int threads)
     std::vector<std::pair<int, int>> bands;
     for (int i = 0; i < threads; ++i)
         bands.emplace_back(height * i / threads, height * (i + 1) / threads);
-    QtConcurrent::blockingMap(bands, [=, &key](const std::pair<int, int> &band) {
+    QtConcurrent::blockingMap(BackgroundPool::instance(), bands, [=, &key](const std::pair<int, int> &band) {
+        if (QThread::currentThread() != qApp->thread())
+            BackgroundPool::lowerCurrentThreadPriority();
         renderAggregateRows(bits, bytesPerLine, size, key, band.first, band.second);
     });
     return image;

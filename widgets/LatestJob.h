@@ -1,5 +1,7 @@
 #pragma once
 
+#include "BackgroundPool.h"
+
 #include <QObject>
 #include <QtConcurrent>
 
@@ -7,7 +9,7 @@
 #include <memory>
 #include <type_traits>
 
-// Runs work on the thread pool and hands only the newest job's result back
+// Runs work on the background pool and hands only the newest job's result back
 // on the GUI thread; older jobs are told to stop (their cancel flag) and
 // their results are dropped by a generation counter. Work receives a
 // `const std::atomic<bool> *` it may poll, and returns a plain value.
@@ -32,7 +34,11 @@ public:
         auto cancelled = std::make_shared<std::atomic<bool>>(false);
         m_cancelled = cancelled;
         m_running = true;
-        QtConcurrent::run([work = std::move(work), cancelled]() mutable { return work(cancelled.get()); })
+        QtConcurrent::run(BackgroundPool::instance(),
+                          [work = std::move(work), cancelled]() mutable {
+                              BackgroundPool::lowerCurrentThreadPriority();
+                              return work(cancelled.get());
+                          })
             .then(m_context, [this, generation, apply = std::move(apply)](Result result) mutable {
                 if (generation != m_generation)
                     return;   // a newer job replaced this one

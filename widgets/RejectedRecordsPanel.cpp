@@ -1,6 +1,7 @@
 #include "RejectedRecordsPanel.h"
 
 #include "RejectedRecordsModel.h"
+#include "TableColumns.h"
 #include "ViewState.h"
 #include "store/TraceStore.h"
 
@@ -58,7 +59,7 @@ RejectedRecordsPanel::RejectedRecordsPanel(ViewState *state, QWidget *parent)
 
     connect(state, &ViewState::storeChanged, this, [this] {
         m_model->setStore(m_state->store());
-        m_view->resizeColumnsToContents();
+        TableColumns::fitToSample(m_view);
         m_summary->setText(m_state->store() ? tr("%n record(s) rejected", nullptr, m_model->rowCount())
                                             : QString());
     });

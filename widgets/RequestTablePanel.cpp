@@ -1,6 +1,7 @@
 #include "RequestTablePanel.h"
 
 #include "RequestTableModel.h"
+#include "TableColumns.h"
 #include "ViewState.h"
 #include "store/TraceStore.h"
 
@@ -149,7 +150,7 @@ void RequestTablePanel::storeChanged()
     if (const RequestTable *table = m_state->requests()) {
         for (const AttributeColumn &column : table->attributes())
             m_attribute->addItem(column.name(), column.name());
-        m_view->resizeColumnsToContents();
+        TableColumns::fitToSample(m_view);
     }
     fillValueCombo();
     m_sliceNote->hide();

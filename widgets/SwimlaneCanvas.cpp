@@ -220,10 +220,55 @@ QImage SwimlaneCanvas::renderFrame()
     return m_cache;
 }
 
+bool SwimlaneCanvas::rendersInBackground(const LaneFrameKey &key) const
+{
+    return m_backgroundFrameLanes > 0 && key.layout && !SwimlaneCoordinates::showsSingleLanes(key.lanes, key.size.height())
+        && key.lanes.count > double(m_backgroundFrameLanes);
+}
+
+// While the new frame renders, the old one stands in: moved and scaled so
+// that its times and lanes land where the new window puts them.
+void SwimlaneCanvas::drawStaleFrame(QPainter &painter, const LaneFrameKey &key) const
+{
+    painter.fillRect(rect(), QColor(key.colors.background));
+    if (m_cache.isNull() || m_cacheKey.layout != key.layout || m_cacheKey.axis != key.axis
+        || !m_cacheKey.window.isValid() || !m_cacheKey.lanes.isValid())
+        return;
+    const double w = width();
+    const double h = height();
+    const double x0 = SwimlaneCoordinates::timeToX(m_cacheKey.window.begin, key.window, w);
+    const double x1 = SwimlaneCoordinates::timeToX(m_cacheKey.window.end, key.window, w);
+    const double y0 = SwimlaneCoordinates::laneToY(m_cacheKey.lanes.first, key.lanes, h);
+    const double y1 = SwimlaneCoordinates::laneToY(m_cacheKey.lanes.first + m_cacheKey.lanes.count, key.lanes, h);
+    painter.drawImage(QRectF(QPointF(x0, y0), QPointF(x1, y1)), m_cache);
+}
+
 void SwimlaneCanvas::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
-    painter.drawImage(0, 0, renderFrame());
+    const LaneFrameKey key = frameKey();
+    if (key == m_cacheKey && !m_cache.isNull()) {
+        painter.drawImage(0, 0, m_cache);
+    } else if (rendersInBackground(key)) {
+        // One frame in flight at a time: when it lands, the next paint asks
+        // for whatever the window is by then.
+        if (!m_frameJob.isRunning()) {
+            m_frameJob.start([key](const std::atomic<bool> *) { return LaneRaster::render(key); },
+                             [this, key](QImage image) {
+                                 m_cache = std::move(image);
+                                 m_cacheKey = key;
+                                 ++m_frameRenders;
+                                 update();
+                                 emit frameReady();
+                             });
+        }
+        if (key == m_cacheKey)   // the job finished at once
+            painter.drawImage(0, 0, m_cache);
+        else
+            drawStaleFrame(painter, key);
+    } else {
+        painter.drawImage(0, 0, renderFrame());
+    }
     SwimlaneOverlay overlay;
     overlay.layout = m_layout.get();
     overlay.state = m_state;
@@ -231,7 +276,7 @@ void SwimlaneCanvas::paintEvent(QPaintEvent *)
     overlay.window = m_state->timeWindow();
     overlay.lanes = m_lanes;
     overlay.size = size();
-    overlay.colors = m_cacheKey.colors;
+    overlay.colors = key.colors;
     overlay.hoverSlot = m_hoverSlot;
     overlay.paint(painter);
     if (!m_layout || m_layout->requestCount() == 0) {
@@ -244,6 +289,8 @@ void SwimlaneCanvas::paintEvent(QPaintEvent *)
 void SwimlaneCanvas::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    // How many lanes share a pixel row depends on the height too.
+    emit laneWindowChanged(m_lanes);
     update();
 }
 

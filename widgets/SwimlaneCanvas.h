@@ -1,6 +1,7 @@
 #pragma once
 
 #include "LaneRaster.h"
+#include "LatestJob.h"
 #include "SwimlaneCoordinates.h"
 
 #include <QImage>
@@ -58,10 +59,18 @@ public:
 
     // Number of times the cached frame was rebuilt (tests, benchmarks).
     int frameRenders() const { return m_frameRenders; }
-    // Renders the frame for the current state without a paint event.
+    // Renders the frame for the current state now, on this thread.
     QImage renderFrame();
+    // Frames that aggregate more than this many lanes render on a worker;
+    // until one is ready, paint shows the previous frame moved and scaled to
+    // the new window. 0 renders every frame on the GUI thread.
+    void setBackgroundFrameLanes(qint64 lanes) { m_backgroundFrameLanes = lanes; }
+    bool isRenderingFrame() const { return m_frameJob.isRunning(); }
 
 signals:
+    // A frame rendered in the background has arrived.
+    void frameReady();
+
     void laneWindowChanged(SwimlaneCoordinates::LaneWindow window);
 
 protected:
@@ -79,6 +88,8 @@ protected:
 
 private:
     LaneFrameKey frameKey() const;
+    bool rendersInBackground(const LaneFrameKey &key) const;
+    void drawStaleFrame(QPainter &painter, const LaneFrameKey &key) const;
     void selectAt(QPoint pos, bool toggle);
     void setHoverSlot(qint64 slot);
     qint64 minimumDuration() const;
@@ -89,6 +100,8 @@ private:
     LaneFrameKey m_cacheKey;
     QImage m_cache;
     int m_frameRenders = 0;
+    qint64 m_backgroundFrameLanes = 100'000;
+    LatestJob m_frameJob{this};
     qint64 m_hoverSlot = -1;
 
     enum class Drag { None, Pan, RubberBand };

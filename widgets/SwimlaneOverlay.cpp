@@ -6,6 +6,7 @@
 #include <QPainter>
 
 #include <cmath>
+#include <vector>
 
 namespace {
 
@@ -34,6 +35,29 @@ void forEachVisibleMember(const LaneLayout &layout, const RowSet &rows, SlotRang
         const qint32 row = layout.rowAt(slot);
         if (row >= 0 && rows.contains(row))
             visit(slot);
+    }
+}
+
+// Marks the pixel rows covered by `visit`ed slots, then fills each run of
+// marked rows once: at a million lanes thousands of members share a row.
+template<typename ForEach>
+void fillMarkedRows(QPainter &painter, int height, ForEach forEach, double left, double width, const QColor &colour)
+{
+    std::vector<quint8> marked(size_t(qMax(0, height)), 0);
+    forEach([&](double y0, double y1) {
+        const int from = qBound(0, int(std::floor(y0)), height);
+        const int to = qBound(from + 1, int(std::ceil(y1)), height);
+        std::fill(marked.begin() + from, marked.begin() + to, quint8(1));
+    });
+    for (int y = 0; y < height;) {
+        if (!marked[size_t(y)]) {
+            ++y;
+            continue;
+        }
+        const int start = y;
+        while (y < height && marked[size_t(y)])
+            ++y;
+        painter.fillRect(QRectF(left, start, width, y - start), colour);
     }
 }
 
@@ -76,28 +100,30 @@ void SwimlaneOverlay::paint(QPainter &painter) const
     if (!state->selection().isEmpty()) {
         QColor band = colors.selection;
         band.setAlpha(single ? 60 : 110);
-        QPen pen(colors.selection, 2.0);
-        forEachVisibleMember(*layout, state->selection(), range, [&](qint64 slot) {
-            const QRectF rect = laneRect(slot);
-            if (single) {
+        if (single) {
+            const QPen pen(colors.selection, 2.0);
+            forEachVisibleMember(*layout, state->selection(), range, [&](qint64 slot) {
+                const QRectF rect = laneRect(slot);
                 painter.fillRect(QRectF(0.0, rect.top(), width, rect.height()), band);
                 painter.setPen(pen);
                 painter.setBrush(Qt::NoBrush);
                 painter.drawRect(rect.adjusted(-1.0, 0.0, 1.0, 0.0));
-            } else {
-                painter.fillRect(QRectF(0.0, rect.top(), width, qMax(1.0, rect.height())), band);
-            }
-        });
+            });
+        } else {
+            fillMarkedRows(painter, size.height(), [&](auto mark) {
+                forEachVisibleMember(*layout, state->selection(), range,
+                                     [&](qint64 slot) { mark(laneTop(slot), laneTop(slot + 1)); });
+            }, 0.0, width, band);
+        }
     }
 
     // Exceedance members: a mark in the left gutter, whatever the zoom,
     // drawn over the selection band so it stays readable.
     if (state->hasExceedance()) {
-        QColor mark = colors.exceedance;
-        forEachVisibleMember(*layout, state->exceedance().members, range, [&](qint64 slot) {
-            const double y0 = laneTop(slot);
-            painter.fillRect(QRectF(0.0, y0, kGutterWidth, qMax(1.0, laneTop(slot + 1) - y0)), mark);
-        });
+        fillMarkedRows(painter, size.height(), [&](auto mark) {
+            forEachVisibleMember(*layout, state->exceedance().members, range,
+                                 [&](qint64 slot) { mark(laneTop(slot), laneTop(slot + 1)); });
+        }, 0.0, kGutterWidth, colors.exceedance);
     }
 
     const qint64 currentSlot = layout->slotOf(state->currentRow());

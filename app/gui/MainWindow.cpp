@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "AboutDialog.h"
+#include "BackgroundPool.h"
 #include "Appearance.h"
 #include "DistributionPanel.h"
 #include "KeyboardShortcutsDialog.h"
@@ -299,7 +300,8 @@ void MainWindow::openFile(const QString &path)
     m_progress->show();
     m_cancelAction->setEnabled(true);
     m_progressTimer->start();
-    QtConcurrent::run([path, control] {
+    QtConcurrent::run(BackgroundPool::instance(), [path, control] {
+        BackgroundPool::lowerCurrentThreadPriority();   // the loader's threads inherit it
         LoadOutcome outcome;
         outcome.result = TraceFileLoader::load(path, LoadOptions{}, control.get());
         // The trace's time span, for the status bar: one pass, off the GUI thread.

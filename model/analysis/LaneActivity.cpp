@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 void LaneActivity::resize(int bins)
 {
     m_bins = qMax(0, bins);
     m_values.assign((size_t(m_bins) + 2) * kCategories, 0.0f);
+    m_spans.assign((size_t(m_bins) + 2) * kCategories, 0.0f);
     m_firstTouched = 0;
     m_lastTouched = -1;
     m_lanes = m_headers = 0;
@@ -22,6 +22,7 @@ void LaneActivity::clear()
         const size_t from = size_t(m_firstTouched) * kCategories;
         const size_t to = std::min(m_values.size(), (size_t(m_lastTouched) + 2) * kCategories);
         std::fill(m_values.begin() + qsizetype(from), m_values.begin() + qsizetype(to), 0.0f);
+        std::fill(m_spans.begin() + qsizetype(from), m_spans.begin() + qsizetype(to), 0.0f);
     }
     m_firstTouched = 0;
     m_lastTouched = -1;
@@ -29,9 +30,9 @@ void LaneActivity::clear()
     m_finished = false;
 }
 
-// Coverage of [x0, x1) as differences between neighbouring bins, fractional
-// at both ends: after the prefix sum in finish() each bin holds the length
-// of the segment inside it (1 for a fully covered bin).
+// Coverage of [x0, x1): the fractional ends are added to their bins
+// directly, the whole bins between them as a difference that finish()
+// turns into a run of ones.
 void LaneActivity::addSegment(int category, double x0, double x1)
 {
     x0 = std::max(x0, 0.0);
@@ -40,21 +41,25 @@ void LaneActivity::addSegment(int category, double x0, double x1)
         return;
     const int i0 = int(x0);
     const int i1 = std::min(int(x1), m_bins - 1);
-    float *d = m_values.data() + category;
+    float *values = m_values.data() + category;
     if (i0 == i1) {
-        const float length = float(x1 - x0);
-        d[size_t(i0) * kCategories] += length;
-        d[size_t(i0 + 1) * kCategories] -= length;
+        values[size_t(i0) * kCategories] += float(x1 - x0);
     } else {
-        const float head = float(double(i0 + 1) - x0);
-        const float tail = float(x1 - double(i1));
-        d[size_t(i0) * kCategories] += head;
-        d[size_t(i0 + 1) * kCategories] += 1.0f - head;
-        d[size_t(i1) * kCategories] += tail - 1.0f;
-        d[size_t(i1 + 1) * kCategories] -= tail;
+        values[size_t(i0) * kCategories] += float(double(i0 + 1) - x0);
+        values[size_t(i1) * kCategories] += float(x1 - double(i1));
+        if (i1 > i0 + 1) {
+            float *spans = m_spans.data() + category;
+            spans[size_t(i0 + 1) * kCategories] += 1.0f;
+            spans[size_t(i1) * kCategories] -= 1.0f;
+        }
     }
-    m_firstTouched = m_lastTouched < m_firstTouched ? i0 : std::min(m_firstTouched, i0);
-    m_lastTouched = std::max(m_lastTouched, i1);
+    if (m_lastTouched < m_firstTouched) {
+        m_firstTouched = i0;
+        m_lastTouched = i1;
+    } else {
+        m_firstTouched = std::min(m_firstTouched, i0);
+        m_lastTouched = std::max(m_lastTouched, i1);
+    }
 }
 
 void LaneActivity::addLanes(const LaneLayout &layout, qint64 slotBegin, qint64 slotEnd, bool aligned,
@@ -99,18 +104,17 @@ void LaneActivity::finish()
         m_finished = true;
         return;
     }
-    // A prefix sum turns the differences into coverage per bin (summed in
-    // double: a million lanes of fractional edges would drift in float).
+    // Whole bins: a running sum of the differences (in double: a million
+    // lanes of +1/-1 must come back to exactly zero).
     double level[kCategories] = {};
     for (int bin = m_firstTouched; bin <= m_lastTouched; ++bin) {
         float *v = m_values.data() + size_t(bin) * kCategories;
+        const float *d = m_spans.data() + size_t(bin) * kCategories;
         for (int c = 0; c < kCategories; ++c) {
-            level[c] += double(v[c]);
-            v[c] = float(std::max(0.0, level[c]));
+            level[c] += double(d[c]);
+            v[c] = float(std::max(0.0, level[c] + double(v[c])));
         }
     }
-    // The guard bin after the last touched one held a closing difference.
-    std::memset(m_values.data() + (size_t(m_lastTouched) + 1) * kCategories, 0, sizeof(float) * kCategories);
     m_finished = true;
 }
 

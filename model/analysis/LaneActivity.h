@@ -53,7 +53,13 @@ private:
     void addSegment(int category, double x0, double x1);
 
     int m_bins = 0;
-    std::vector<float> m_values;   // kCategories per bin, plus two guard bins
+    // kCategories per bin, plus a guard bin. Partial bins (a segment's ends,
+    // or all of a sub-pixel segment) go straight into m_values; whole bins
+    // are marked in m_spans as differences and summed up in finish(). Most
+    // phases are thinner than a pixel at full view, so most segments cost
+    // one write.
+    std::vector<float> m_values;
+    std::vector<float> m_spans;
     qint64 m_lanes = 0;
     qint64 m_headers = 0;
     int m_firstTouched = 0;

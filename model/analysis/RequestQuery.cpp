@@ -134,17 +134,45 @@ std::vector<qint32> sort(const RequestTable &table, const RowSet &rows, const Re
     const bool descending = query.descending;
 
     if (column.kind == RequestColumn::Kind::Id) {
-        std::vector<std::pair<std::string_view, qint32>> items;
+        // Ids often share a long prefix ("req-0000..."): skip what every id
+        // shares and compare the next 8 bytes as one integer, falling back
+        // to the whole string only on a tie.
+        size_t common = ordered.empty() ? 0 : table.id(ordered.front()).size();
+        const std::string_view first = ordered.empty() ? std::string_view() : table.id(ordered.front());
+        for (const qint32 row : ordered) {
+            const std::string_view id = table.id(row);
+            common = std::min(common, id.size());
+            size_t same = 0;
+            while (same < common && id[same] == first[same])
+                ++same;
+            common = same;
+        }
+        struct IdKey
+        {
+            quint64 prefix;
+            qint32 row;
+        };
+        std::vector<IdKey> items;
         items.reserve(ordered.size());
-        for (const qint32 row : ordered)
-            items.emplace_back(table.id(row), row);
-        parallelSort(items, threads, [descending](const auto &a, const auto &b) {
-            if (a.first != b.first)
-                return descending ? b.first < a.first : a.first < b.first;
-            return a.second < b.second;
+        for (const qint32 row : ordered) {
+            const std::string_view id = table.id(row);
+            quint64 prefix = 0;
+            for (size_t i = 0; i < 8; ++i) {
+                const size_t at = common + i;
+                prefix = (prefix << 8) | (at < id.size() ? quint64(static_cast<unsigned char>(id[at])) : 0u);
+            }
+            items.push_back({prefix, row});
+        }
+        parallelSort(items, threads, [&table, descending, common](const IdKey &a, const IdKey &b) {
+            if (a.prefix != b.prefix)
+                return descending ? a.prefix > b.prefix : a.prefix < b.prefix;
+            const int order = table.id(a.row).substr(common).compare(table.id(b.row).substr(common));
+            if (order != 0)
+                return descending ? order > 0 : order < 0;
+            return a.row < b.row;
         });
         for (size_t i = 0; i < items.size(); ++i)
-            ordered[i] = items[i].second;
+            ordered[i] = items[i].row;
         return ordered;
     }
 
