@@ -5,6 +5,7 @@
 
 #include <QElapsedTimer>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 #include <unistd.h>
@@ -13,12 +14,17 @@ bool loadForCli(const CliContext &context, const QString &path, LoadResult *resu
 {
     LoadControl control;
     const bool showProgress = isatty(STDERR_FILENO) != 0;
-    std::thread worker([&] { *result = TraceFileLoader::load(path, context.loadOptions, &control); });
+    std::atomic<bool> finished{false};
+    std::thread worker([&] {
+        *result = TraceFileLoader::load(path, context.loadOptions, &control);
+        finished.store(true);
+    });
     if (showProgress) {
         // Poll rather than call back, so the loader never waits on the terminal.
         QElapsedTimer clock;
         clock.start();
-        while (control.fraction() < 1.0 && clock.elapsed() < 3'600'000) {
+        // A load that fails before it knows the file's size never reaches 100%.
+        while (!finished.load() && control.fraction() < 1.0 && clock.elapsed() < 3'600'000) {
             std::this_thread::sleep_for(std::chrono::milliseconds(200));
             context.err << QStringLiteral("\rLoading %1: %2%  ")
                                .arg(path)
