@@ -27,26 +27,35 @@ QString spansKept(qint64 count)
                       : QStringLiteral("; the %1 spans before it were kept").arg(count);
 }
 
-// The first non-blank line (up to `limit` bytes) and the start of the
-// second: enough to tell JSON Lines from one pretty-printed document.
-bool readFirstLines(const QString &path, qint64 limit, QByteArray *first, QByteArray *second)
+// The first non-blank line and the start of the second, when the first
+// line ends within `limit` bytes: enough to tell JSON Lines from one
+// document. A first line longer than any record may be is one minified
+// document, which streams instead.
+void readFirstLines(const QString &path, qint64 limit, QByteArray *first, QByteArray *second)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return false;
+        return;
     QByteArray buffer;
+    bool atEnd = false;
+    bool firstLineEnds = false;
     while (buffer.size() < limit) {
         const QByteArray block = file.read(256 * 1024);
-        if (block.isEmpty())
+        if (block.isEmpty()) {
+            atEnd = true;
             break;
+        }
         buffer += block;
         qsizetype content = 0;
         while (content < buffer.size() && std::isspace(static_cast<unsigned char>(buffer[content])))
             ++content;
         const qsizetype newline = buffer.indexOf('\n', content);
+        firstLineEnds = newline >= 0;
         if (newline >= 0 && buffer.indexOf('\n', newline + 1) >= 0)
             break;
     }
+    if (!firstLineEnds && !atEnd)
+        return;
     if (buffer.startsWith("\xEF\xBB\xBF"))
         buffer.remove(0, 3);
     const auto lines = buffer.split('\n');
@@ -57,7 +66,6 @@ bool readFirstLines(const QString &path, qint64 limit, QByteArray *first, QByteA
         *first = lines[index].trimmed();
     if (index + 1 < lines.size())
         *second = lines[index + 1].trimmed();
-    return true;
 }
 
 // JSON Lines when the first line is a whole object on its own line, or the

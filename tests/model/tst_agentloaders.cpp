@@ -1,3 +1,4 @@
+#include "io/LoadControl.h"
 #include "io/TraceFileLoader.h"
 
 #include <QTest>
@@ -54,6 +55,8 @@ private slots:
     void langfuseMetadataIsParsed();
     void malformedInputs_data();
     void malformedInputs();
+    void cancelStopsTheLoad_data();
+    void cancelStopsTheLoad();
 };
 
 void tst_AgentLoaders::formatsAreDetected_data()
@@ -248,6 +251,25 @@ void tst_AgentLoaders::malformedInputs()
     QCOMPARE(rejectedText(*result.store), rejected);
     QCOMPARE(noticeText(*result.store), notices);
     QCOMPARE(result.store->spans.rowCount(), loaded);
+}
+
+void tst_AgentLoaders::cancelStopsTheLoad_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::newRow("any-agent") << realData(QStringLiteral("any-agent/OPENAI_trace.json"));
+    QTest::newRow("Langfuse") << realData(QStringLiteral("langfuse/microsoft-agent-2025-12-17.trace.json"));
+    QTest::newRow("Jaeger") << realData(QStringLiteral("jaeger-ui/genaiTestTrace.json"));
+}
+
+void tst_AgentLoaders::cancelStopsTheLoad()
+{
+    QFETCH(QString, file);
+    LoadControl control;
+    control.cancel();
+    const LoadResult result = TraceFileLoader::load(file, {}, &control);
+    QVERIFY(result.cancelled);
+    QVERIFY(!result.ok());
+    QCOMPARE(result.store->spans.rowCount(), 0);
 }
 
 QTEST_GUILESS_MAIN(tst_AgentLoaders)

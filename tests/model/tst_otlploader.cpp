@@ -102,6 +102,7 @@ private slots:
     void base64IdsAndEveryAnyValueKind();
     void jsonLinesAndDocumentAgree();
     void splitTraceAcrossLinesWithResourceLast();
+    void oneLineDocumentLongerThanARecordStreams();
     void malformedInputs_data();
     void malformedInputs();
     void strictModeStopsAtFirstRejected();
@@ -417,6 +418,30 @@ void tst_OtlpLoader::splitTraceAcrossLinesWithResourceLast()
     QCOMPARE(spans.category(2), SpanCategory::Retrieval);   // by its name
     QCOMPARE(store.requests.stamp(0, Stamp::LastTokenClient) - store.requests.stamp(0, Stamp::ClientSend),
              500'000'000LL);
+}
+
+void tst_OtlpLoader::oneLineDocumentLongerThanARecordStreams()
+{
+    // A minified export request on one line, longer than any JSON Lines
+    // record may be: it is one document and streams instead of being refused.
+    QFile source(fixture(QStringLiteral("otlp/base64-ids.json")));
+    QVERIFY(source.open(QIODevice::ReadOnly));
+    QByteArray compact = source.readAll();
+    compact.replace('\n', ' ');
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("minified.json"));
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(compact);
+    out.close();
+    LoadOptions options;
+    options.maxRecordBytes = 1024;
+    QVERIFY(compact.size() > 4 * options.maxRecordBytes);
+    const LoadResult result = load(path, options);
+    QVERIFY2(result.ok(), qPrintable(result.fatalError));
+    QCOMPARE(rejectedText(*result.store), QStringList());
+    QCOMPARE(result.store->spans.rowCount(), 3);
+    QCOMPARE(result.store->spans.sourceLine(2), 1u);
 }
 
 void tst_OtlpLoader::malformedInputs_data()
