@@ -233,46 +233,42 @@ void DistributionPanel::redraw()
         addCdf(*m_selection, tr("selection CDF (n = %1)").arg(locale.toString(m_selection->n)),
                palette().color(QPalette::Highlight));
 
-    // Percentile marks: dashed lines, labels staggered so they never overlap.
+    // Percentile marks: dashed lines, labels stacked one text line apart from
+    // the top of the plot so they never overlap, whatever the plot's height.
     double lo = m_scope.min;
     double hi = m_scope.max;
     if (log)
         lo = qMax(lo, histogram.edges.empty() ? 1e-3 : histogram.edges.front());
     const double xMid = log ? std::sqrt(qMax(lo, 1e-9) * qMax(hi, 1e-9)) : (lo + hi) / 2.0;
-    for (size_t i = 0; i < kMarks.size(); ++i) {
-        const double value = m_scope.*(kMarks[i].value);
+    std::vector<QCPItemText *> labels;
+    auto addMark = [&](double value, const QString &caption, const QColor &colour, Qt::PenStyle style, double width) {
         auto *line = new QCPItemStraightLine(m_plot);
         line->point1->setCoords(value, 0.0);
         line->point2->setCoords(value, 1.0);
-        line->setPen(QPen(text, 1.0, Qt::DashLine));
+        line->setPen(QPen(colour, width, style));
         auto *label = new QCPItemText(m_plot);
         label->position->setTypeX(QCPItemPosition::ptPlotCoords);
-        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setTypeY(QCPItemPosition::ptAbsolute);
         label->position->setAxes(m_plot->xAxis, m_plot->yAxis);
-        label->position->setCoords(value, 0.04 + 0.075 * double(i));
         // Labels right of the middle hang left of their line, so none is clipped.
         label->setPositionAlignment((value > xMid ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
         label->setPadding(QMargins(3, 1, 3, 1));
-        label->setColor(text);
+        label->setColor(colour);
         label->setBrush(palette().color(QPalette::Base));
-        label->setText(QStringLiteral("%1 %2").arg(QLatin1String(kMarks[i].label), valueText(metric, value)));
+        label->setText(caption);
+        label->position->setCoords(value, 0.0);   // y is set once the plot is laid out
+        labels.push_back(label);
+    };
+    for (const PercentileMark &mark : kMarks) {
+        const double value = m_scope.*(mark.value);
+        addMark(value, QStringLiteral("%1 %2").arg(QLatin1String(mark.label), valueText(metric, value)), text,
+                Qt::DashLine, 1.0);
     }
     const double slo = m_slo->value();
     if (slo > 0.0) {
-        auto *line = new QCPItemStraightLine(m_plot);
-        line->point1->setCoords(slo, 0.0);
-        line->point2->setCoords(slo, 1.0);
-        line->setPen(QPen(QColor(0xC0, 0x00, 0x20), 2.0));
-        auto *label = new QCPItemText(m_plot);
-        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
-        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->position->setAxes(m_plot->xAxis, m_plot->yAxis);
-        label->position->setCoords(slo, 0.40);
-        label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-        label->setPadding(QMargins(3, 1, 3, 1));
-        label->setColor(QColor(0xC0, 0x00, 0x20));
-        label->setBrush(palette().color(QPalette::Base));
-        label->setText(tr("SLO %1: %2% within").arg(valueText(metric, slo), locale.toString(m_sloShare * 100.0, 'f', 1)));
+        addMark(slo,
+                tr("SLO %1: %2% within").arg(valueText(metric, slo), locale.toString(m_sloShare * 100.0, 'f', 1)),
+                QColor(0xC0, 0x00, 0x20), Qt::SolidLine, 2.0);
         lo = qMin(lo, slo);
         hi = qMax(hi, slo);
     }
@@ -283,6 +279,12 @@ void DistributionPanel::redraw()
         m_plot->xAxis->setRange(lo - pad, hi + pad);
     m_plot->yAxis->setRange(0.0, maxCount * 1.08);
     m_plot->yAxis2->setRange(0.0, 1.04);
+    // Lay the plot out once to learn where its axis rect is, then stack the labels.
+    m_plot->replot();
+    const int top = m_plot->axisRect()->top() + 4;
+    const int step = QFontMetrics(labels.empty() ? font() : labels.front()->font()).height() + 4;
+    for (size_t i = 0; i < labels.size(); ++i)
+        labels[i]->position->setCoords(labels[i]->position->coords().x(), double(top + int(i) * step));
     m_plot->replot();
 }
 

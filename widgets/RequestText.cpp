@@ -16,7 +16,7 @@ QString milliseconds(double ms)
         return QStringLiteral("\u2014");
     if (std::abs(ms) >= 10'000.0)
         return QString::number(ms / 1000.0, 'f', 2) + QStringLiteral(" s");
-    if (std::abs(ms) < 1.0)
+    if (ms != 0.0 && std::abs(ms) < 1.0)
         return QString::number(ms * 1000.0, 'f', 0) + QStringLiteral(" \u00b5s");
     return QString::number(ms, 'f', std::abs(ms) < 100.0 ? 2 : 1) + QStringLiteral(" ms");
 }

@@ -102,17 +102,18 @@ void MainWindow::createDocks()
                              Qt::BottomDockWidgetArea);
     tabifyDockWidget(requests, m_rejectedDock);
     requests->raise();
+    // Right: distributions (tabbed with the report) above the request detail.
     QDockWidget *distributions = addDock(QStringLiteral("distributionsDock"), tr("Distributions"), m_distributions,
                                          Qt::RightDockWidgetArea);
+    m_detailDock = addDock(QStringLiteral("detailDock"), tr("Request Detail"), m_detail, Qt::RightDockWidgetArea);
+    splitDockWidget(distributions, m_detailDock, Qt::Vertical);
     QDockWidget *report = addDock(QStringLiteral("reportDock"), tr("Profile Report"), m_report,
                                   Qt::RightDockWidgetArea);
     tabifyDockWidget(distributions, report);
     distributions->raise();
-    m_detailDock = addDock(QStringLiteral("detailDock"), tr("Request Detail"), m_detail, Qt::RightDockWidgetArea);
-    splitDockWidget(distributions, m_detailDock, Qt::Vertical);
     resizeDocks({distributions}, {520}, Qt::Horizontal);
     resizeDocks({requests}, {260}, Qt::Vertical);
-    resizeDocks({distributions, m_detailDock}, {420, 300}, Qt::Vertical);
+    resizeDocks({distributions, m_detailDock}, {600, 260}, Qt::Vertical);
 }
 
 void MainWindow::createActions()
