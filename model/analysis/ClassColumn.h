@@ -1,0 +1,34 @@
+#pragma once
+
+#include "ClassDimension.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+class RequestTable;
+
+// One dimension evaluated on every request: a class code per row and the
+// class labels in display order (bands in band order, text sorted, the
+// "(none)" class of requests without a value last).
+struct ClassColumn
+{
+    ClassDimension dimension;
+    QStringList classes;           // label of each code
+    std::vector<quint32> codes;    // per request row, an index into `classes`
+
+    qsizetype classCount() const { return classes.size(); }
+    // Code of `label`, or -1 when no class has that label.
+    qsizetype codeOf(const QString &label) const { return classes.indexOf(label); }
+
+    // Label of the class of requests that have no value for the dimension.
+    static QString noneLabel() { return QStringLiteral("(none)"); }
+
+    // A numeric attribute with at most this many distinct values is used as
+    // categories; one with more is split at its quartiles.
+    static constexpr int kMaxNumericCategories = 12;
+
+    static ClassColumn build(const RequestTable &table, const ClassDimension &dimension,
+                             const ClassBands &bands = {});
+};

@@ -1,0 +1,39 @@
+#include "FeatureSamples.h"
+
+#include "ColumnCache.h"
+#include "ExceedanceSet.h"
+#include "store/RequestTable.h"
+
+FeatureSamples FeatureSamples::gather(ColumnCache &cache, const RequestFeature &feature, const ExceedanceSet &set)
+{
+    FeatureSamples samples;
+    samples.feature = feature;
+    const RequestTable &table = cache.table();
+    if (!feature.numeric) {
+        const auto &column = table.attributes()[size_t(feature.attribute)];
+        samples.setCounts.assign(size_t(column.valueCount()), 0);
+        samples.restCounts.assign(size_t(column.valueCount()), 0);
+        for (const qint32 row : set.members)
+            ++samples.setCounts[column.code(row)];
+        for (const qint32 row : set.rest)
+            ++samples.restCounts[column.code(row)];
+        samples.setTotal = qint64(set.members.size());
+        samples.restTotal = qint64(set.rest.size());
+        return samples;
+    }
+    // Mark the two groups, then read them off the sorted column in order.
+    const auto column = cache.column(feature);
+    std::vector<quint8> group(column->values.size(), 0);
+    for (const qint32 row : set.members)
+        group[size_t(row)] = 1;
+    for (const qint32 row : set.rest)
+        group[size_t(row)] = 2;
+    for (const qint32 row : column->ascending) {
+        const quint8 which = group[size_t(row)];
+        if (which == 1)
+            samples.set.push_back(column->values[size_t(row)]);
+        else if (which == 2)
+            samples.rest.push_back(column->values[size_t(row)]);
+    }
+    return samples;
+}
