@@ -59,6 +59,7 @@ FeatureSeparation FeatureSeparation::of(const RequestTable &table, const Feature
     result.setN = samples.setTotal;
     result.restN = samples.restTotal;
     double best = -1.0;
+    double largest = 0.0;
     for (size_t code = 0; code < samples.setCounts.size(); ++code) {
         ValueShare share;
         share.value = code == 0 ? ClassColumn::noneLabel() : values[qsizetype(code)];
@@ -68,14 +69,18 @@ FeatureSeparation FeatureSeparation::of(const RequestTable &table, const Feature
             continue;
         share.setShare = samples.setTotal > 0 ? double(share.setCount) / double(samples.setTotal) : 0.0;
         share.restShare = samples.restTotal > 0 ? double(share.restCount) / double(samples.restTotal) : 0.0;
+        // Shifts equal up to rounding: name the value the set has more of,
+        // which is the one a user acts on.
         const double shift = std::abs(share.setShare - share.restShare);
-        if (shift > best) {
+        const bool tie = std::abs(shift - best) <= 1e-12;
+        largest = std::max(largest, shift);
+        if ((!tie && shift > best) || (tie && share.setShare > share.restShare)) {
             best = shift;
             result.separatingValue = share.value;
         }
         result.shares.push_back(share);
     }
-    result.separation = std::max(best, 0.0);
+    result.separation = largest;
     std::stable_sort(result.shares.begin(), result.shares.end(), [](const ValueShare &a, const ValueShare &b) {
         return a.setShare != b.setShare ? a.setShare > b.setShare : a.restShare > b.restShare;
     });
