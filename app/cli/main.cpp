@@ -1,8 +1,11 @@
 // tracelane-cli: Tracelane's analyses for scripts and CI.
 
 #include "AnalyseCommand.h"
+#include "ClassOptions.h"
 #include "CliContext.h"
 #include "CriticalPathCommand.h"
+#include "ExceedCommand.h"
+#include "SliceCommand.h"
 #include "WhatIfCommand.h"
 #include "WorkflowOptions.h"
 #include "GoodputCommand.h"
@@ -30,6 +33,8 @@ int main(int argc, char *argv[])
         "  whatif FILE      re-schedule workflows with a change (--scale, --scale-phase,\n"
         "                   --shorten-answer, --add-dependency) and report the savings\n"
         "  goodput FILE     goodput under TTFT/ITL objectives, throughput, Little's-law check\n"
+        "  slice FILE --by DIM[,DIM]   percentiles by class with 95% intervals\n"
+        "  exceed FILE      requests above a percentile, compared with the rest\n"
         "  (no command)     the built-in burst case and its negative control"));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -53,6 +58,7 @@ int main(int argc, char *argv[])
     parser.addOption({QStringLiteral("observed-in-flight"),
                       QStringLiteral("goodput: concurrency seen elsewhere (a dashboard) to check against Little's law."),
                       QStringLiteral("n")});
+    ClassOptions::addTo(parser);
     if (!parser.parse(QCoreApplication::arguments())) {
         err << QStringLiteral("tracelane-cli: %1\n\n").arg(parser.errorText()) << parser.helpText();
         return ExitUsage;
@@ -86,6 +92,8 @@ int main(int argc, char *argv[])
         {QStringLiteral("critical-path"), runCriticalPath},
         {QStringLiteral("whatif"), runWhatIf},
         {QStringLiteral("goodput"), runGoodput},
+        {QStringLiteral("slice"), runSlice},
+        {QStringLiteral("exceed"), runExceed},
     };
     const QString command = positional.takeFirst();
     const auto it = commands.find(command);

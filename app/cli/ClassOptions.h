@@ -1,0 +1,33 @@
+#pragma once
+
+#include "analysis/ClassDimension.h"
+#include "analysis/ClassFilter.h"
+#include "analysis/ExceedanceSet.h"
+#include "analysis/Metric.h"
+
+#include <QCommandLineParser>
+
+struct CliContext;
+
+// Options of the class commands (slice, exceed), registered on the shared
+// parser and read back into plain values.
+namespace ClassOptions {
+
+void addTo(QCommandLineParser &parser);
+
+struct Values
+{
+    Metric metric = Metric::Ttft;
+    double percentile = 0.95;
+    ExceedanceOrder order = ExceedanceOrder::MetricDescending;
+    ClassBands bands;
+    ClassFilter where;
+    QStringList by;        // dimension keys for `slice`
+    qsizetype member = 0;  // 0-based position for `exceed`
+    int members = 20;      // members listed by `exceed`
+};
+
+// Prints a usage message to context.err and returns false on a bad value.
+bool read(const CliContext &context, Values *values);
+
+} // namespace ClassOptions

@@ -1,0 +1,20 @@
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <QString>
+
+class RequestTable;
+struct ExceedanceAnalysis;
+struct MemberComparison;
+
+// The exceedance analysis for scripts: set, attribution, ranked
+// separations with their shares and binned distributions, members, and
+// member comparisons.
+namespace ExceedanceJson {
+
+nlohmann::json analysis(const ExceedanceAnalysis &analysis, const RequestTable &table, const QString &slice,
+                        int listedMembers, qsizetype member);
+nlohmann::json member(const MemberComparison &member);
+
+} // namespace ExceedanceJson

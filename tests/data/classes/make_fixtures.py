@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Writes the constructed class/exceedance fixtures in this folder (seed JSONL).
+
+Written for Tracelane's tests; released with the project (no third-party data).
+
+mixture.jsonl      180 chat requests (TTFT 100.0..189.5 ms) and 20 document
+                   requests (TTFT 1000..1950 ms): the overall p95 TTFT is
+                   carried by documents, which are 10% of requests.
+region-queue.jsonl 100 requests; the five slowest differ from the rest only
+                   in region (all ap-south vs 20% of the rest) and in queue
+                   time (500..540 ms vs 10..104 ms).
+"""
+import json
+
+T0 = 1_700_000_000_000.0
+
+
+def record(i, send, phases, prompt, output, **attrs):
+    names = ["client_send_ms", "gateway_arrival_ms", "queue_enter_ms", "prefill_start_ms",
+             "prefill_end_ms", "first_token_server_ms", "first_token_client_ms", "last_token_client_ms"]
+    stamps = [send]
+    for p in phases:
+        stamps.append(stamps[-1] + p)
+    row = {"request_id": "r-%03d" % i, "prompt_tokens": prompt, "output_tokens": output}
+    row.update({name: round(T0 + value, 3) for name, value in zip(names, stamps)})
+    row.update(attrs)
+    return json.dumps(row)
+
+
+def mixture():
+    out = []
+    chat = 0
+    for i in range(200):
+        if i % 10 == 9:   # every tenth request is a document
+            ttft = 1000.0 + 50.0 * (i // 10)
+            prompt, output, workload = 6000, 300, "document"
+        else:
+            ttft = 100.0 + 0.5 * chat
+            chat += 1
+            prompt, output, workload = 400, 120, "chat"
+        phases = [10.0, 2.0, ttft - 10.0 - 2.0 - 40.0 - 8.0 - 10.0, 40.0, 8.0, 10.0, (output - 1) * 20.0]
+        out.append(record(i + 1, 100.0 * i, phases, prompt, output, workload=workload,
+                          region="eu" if i % 2 else "us"))
+    return out
+
+
+def region_queue():
+    slow = {10: 520.0, 30: 540.0, 50: 500.0, 70: 530.0, 90: 510.0}
+    out = []
+    rest = slow_i = 0
+    for i in range(100):
+        if i in slow:
+            slot = slow_i
+            slow_i += 1
+            queue, region = slow[i], "ap-south"
+        else:
+            slot = rest
+            rest += 1
+            queue, region = 10.0 + slot, "ap-south" if slot % 5 == 0 else "eu-west"
+        phases = [1.0, 1.0, queue, 1.0, 1.0, 1.0, 99 * 20.0]
+        out.append(record(i + 1, 100.0 * i, phases, 512, 100, region=region,
+                          priority="interactive" if slot % 5 < 3 else "batch",
+                          cached_prefix=slot % 5 < 2,
+                          tenant_tier=1 if slot % 5 < 2 else (2 if slot % 5 < 4 else 3)))
+    return out
+
+
+for name, rows in (("mixture.jsonl", mixture()), ("region-queue.jsonl", region_queue())):
+    with open(name, "w") as handle:
+        handle.write("\n".join(rows) + "\n")
