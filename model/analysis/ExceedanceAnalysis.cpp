@@ -2,6 +2,7 @@
 
 #include "ColumnCache.h"
 #include "RequestSlice.h"
+#include "store/RequestTable.h"
 
 ExceedanceAnalysis ExceedanceAnalysis::compute(ColumnCache &cache, const RequestSlice &slice, const ExceedanceSpec &spec)
 {
@@ -9,8 +10,9 @@ ExceedanceAnalysis ExceedanceAnalysis::compute(ColumnCache &cache, const Request
     const RequestTable &table = cache.table();
     analysis.set = findExceedanceSet(table, *cache.metric(spec.metric, spec.boundary), slice, spec);
     std::vector<FeatureSeparation> separations;
+    const auto groups = FeatureSamples::groupsOf(analysis.set, table.rowCount());
     for (const auto &feature : comparisonFeatures(table, spec.boundary)) {
-        analysis.samples.push_back(FeatureSamples::gather(cache, feature, analysis.set));
+        analysis.samples.push_back(FeatureSamples::gather(cache, feature, analysis.set, groups));
         separations.push_back(FeatureSeparation::of(table, analysis.samples.back()));
     }
     // The metric defining the set is left out of the ranking; for a phase

@@ -4,7 +4,18 @@
 #include "ExceedanceSet.h"
 #include "store/RequestTable.h"
 
-FeatureSamples FeatureSamples::gather(ColumnCache &cache, const RequestFeature &feature, const ExceedanceSet &set)
+std::vector<quint8> FeatureSamples::groupsOf(const ExceedanceSet &set, qsizetype rows)
+{
+    std::vector<quint8> groups(size_t(rows), 0);
+    for (const qint32 row : set.members)
+        groups[size_t(row)] = 1;
+    for (const qint32 row : set.rest)
+        groups[size_t(row)] = 2;
+    return groups;
+}
+
+FeatureSamples FeatureSamples::gather(ColumnCache &cache, const RequestFeature &feature, const ExceedanceSet &set,
+                                      const std::vector<quint8> &groups)
 {
     FeatureSamples samples;
     samples.feature = feature;
@@ -21,15 +32,12 @@ FeatureSamples FeatureSamples::gather(ColumnCache &cache, const RequestFeature &
         samples.restTotal = qint64(set.rest.size());
         return samples;
     }
-    // Mark the two groups, then read them off the sorted column in order.
+    // Read both groups off the sorted column: they come out in order.
     const auto column = cache.column(feature);
-    std::vector<quint8> group(column->values.size(), 0);
-    for (const qint32 row : set.members)
-        group[size_t(row)] = 1;
-    for (const qint32 row : set.rest)
-        group[size_t(row)] = 2;
+    samples.set.reserve(set.members.size());
+    samples.rest.reserve(set.rest.size());
     for (const qint32 row : column->ascending) {
-        const quint8 which = group[size_t(row)];
+        const quint8 which = groups[size_t(row)];
         if (which == 1)
             samples.set.push_back(column->values[size_t(row)]);
         else if (which == 2)

@@ -20,5 +20,10 @@ struct FeatureSamples
     qint64 setTotal = 0;                // categorical: set members counted
     qint64 restTotal = 0;
 
-    static FeatureSamples gather(ColumnCache &cache, const RequestFeature &feature, const ExceedanceSet &set);
+    // Per row: 1 for a member of the set, 2 for the rest, 0 for neither.
+    static std::vector<quint8> groupsOf(const ExceedanceSet &set, qsizetype rows);
+
+    // `groups` from groupsOf(set, ...), shared by every feature of one set.
+    static FeatureSamples gather(ColumnCache &cache, const RequestFeature &feature, const ExceedanceSet &set,
+                                 const std::vector<quint8> &groups);
 };
