@@ -36,7 +36,7 @@ std::vector<CdfPoint> cdfOf(std::span<const double> sorted)
         return points;
     if (n <= ClassCell::kCdfPoints) {
         // Small classes: the exact step function, one point per request.
-        points.push_back({sorted.front(), 0.0});
+        points.push_back({sorted.front(), 0.0});   // CdfPoint{x, share}
         for (qsizetype i = 0; i < n; ++i)
             points.push_back({sorted[size_t(i)], double(i + 1) / double(n)});
         return points;

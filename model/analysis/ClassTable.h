@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ClassColumn.h"
+#include "Distribution.h"
 #include "Metric.h"
 #include "MixtureWarning.h"
 #include "QuantileInterval.h"
@@ -37,13 +38,6 @@ struct QuantileEstimate
     bool tooFew() const { return !interval.formed; }
 };
 
-// A point of a class's empirical distribution function, for CDF plots.
-struct CdfPoint
-{
-    double value = 0.0;      // metric value
-    double fraction = 0.0;   // share of the class at or below it
-};
-
 // One class (one value of each chosen dimension) within the current slice.
 struct ClassCell
 {
@@ -57,7 +51,7 @@ struct ClassCell
     double meanMs = std::numeric_limits<double>::quiet_NaN();
     std::array<QuantileEstimate, kClassQuantiles.size()> quantiles{};
     bool small = false;                // too few requests for the headline p95
-    std::vector<CdfPoint> cdf;         // at most kCdfPoints points
+    std::vector<CdfPoint> cdf;         // for CDF plots: at most kCdfPoints + 1 points
 
     static constexpr qsizetype kCdfPoints = 400;
 

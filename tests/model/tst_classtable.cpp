@@ -186,8 +186,8 @@ void tst_ClassTable::sharesOfRequestsAndOfTheExceedanceSet()
     QVERIFY(!table.mixture);
     // The CDF of a small class is its exact step function.
     QCOMPARE(table.cells[0].cdf.size(), size_t(11));
-    QCOMPARE(table.cells[0].cdf[3].value, 35.0);
-    QCOMPARE(table.cells[0].cdf[3].fraction, 0.3);
+    QCOMPARE(table.cells[0].cdf[3].x, 35.0);
+    QCOMPARE(table.cells[0].cdf[3].share, 0.3);
 }
 
 void tst_ClassTable::mixtureIsNamed()
