@@ -14,7 +14,9 @@
 #include "SwimlaneCoordinates.h"
 #include "SwimlaneView.h"
 #include "ViewState.h"
+#include "WorkflowPanel.h"
 #include "analysis/ProfileReport.h"
+#include "analysis/WorkflowAnalysis.h"
 #include "io/LoadControl.h"
 #include "io/TraceFileLoader.h"
 
@@ -55,6 +57,14 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_state, &ViewState::rowActivated, this, [this] {
         m_detailDock->show();
         m_detailDock->raise();
+    });
+    // A workflow's lane opens its span Gantt.
+    connect(m_state, &ViewState::rowActivated, this, [this](qint32 row) {
+        const auto &store = m_state->store();
+        if (store && WorkflowAnalysis::workflowOfRequestRow(*store, row) >= 0) {
+            m_workflowDock->show();
+            m_workflowDock->raise();
+        }
     });
     connect(m_state, &ViewState::boundaryChanged, this, [this] {
         updateStatus();
@@ -101,6 +111,9 @@ void MainWindow::createDocks()
     m_rejectedDock = addDock(QStringLiteral("rejectedDock"), tr("Rejected Records"), m_rejected,
                              Qt::BottomDockWidgetArea);
     tabifyDockWidget(requests, m_rejectedDock);
+    m_workflow = new WorkflowPanel(m_state, this);
+    m_workflowDock = addDock(QStringLiteral("workflowDock"), tr("Workflow"), m_workflow, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(requests, m_workflowDock);
     requests->raise();
     // Right: distributions (tabbed with the report) above the request detail.
     QDockWidget *distributions = addDock(QStringLiteral("distributionsDock"), tr("Distributions"), m_distributions,

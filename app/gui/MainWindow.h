@@ -23,6 +23,7 @@ class RequestDetailPanel;
 class RequestTablePanel;
 class SwimlaneView;
 class ViewState;
+class WorkflowPanel;
 
 // Wires the views to one ViewState and the loaded trace. Computes nothing
 // itself: loading and analyses run in the model on worker threads, views
@@ -52,6 +53,7 @@ public:
     DistributionPanel *distributions() const { return m_distributions; }
     RejectedRecordsPanel *rejectedRecords() const { return m_rejected; }
     RequestDetailPanel *requestDetail() const { return m_detail; }
+    WorkflowPanel *workflowPanel() const { return m_workflow; }
     LoadProgressBar *loadProgress() const { return m_progress; }
     bool isLoading() const { return m_loadControl != nullptr; }
     // True while any view still computes (layout, query, distribution).
@@ -102,6 +104,8 @@ private:
     ReportView *m_report = nullptr;
     LatestJob m_reportJob{this};
     QDockWidget *m_detailDock = nullptr;
+    WorkflowPanel *m_workflow = nullptr;
+    QDockWidget *m_workflowDock = nullptr;
     QDockWidget *m_rejectedDock = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_panelsMenu = nullptr;

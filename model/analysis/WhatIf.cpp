@@ -62,12 +62,23 @@ std::optional<WorkflowSchedule> withDependencies(const WorkflowSchedule &schedul
                                           .arg(edit.toString(), (from.empty() ? edit.from : edit.target).toString()));
             continue;
         }
+        // The parent relation already orders a span and its ancestors.
+        std::vector<std::pair<qint32, qint32>> pairs;
+        for (const qint32 f : from) {
+            for (const qint32 t : to) {
+                if (!schedule.tree().contains(f, t) && !schedule.tree().contains(t, f))
+                    pairs.emplace_back(f, t);
+            }
+        }
+        if (pairs.empty()) {
+            outcome->unmatched.append(
+                QStringLiteral("%1: a span already waits for its ancestors and its descendants").arg(edit.toString()));
+            continue;
+        }
         if (!changed)
             changed = std::make_shared<SpanGraph>(graph);
-        for (const qint32 f : from) {
-            for (const qint32 t : to)
-                changed->addDependency({f, t, true});
-        }
+        for (const auto &[f, t] : pairs)
+            changed->addDependency({f, t, true});
         outcome->applied.append(QStringLiteral("%1 now waits for %2").arg(spanList(graph, to), spanList(graph, from)));
     }
     if (!changed)
@@ -181,6 +192,13 @@ WhatIfOutcome run(const WorkflowSchedule &schedule, std::span<const WhatIfEdit> 
     outcome.after = changed->timing(times, delays, &scaling);
     outcome.pathAfter = changed->criticalPath(times);
     outcome.slackAfter = changed->slack(times, delays);
+    const qint32 spans = changed->graph().spanCount();
+    outcome.startAfter.resize(size_t(spans));
+    outcome.endAfter.resize(size_t(spans));
+    for (qint32 span = 0; span < spans; ++span) {
+        outcome.startAfter[size_t(span)] = times[size_t(changed->events().startNode(span))];
+        outcome.endAfter[size_t(span)] = times[size_t(changed->events().endNode(span))];
+    }
     return outcome;
 }
 

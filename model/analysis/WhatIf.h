@@ -20,6 +20,8 @@ struct WhatIfOutcome
     std::vector<PathSection> pathBefore;
     std::vector<PathSection> pathAfter;
     std::vector<qint64> slackAfter;   // per span, ScheduleGraph::kUnbounded if it gates nothing
+    std::vector<qint64> startAfter;   // per span, re-scheduled (on the clipped times)
+    std::vector<qint64> endAfter;
 
     bool ok() const { return error.isEmpty(); }
     qint64 e2eSaving() const { return before.e2e() - after.e2e(); }

@@ -1,0 +1,259 @@
+#include "WhatIfPanel.h"
+
+#include "analysis/WhatIf.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+#include <set>
+
+namespace {
+
+QString ms(qint64 ns)
+{
+    return ns == kNoTime ? QStringLiteral("n/a") : QString::number(double(ns) / 1e6, 'f', 2);
+}
+
+} // namespace
+
+WhatIfPanel::WhatIfPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_form(new QFormLayout(this))
+    , m_change(new QComboBox(this))
+    , m_target(new QComboBox(this))
+    , m_from(new QComboBox(this))
+    , m_phase(new QComboBox(this))
+    , m_factor(new QDoubleSpinBox(this))
+    , m_tokens(new QSpinBox(this))
+    , m_msPerToken(new QDoubleSpinBox(this))
+    , m_result(new QLabel(this))
+{
+    setObjectName(QStringLiteral("whatIfPanel"));
+    m_change->setObjectName(QStringLiteral("whatIfChange"));
+    m_target->setObjectName(QStringLiteral("whatIfTarget"));
+    m_result->setObjectName(QStringLiteral("whatIfResult"));
+    m_change->addItem(tr("No change"), int(Change::None));
+    m_change->addItem(tr("Scale a span"), int(Change::ScaleSpan));
+    m_change->addItem(tr("Scale a kind"), int(Change::ScaleKind));
+    m_change->addItem(tr("Scale a phase"), int(Change::ScalePhase));
+    m_change->addItem(tr("Shorten the final answer"), int(Change::ShortenAnswer));
+    m_change->addItem(tr("Make a span wait for another"), int(Change::AddDependency));
+    m_factor->setRange(0.0, 10.0);
+    m_factor->setDecimals(3);
+    m_factor->setSingleStep(0.05);
+    m_factor->setValue(0.75);
+    m_factor->setPrefix(QStringLiteral("× "));
+    m_tokens->setRange(0, 1'000'000);
+    m_tokens->setValue(30);
+    m_tokens->setSuffix(tr(" tokens"));
+    m_msPerToken->setRange(0.0, 10'000.0);
+    m_msPerToken->setValue(24.0);
+    m_msPerToken->setSuffix(tr(" ms/token"));
+    m_result->setWordWrap(true);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_form->setContentsMargins(4, 4, 4, 4);
+    m_form->addRow(tr("What if"), m_change);
+    m_form->addRow(tr("Span"), m_target);
+    m_form->addRow(tr("Waits for"), m_from);
+    m_form->addRow(tr("Phase"), m_phase);
+    m_form->addRow(tr("Factor"), m_factor);
+    m_form->addRow(tr("Shorter by"), m_tokens);
+    m_form->addRow(tr("At"), m_msPerToken);
+    m_form->addRow(m_result);
+
+    const auto changed = [this] {
+        if (!m_filling)
+            emit editsChanged();
+    };
+    connect(m_change, &QComboBox::currentIndexChanged, this, [this, changed] {
+        refillTargets();
+        changed();
+    });
+    connect(m_target, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_from, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_phase, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_factor, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(m_tokens, &QSpinBox::valueChanged, this, changed);
+    connect(m_msPerToken, &QDoubleSpinBox::valueChanged, this, changed);
+    refillTargets();
+}
+
+void WhatIfPanel::setGraph(std::shared_ptr<const SpanGraph> graph)
+{
+    m_graph = std::move(graph);
+    m_preferredSpan = -1;
+    m_filling = true;
+    m_change->setCurrentIndex(0);
+    m_filling = false;
+    refillTargets();
+    m_result->clear();
+}
+
+void WhatIfPanel::setChange(Change change)
+{
+    m_change->setCurrentIndex(m_change->findData(int(change)));
+}
+
+void WhatIfPanel::setFactor(double factor)
+{
+    m_factor->setValue(factor);
+}
+
+void WhatIfPanel::setPhase(Phase phase)
+{
+    if (m_phase->count() == 0)
+        m_phase->addItem(phaseLabel(phase), int(phase));   // kept until the list is filled
+    m_phase->setCurrentIndex(std::max(0, m_phase->findData(int(phase))));
+}
+
+void WhatIfPanel::setTokens(int tokens, double msPerToken)
+{
+    m_tokens->setValue(tokens);
+    m_msPerToken->setValue(msPerToken);
+}
+
+void WhatIfPanel::setTargetSpan(qint32 span)
+{
+    m_preferredSpan = span;
+    const int index = m_target->findData(span);
+    if (index >= 0)
+        m_target->setCurrentIndex(index);
+}
+
+void WhatIfPanel::refillTargets()
+{
+    // Keep what the user chose across a change of kind: the span clicked
+    // in the Gantt, the phase.
+    m_filling = true;
+    const auto change = Change(m_change->currentData().toInt());
+    const QVariant phase = m_phase->currentData();
+    m_target->clear();
+    m_from->clear();
+    m_phase->clear();
+    if (m_graph) {
+        const SpanGraph &graph = *m_graph;
+        if (change == Change::ScaleKind) {
+            std::set<QString> kinds;
+            for (qint32 span = 0; span < graph.spanCount(); ++span)
+                kinds.insert(graph.operation(span));
+            for (const QString &kind : kinds) {
+                if (!kind.isEmpty())
+                    m_target->addItem(kind, kind);
+            }
+        } else {
+            if (change == Change::ScalePhase)
+                m_target->addItem(tr("every model call"), -1);
+            if (change == Change::ShortenAnswer)
+                m_target->addItem(tr("the final answer"), -1);
+            for (qint32 span = 0; span < graph.spanCount() && span < 5000; ++span) {
+                m_target->addItem(graph.label(span), span);
+                m_from->addItem(graph.label(span), span);
+            }
+        }
+        std::set<int> phases;
+        for (qint32 span = 0; span < graph.spanCount() && span < 100'000; ++span) {
+            for (const auto &interval : graph.phases(span))
+                phases.insert(int(interval.phase));
+        }
+        for (const int known : phases)
+            m_phase->addItem(phaseLabel(Phase(known)), known);
+        if (const int index = m_phase->findData(phase); index >= 0)
+            m_phase->setCurrentIndex(index);
+        if (const int index = m_target->findData(m_preferredSpan); index >= 0 && change != Change::ScaleKind)
+            m_target->setCurrentIndex(index);
+    }
+    m_filling = false;
+    updateVisibility();
+}
+
+void WhatIfPanel::updateVisibility()
+{
+    const auto change = Change(m_change->currentData().toInt());
+    m_form->setRowVisible(m_target, change != Change::None);
+    m_form->setRowVisible(m_from, change == Change::AddDependency);
+    m_form->setRowVisible(m_phase, change == Change::ScalePhase);
+    m_form->setRowVisible(m_factor,
+                          change == Change::ScaleSpan || change == Change::ScaleKind || change == Change::ScalePhase);
+    m_form->setRowVisible(m_tokens, change == Change::ShortenAnswer);
+    m_form->setRowVisible(m_msPerToken, change == Change::ShortenAnswer);
+}
+
+SpanSelector WhatIfPanel::spanSelector(int comboIndex) const
+{
+    const QComboBox *combo = comboIndex == 0 ? m_target : m_from;
+    const qint32 span = combo->currentData().toInt();
+    if (!m_graph || span < 0 || span >= m_graph->spanCount())
+        return {};
+    // Its id names exactly this span; without one, its name and rank.
+    const QString id = m_graph->idText(span);
+    return {id.isEmpty() ? m_graph->name(span) : id, 0};
+}
+
+std::vector<WhatIfEdit> WhatIfPanel::edits() const
+{
+    WhatIfEdit edit;
+    switch (Change(m_change->currentData().toInt())) {
+    case Change::None:
+        return {};
+    case Change::ScaleSpan:
+        edit.kind = WhatIfEdit::Kind::ScaleSpans;
+        edit.target = spanSelector(0);
+        break;
+    case Change::ScaleKind:
+        edit.kind = WhatIfEdit::Kind::ScaleSpans;
+        edit.target = {m_target->currentData().toString(), 0};
+        break;
+    case Change::ScalePhase:
+        edit.kind = WhatIfEdit::Kind::ScalePhase;
+        edit.target = spanSelector(0);
+        edit.phase = Phase(m_phase->currentData().toInt());
+        break;
+    case Change::ShortenAnswer:
+        edit.kind = WhatIfEdit::Kind::ShortenAnswer;
+        edit.target = spanSelector(0);
+        edit.tokens = m_tokens->value();
+        edit.msPerToken = m_msPerToken->value();
+        break;
+    case Change::AddDependency:
+        edit.kind = WhatIfEdit::Kind::AddDependency;
+        edit.target = spanSelector(0);
+        edit.from = spanSelector(1);
+        break;
+    }
+    edit.factor = m_factor->value();
+    if (edit.kind != WhatIfEdit::Kind::ShortenAnswer && edit.kind != WhatIfEdit::Kind::ScalePhase
+        && edit.target.isEmpty())
+        return {};
+    return {edit};
+}
+
+void WhatIfPanel::showOutcome(const WhatIfOutcome &outcome)
+{
+    if (!outcome.ok()) {
+        showMessage(tr("Cannot re-schedule: %1").arg(outcome.error));
+        return;
+    }
+    QStringList lines;
+    for (const QString &applied : outcome.applied)
+        lines << applied.toHtmlEscaped();
+    for (const QString &unmatched : outcome.unmatched)
+        lines << QStringLiteral("<span style='color:#b00020'>%1</span>").arg(unmatched.toHtmlEscaped());
+    const auto saving = [](qint64 ns) {
+        if (ns == kNoTime)
+            return QString();
+        return ns >= 0 ? tr("saves %1 ms").arg(ms(ns)) : tr("costs %1 ms").arg(ms(-ns));
+    };
+    lines << tr("<b>E2E</b> %1 → %2 ms (%3)")
+                 .arg(ms(outcome.before.e2e()), ms(outcome.after.e2e()), saving(outcome.e2eSaving()));
+    lines << tr("<b>TTFT</b> %1 → %2 ms (%3)")
+                 .arg(ms(outcome.before.ttft()), ms(outcome.after.ttft()), saving(outcome.ttftSaving()));
+    m_result->setText(lines.join(QStringLiteral("<br>")));
+}
+
+void WhatIfPanel::showMessage(const QString &message)
+{
+    m_result->setText(message.toHtmlEscaped());
+}

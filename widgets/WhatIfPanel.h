@@ -1,0 +1,62 @@
+#pragma once
+
+#include "analysis/WhatIfEdit.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QSpinBox;
+class SpanGraph;
+struct WhatIfOutcome;
+
+// Controls for one what-if on the workflow being shown: scale a span, a
+// kind or a phase, shorten the final answer, or make one span wait for
+// another; and the outcome (new E2E and TTFT, savings). It only describes
+// the change (edits()); the workflow panel runs it.
+class WhatIfPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class Change { None, ScaleSpan, ScaleKind, ScalePhase, ShortenAnswer, AddDependency };
+
+    explicit WhatIfPanel(QWidget *parent = nullptr);
+
+    void setGraph(std::shared_ptr<const SpanGraph> graph);
+    // Makes `span` the target (a click in the Gantt).
+    void setTargetSpan(qint32 span);
+    void setChange(Change change);
+    void setFactor(double factor);
+    void setPhase(Phase phase);
+    void setTokens(int tokens, double msPerToken);
+
+    std::vector<WhatIfEdit> edits() const;
+    void showOutcome(const WhatIfOutcome &outcome);
+    void showMessage(const QString &message);
+
+signals:
+    void editsChanged();
+
+private:
+    void refillTargets();
+    void updateVisibility();
+    SpanSelector spanSelector(int comboIndex) const;
+
+    std::shared_ptr<const SpanGraph> m_graph;
+    QFormLayout *m_form = nullptr;
+    QComboBox *m_change = nullptr;
+    QComboBox *m_target = nullptr;
+    QComboBox *m_from = nullptr;
+    QComboBox *m_phase = nullptr;
+    QDoubleSpinBox *m_factor = nullptr;
+    QSpinBox *m_tokens = nullptr;
+    QDoubleSpinBox *m_msPerToken = nullptr;
+    QLabel *m_result = nullptr;
+    qint32 m_preferredSpan = -1;
+    bool m_filling = false;
+};

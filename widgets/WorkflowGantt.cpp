@@ -1,0 +1,425 @@
+#include "WorkflowGantt.h"
+
+#include "SpanCategoryColors.h"
+
+#include "analysis/WhatIf.h"
+#include "store/TraceStore.h"
+
+#include <QHelpEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+
+namespace {
+
+constexpr int kRowHeight = 20;
+constexpr int kIndent = 14;
+constexpr int kTriangle = 12;
+
+QString ms(qint64 ns)
+{
+    return QString::number(double(ns) / 1e6, 'f', 2);
+}
+
+} // namespace
+
+WorkflowGantt::WorkflowGantt(QWidget *parent)
+    : QWidget(parent)
+    , m_scroll(new QScrollBar(Qt::Vertical, this))
+{
+    setObjectName(QStringLiteral("workflowGantt"));
+    setMouseTracking(true);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    connect(m_scroll, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
+}
+
+void WorkflowGantt::setAnalysis(const WorkflowAnalysis &analysis)
+{
+    m_analysis = analysis;
+    m_whatIf = false;
+    m_selected = -1;
+    const qint32 spans = analysis.ok() ? analysis.schedule->graph().spanCount() : 0;
+    m_collapsed.assign(size_t(spans), 0);
+    resetFrame();
+    m_scroll->setValue(0);
+    rebuildRows();
+}
+
+void WorkflowGantt::resetFrame()
+{
+    m_frameStart = m_analysis.timing.start;
+    m_frameEnd = m_analysis.timing.end;
+    if (!m_analysis.ok())
+        return;
+    // Raw times: a child overflowing its parent is drawn as recorded.
+    const SpanGraph &graph = m_analysis.schedule->graph();
+    for (qint32 span = 0; span < graph.spanCount(); ++span) {
+        m_frameStart = std::min(m_frameStart, graph.start(span));
+        m_frameEnd = std::max(m_frameEnd, graph.end(span));
+    }
+}
+
+void WorkflowGantt::setStore(std::shared_ptr<const TraceStore> store)
+{
+    m_store = std::move(store);
+}
+
+void WorkflowGantt::showWhatIf(const WhatIfOutcome &outcome)
+{
+    if (!m_analysis.ok() || !outcome.ok())
+        return;
+    m_whatIf = true;
+    m_startAfter = outcome.startAfter;
+    m_endAfter = outcome.endAfter;
+    m_pathAfter = outcome.pathAfter;
+    m_slackAfter = outcome.slackAfter;
+    for (size_t span = 0; span < m_endAfter.size(); ++span)
+        m_frameEnd = std::max(m_frameEnd, m_endAfter[span]);
+    rebuildRows();
+}
+
+void WorkflowGantt::clearWhatIf()
+{
+    if (!m_whatIf)
+        return;
+    m_whatIf = false;
+    resetFrame();
+    rebuildRows();
+}
+
+void WorkflowGantt::setCriticalPathOnly(bool only)
+{
+    if (m_pathOnly == only)
+        return;
+    m_pathOnly = only;
+    rebuildRows();
+}
+
+void WorkflowGantt::setCollapsed(qint32 span, bool collapsed)
+{
+    if (span < 0 || size_t(span) >= m_collapsed.size())
+        return;
+    m_collapsed[size_t(span)] = collapsed ? 1 : 0;
+    rebuildRows();
+}
+
+void WorkflowGantt::setSelectedSpan(qint32 span)
+{
+    if (m_selected == span)
+        return;
+    m_selected = span;
+    update();
+    emit spanSelected(span);
+}
+
+void WorkflowGantt::rebuildRows()
+{
+    m_rows.clear();
+    m_rowOfSpan.clear();
+    if (m_analysis.ok()) {
+        const auto &schedule = *m_analysis.schedule;
+        const auto &path = m_whatIf ? m_pathAfter : m_analysis.path;
+        const auto keep = GanttRows::pathWithAncestors(schedule.tree(), path);
+        m_rows = GanttRows::build(schedule.graph(), schedule.tree(), m_collapsed, m_pathOnly ? &keep : nullptr);
+        m_rowOfSpan.assign(size_t(schedule.graph().spanCount()), -1);
+        for (size_t row = 0; row < m_rows.size(); ++row)
+            m_rowOfSpan[size_t(m_rows[row].span)] = qint32(row);
+    }
+    updateScrollBar();
+    update();
+}
+
+void WorkflowGantt::updateScrollBar()
+{
+    const auto rows = rowFrame();
+    const int shown = std::max(1, (height() - rows.header) / kRowHeight);
+    m_scroll->setGeometry(width() - m_scroll->sizeHint().width(), rows.header, m_scroll->sizeHint().width(),
+                          std::max(0, height() - rows.header));
+    m_scroll->setRange(0, std::max(0, int(m_rows.size()) - shown));
+    m_scroll->setPageStep(shown);
+    m_scroll->setVisible(int(m_rows.size()) > shown);
+}
+
+int WorkflowGantt::labelWidth() const
+{
+    return std::clamp(width() / 3, 120, 300);
+}
+
+WorkflowGanttCoordinates::TimeFrame WorkflowGantt::timeFrame() const
+{
+    const int left = labelWidth() + 8;
+    const int right = width() - (m_scroll->isVisible() ? m_scroll->width() : 0) - 12;
+    return {m_frameStart, std::max(m_frameStart + 1, m_frameEnd), left, std::max(1, right - left)};
+}
+
+WorkflowGanttCoordinates::Rows WorkflowGantt::rowFrame() const
+{
+    return {fontMetrics().height() + 10, kRowHeight, m_scroll ? m_scroll->value() : 0, int(m_rows.size())};
+}
+
+qint64 WorkflowGantt::displayStart(qint32 span) const
+{
+    return m_whatIf ? m_startAfter[size_t(span)] : m_analysis.schedule->graph().start(span);
+}
+
+qint64 WorkflowGantt::displayEnd(qint32 span) const
+{
+    return m_whatIf ? m_endAfter[size_t(span)] : m_analysis.schedule->graph().end(span);
+}
+
+qint32 WorkflowGantt::visibleRowOf(qint32 span) const
+{
+    const SpanTree &tree = m_analysis.schedule->tree();
+    while (span >= 0 && m_rowOfSpan[size_t(span)] < 0)
+        span = tree.parent(span);
+    return span < 0 ? -1 : m_rowOfSpan[size_t(span)];
+}
+
+QRectF WorkflowGantt::barRect(qint32 span) const
+{
+    if (!m_analysis.ok() || span < 0 || size_t(span) >= m_rowOfSpan.size() || m_rowOfSpan[size_t(span)] < 0)
+        return {};
+    const auto frame = timeFrame();
+    const auto rows = rowFrame();
+    const double x0 = WorkflowGanttCoordinates::xOf(frame, displayStart(span));
+    const double x1 = WorkflowGanttCoordinates::xOf(frame, displayEnd(span));
+    const int top = WorkflowGanttCoordinates::rowTop(rows, m_rowOfSpan[size_t(span)]);
+    return QRectF(x0, top + 3, std::max(1.0, x1 - x0), kRowHeight - 6);
+}
+
+QSize WorkflowGantt::sizeHint() const
+{
+    return {760, 360};
+}
+
+QSize WorkflowGantt::minimumSizeHint() const
+{
+    return {320, 120};
+}
+
+void WorkflowGantt::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    updateScrollBar();
+}
+
+void WorkflowGantt::wheelEvent(QWheelEvent *event)
+{
+    m_scroll->setValue(m_scroll->value() - event->angleDelta().y() / 40);
+    event->accept();
+}
+
+void WorkflowGantt::mousePressEvent(QMouseEvent *event)
+{
+    const int row = WorkflowGanttCoordinates::rowAt(rowFrame(), int(event->position().y()));
+    if (row < 0)
+        return;
+    const GanttRow &gantt = m_rows[size_t(row)];
+    const int triangleLeft = 4 + gantt.depth * kIndent;
+    const double x = event->position().x();
+    if (gantt.hasChildren && x >= triangleLeft && x < triangleLeft + kTriangle + 2) {
+        setCollapsed(gantt.span, gantt.expanded);
+        return;
+    }
+    setSelectedSpan(gantt.span);
+}
+
+bool WorkflowGantt::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip && m_analysis.ok()) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        const int row = WorkflowGanttCoordinates::rowAt(rowFrame(), help->pos().y());
+        if (row >= 0)
+            QToolTip::showText(help->globalPos(), tooltip(m_rows[size_t(row)].span), this);
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+QString WorkflowGantt::tooltip(qint32 span) const
+{
+    const SpanGraph &graph = m_analysis.schedule->graph();
+    const qint64 origin = m_analysis.timing.start;
+    QStringList lines;
+    lines << QStringLiteral("<b>%1</b>").arg(graph.label(span).toHtmlEscaped());
+    lines << tr("kind: %1 (%2)").arg(graph.operation(span).toHtmlEscaped(), spanCategoryLabel(graph.category(span)));
+    lines << tr("%1 – %2 ms (%3 ms)")
+                 .arg(ms(displayStart(span) - origin), ms(displayEnd(span) - origin),
+                      ms(displayEnd(span) - displayStart(span)));
+    const auto &slack = m_whatIf ? m_slackAfter : m_analysis.slack;
+    const qint64 own = slack[size_t(span)];
+    if (own == ScheduleGraph::kUnbounded)
+        lines << tr("gates nothing (non-blocking, or outside its parent)");
+    else if (own == 0)
+        lines << tr("critical: no slack");
+    else
+        lines << tr("slack %1 ms").arg(ms(own));
+    if (graph.outputTokens(span) >= 0)
+        lines << tr("output tokens: %1").arg(graph.outputTokens(span));
+    for (const auto &phase : graph.phases(span))
+        lines << tr("%1: %2 ms").arg(phaseLabel(phase.phase), ms(phase.end - phase.begin));
+    lines << tr("id: %1").arg(graph.idText(span).toHtmlEscaped());
+    const qint32 row = graph.sourceRow(span);
+    if (m_store && row >= 0 && row < m_store->spans.rowCount()) {
+        const auto &spans = m_store->spans;
+        const auto [begin, end] = spans.attributeRange(row);
+        for (size_t i = begin; i < end && i < begin + 12; ++i) {
+            const auto &attribute = spans.attributeRows()[i];
+            QString value = spans.text(attribute.value);
+            if (value.size() > 80)
+                value = value.left(80) + QStringLiteral("…");
+            lines << QStringLiteral("%1 = %2").arg(spans.text(attribute.key()).toHtmlEscaped(), value.toHtmlEscaped());
+        }
+    }
+    return lines.join(QStringLiteral("<br>"));
+}
+
+void WorkflowGantt::paintEvent(QPaintEvent *)
+{
+    QPainter painter(this);
+    painter.fillRect(rect(), palette().color(QPalette::Base));
+    if (!m_analysis.ok()) {
+        painter.setPen(palette().color(QPalette::PlaceholderText));
+        painter.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
+                         m_analysis.error.isEmpty() ? tr("Double-click a workflow to see its spans.")
+                                                    : tr("This workflow cannot be analysed: %1").arg(m_analysis.error));
+        return;
+    }
+    paintHeader(painter);
+    const auto [first, last] = WorkflowGanttCoordinates::visibleRows(rowFrame(), height());
+    painter.save();
+    painter.setClipRect(0, rowFrame().header, width(), height());
+    for (int row = first; row < last; ++row)
+        paintRow(painter, row);
+    paintOverlays(painter, first, last);
+    painter.restore();
+    painter.setPen(palette().color(QPalette::Mid));
+    painter.drawLine(labelWidth(), 0, labelWidth(), height());
+}
+
+void WorkflowGantt::paintHeader(QPainter &painter) const
+{
+    const auto frame = timeFrame();
+    const int header = rowFrame().header;
+    painter.fillRect(0, 0, width(), header, palette().color(QPalette::AlternateBase));
+    painter.setPen(palette().color(QPalette::Text));
+    painter.drawText(QRect(6, 0, labelWidth() - 12, header), Qt::AlignVCenter | Qt::AlignLeft, tr("Span"));
+    const qint64 step = WorkflowGanttCoordinates::tickStep(frame, 90);
+    const qint64 origin = m_analysis.timing.start;
+    const qint64 firstTick = origin + ((frame.start - origin) / step) * step;
+    for (qint64 tick = firstTick; tick <= frame.end; tick += step) {
+        const double x = WorkflowGanttCoordinates::xOf(frame, tick);
+        if (x < frame.left - 1)
+            continue;
+        painter.setPen(palette().color(QPalette::Mid));
+        painter.drawLine(QPointF(x, header - 4), QPointF(x, height()));
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(QRectF(x + 3, 0, 120, header), Qt::AlignVCenter | Qt::AlignLeft,
+                         tr("%1 ms").arg(double(tick - origin) / 1e6, 0, 'g', 6));
+    }
+}
+
+void WorkflowGantt::paintRow(QPainter &painter, int row) const
+{
+    const GanttRow &gantt = m_rows[size_t(row)];
+    const SpanGraph &graph = m_analysis.schedule->graph();
+    const int top = WorkflowGanttCoordinates::rowTop(rowFrame(), row);
+    if (gantt.span == m_selected)
+        painter.fillRect(0, top, width(), kRowHeight, palette().color(QPalette::Highlight).lighter(170));
+    else if (row % 2 == 1)
+        painter.fillRect(0, top, width(), kRowHeight, palette().color(QPalette::AlternateBase));
+
+    // Label: indent, expand triangle, name.
+    const int x = 4 + gantt.depth * kIndent;
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(palette().color(QPalette::Text));
+    if (gantt.hasChildren) {
+        const QPointF c(x + kTriangle / 2.0, top + kRowHeight / 2.0);
+        QPolygonF triangle;
+        if (gantt.expanded)
+            triangle << c + QPointF(-4, -2) << c + QPointF(4, -2) << c + QPointF(0, 3);
+        else
+            triangle << c + QPointF(-2, -4) << c + QPointF(3, 0) << c + QPointF(-2, 4);
+        painter.drawPolygon(triangle);
+    }
+    painter.setPen(palette().color(QPalette::Text));
+    const QRect label(x + kTriangle + 2, top, labelWidth() - x - kTriangle - 6, kRowHeight);
+    painter.drawText(label, Qt::AlignVCenter | Qt::AlignLeft,
+                     fontMetrics().elidedText(graph.label(gantt.span), Qt::ElideRight, label.width()));
+
+    // Bar, and its recorded place when a what-if moved it.
+    const QRectF bar = barRect(gantt.span);
+    painter.fillRect(bar, SpanCategoryColors::of(graph.category(gantt.span)));
+    if (m_whatIf) {
+        const auto frame = timeFrame();
+        const double x0 = WorkflowGanttCoordinates::xOf(frame, graph.start(gantt.span));
+        const double x1 = WorkflowGanttCoordinates::xOf(frame, graph.end(gantt.span));
+        if (std::abs(x0 - bar.left()) >= 1.0 || std::abs(x1 - bar.right()) >= 1.0) {
+            painter.setPen(QPen(SpanCategoryColors::original(), 1, Qt::DashLine));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(QRectF(x0, bar.top(), std::max(1.0, x1 - x0), bar.height()));
+        }
+    }
+}
+
+void WorkflowGantt::paintOverlays(QPainter &painter, int firstRow, int lastRow) const
+{
+    const SpanGraph &graph = m_analysis.schedule->graph();
+    const auto frame = timeFrame();
+    const auto rows = rowFrame();
+    const auto inView = [&](qint32 row) { return row >= firstRow && row < lastRow; };
+    const auto centre = [&](qint32 row) { return WorkflowGanttCoordinates::rowTop(rows, row) + kRowHeight / 2.0; };
+
+    // Slack whiskers after each span that has some.
+    const auto &slack = m_whatIf ? m_slackAfter : m_analysis.slack;
+    painter.setPen(QPen(SpanCategoryColors::slack(), 1));
+    for (qint32 row = firstRow; row < lastRow; ++row) {
+        const qint32 span = m_rows[size_t(row)].span;
+        const qint64 own = slack[size_t(span)];
+        if (own <= 0 || own == ScheduleGraph::kUnbounded)
+            continue;
+        const double x0 = WorkflowGanttCoordinates::xOf(frame, displayEnd(span));
+        const double x1 = WorkflowGanttCoordinates::xOf(frame, displayEnd(span) + own);
+        const double y = centre(row);
+        painter.drawLine(QPointF(x0, y), QPointF(x1, y));
+        painter.drawLine(QPointF(x1, y - 4), QPointF(x1, y + 4));
+    }
+
+    // Dependency arrows from the end of one span to the start of another.
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    for (const auto &dependency : graph.dependencies()) {
+        const qint32 from = visibleRowOf(dependency.from);
+        const qint32 to = visibleRowOf(dependency.to);
+        if (from < 0 || to < 0 || from == to || (!inView(from) && !inView(to)))
+            continue;
+        const QPointF a(WorkflowGanttCoordinates::xOf(frame, displayEnd(dependency.from)), centre(from));
+        const QPointF b(WorkflowGanttCoordinates::xOf(frame, displayStart(dependency.to)), centre(to));
+        painter.setPen(QPen(SpanCategoryColors::dependency(), 1, dependency.hypothetical ? Qt::DashLine : Qt::SolidLine));
+        QPainterPath line(a);
+        line.cubicTo(QPointF(a.x() + 10, a.y()), QPointF(b.x() - 10, b.y()), b);
+        painter.setBrush(Qt::NoBrush);
+        painter.drawPath(line);
+        painter.setBrush(SpanCategoryColors::dependency());
+        painter.drawPolygon(QPolygonF{b, b + QPointF(-5, -3), b + QPointF(-5, 3)});
+    }
+    painter.setRenderHint(QPainter::Antialiasing, false);
+
+    // The critical path: a band under each section, on the span's row or,
+    // when collapsed away, on its nearest shown ancestor's.
+    const auto &path = m_whatIf ? m_pathAfter : m_analysis.path;
+    for (const auto &section : path) {
+        if (section.span == PathSection::kNoSpan)
+            continue;
+        const qint32 row = visibleRowOf(section.span);
+        if (!inView(row))
+            continue;
+        const double x0 = WorkflowGanttCoordinates::xOf(frame, section.start);
+        const double x1 = WorkflowGanttCoordinates::xOf(frame, section.end);
+        const double bottom = WorkflowGanttCoordinates::rowTop(rows, row) + kRowHeight - 3;
+        painter.fillRect(QRectF(x0, bottom - 4, std::max(1.0, x1 - x0), 4), SpanCategoryColors::criticalPath());
+    }
+}
