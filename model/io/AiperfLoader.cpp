@@ -1,10 +1,7 @@
 #include "AiperfLoader.h"
 
-#include "LineStream.h"
-#include "LoadControl.h"
-#include "RequestRowsBuilder.h"
+#include "RecordLines.h"
 
-#include <QFileInfo>
 
 #include <nlohmann/json.hpp>
 
@@ -165,39 +162,10 @@ namespace AiperfLoader {
 
 LoadResult load(const QString &path, const LoadOptions &options, LoadControl *control)
 {
-    LoadResult result;
-    const QFileInfo info(path);
-    result.bytes = info.size();
-    if (control)
-        control->setTotalBytes(result.bytes);
-    auto &store = *result.store;
-    store.sourceFiles << path;
-    store.format = QStringLiteral("aiperf-jsonl");
-    RequestRowsBuilder rows(store, info.fileName());
-    QString error;
-    const auto visit = [&](const LineView &line) {
-        if (line.oversizeBytes > 0) {
-            rows.reject(line.number, {}, {}, QStringLiteral("record is longer than the per-record limit"));
-            return !options.strict;
-        }
-        if (line.text.find_first_not_of(" \t") == std::string_view::npos)
-            return true;
-        const auto before = store.rejected.size();
+    return loadRecordLines(path, QStringLiteral("aiperf-jsonl"), options, control,
+                           [](const LineView &line, RequestRowsBuilder &rows) {
         readLine(line.text, line.number, rows);
-        return !(options.strict && store.rejected.size() > before);
-    };
-    if (!streamLines(path, {0, result.bytes}, options.maxRecordBytes, control, visit, &error)) {
-        result.fatalError = QStringLiteral("%1: cannot read: %2").arg(path, error);
-        return result;
-    }
-    if (control && control->isCancelled()) {
-        result.cancelled = true;
-        return result;
-    }
-    rows.finish();
-    if (options.strict && !store.rejected.empty())
-        result.fatalError = QStringLiteral("strict mode: %1").arg(store.rejected.front().toString());
-    return result;
+    });
 }
 
 } // namespace AiperfLoader

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "JsonLexing.h"
+
 #include <QtGlobal>
 
 #include <charconv>
@@ -21,11 +23,8 @@ enum class Result { Ok, NeedsFullParser };
 
 namespace detail {
 
-inline void skipSpace(std::string_view s, size_t &pos)
-{
-    while (pos < s.size() && (s[pos] == ' ' || s[pos] == '\t' || s[pos] == '\r' || s[pos] == '\n'))
-        ++pos;
-}
+using JsonLexing::scanNumber;
+using JsonLexing::skipSpace;
 
 // A plain string: no escapes, no control characters, ASCII only.
 inline bool scanString(std::string_view s, size_t &pos, std::string_view *out)
@@ -43,44 +42,6 @@ inline bool scanString(std::string_view s, size_t &pos, std::string_view *out)
         ++pos;
     }
     return false;
-}
-
-// Strict JSON number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-inline bool scanNumber(std::string_view s, size_t &pos, std::string_view *lexeme, bool *integral)
-{
-    const size_t begin = pos;
-    const auto digit = [&](size_t at) { return at < s.size() && s[at] >= '0' && s[at] <= '9'; };
-    if (pos < s.size() && s[pos] == '-')
-        ++pos;
-    if (!digit(pos))
-        return false;
-    if (s[pos] == '0') {
-        ++pos;
-    } else {
-        while (digit(pos))
-            ++pos;
-    }
-    *integral = true;
-    if (pos < s.size() && s[pos] == '.') {
-        ++pos;
-        if (!digit(pos))
-            return false;
-        while (digit(pos))
-            ++pos;
-        *integral = false;
-    }
-    if (pos < s.size() && (s[pos] == 'e' || s[pos] == 'E')) {
-        ++pos;
-        if (pos < s.size() && (s[pos] == '+' || s[pos] == '-'))
-            ++pos;
-        if (!digit(pos))
-            return false;
-        while (digit(pos))
-            ++pos;
-        *integral = false;
-    }
-    *lexeme = s.substr(begin, pos - begin);
-    return true;
 }
 
 inline bool scanLiteral(std::string_view s, size_t &pos, std::string_view word)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "JsonLexing.h"
+
 #include <QtGlobal>
 
 #include <string>
@@ -23,21 +25,9 @@ enum class Result { Ok, Invalid, Stopped };
 
 namespace detail {
 
-inline bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-inline int hexDigit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
+using JsonLexing::hexDigit;
+using JsonLexing::isSpace;
+using JsonLexing::scanNumber;
 
 inline void appendUtf8(std::string &out, quint32 code)
 {
@@ -144,44 +134,6 @@ inline bool scanString(std::string_view s, size_t &pos, std::string &scratch, st
         ++pos;
     }
     return false;
-}
-
-// Strict JSON number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-inline bool scanNumber(std::string_view s, size_t &pos, std::string_view *lexeme, bool *integral)
-{
-    const size_t begin = pos;
-    const auto digit = [&](size_t at) { return at < s.size() && s[at] >= '0' && s[at] <= '9'; };
-    if (pos < s.size() && s[pos] == '-')
-        ++pos;
-    if (!digit(pos))
-        return false;
-    if (s[pos] == '0') {
-        ++pos;
-    } else {
-        while (digit(pos))
-            ++pos;
-    }
-    *integral = true;
-    if (pos < s.size() && s[pos] == '.') {
-        ++pos;
-        if (!digit(pos))
-            return false;
-        while (digit(pos))
-            ++pos;
-        *integral = false;
-    }
-    if (pos < s.size() && (s[pos] == 'e' || s[pos] == 'E')) {
-        ++pos;
-        if (pos < s.size() && (s[pos] == '+' || s[pos] == '-'))
-            ++pos;
-        if (!digit(pos))
-            return false;
-        while (digit(pos))
-            ++pos;
-        *integral = false;
-    }
-    *lexeme = s.substr(begin, pos - begin);
-    return true;
 }
 
 } // namespace detail

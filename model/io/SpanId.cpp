@@ -1,24 +1,15 @@
 #include "SpanId.h"
 
+#include "JsonLexing.h"
+
 #include <array>
 
 namespace {
 
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 bool isHex(std::string_view text)
 {
     for (const char c : text) {
-        if (hexValue(c) < 0)
+        if (JsonLexing::hexDigit(c) < 0)
             return false;
     }
     return true;

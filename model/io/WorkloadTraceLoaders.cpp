@@ -1,8 +1,6 @@
 #include "WorkloadTraceLoaders.h"
 
-#include "LineStream.h"
-#include "LoadControl.h"
-#include "RequestRowsBuilder.h"
+#include "RecordLines.h"
 
 #include <QFileInfo>
 
@@ -32,48 +30,6 @@ bool readInt(std::string_view text, size_t begin, size_t length, int *value)
         return false;
     const auto parsed = std::from_chars(text.data() + begin, text.data() + begin + length, *value);
     return parsed.ec == std::errc() && parsed.ptr == text.data() + begin + length;
-}
-
-// Shared driver: stream the lines, hand each non-blank one to `readLine`.
-template<typename ReadLine>
-LoadResult streamRecords(const QString &path, const QString &format, const LoadOptions &options,
-                         LoadControl *control, ReadLine &&readLine)
-{
-    LoadResult result;
-    const QFileInfo info(path);
-    result.bytes = info.size();
-    if (control)
-        control->setTotalBytes(result.bytes);
-    auto &store = *result.store;
-    store.sourceFiles << path;
-    store.format = format;
-    RequestRowsBuilder rows(store, info.fileName());
-    QString error;
-    const auto visit = [&](const LineView &line) {
-        if (line.oversizeBytes > 0) {
-            rows.reject(line.number, {}, {}, QStringLiteral("record is longer than the per-record limit"));
-            return !options.strict;
-        }
-        if (line.text.find_first_not_of(" \t") == std::string_view::npos)
-            return true;
-        const auto before = store.rejected.size();
-        readLine(line, rows);
-        return !(options.strict && store.rejected.size() > before);
-    };
-    if (!streamLines(path, {0, result.bytes}, options.maxRecordBytes, control, visit, &error)) {
-        result.fatalError = QStringLiteral("%1: cannot read: %2").arg(path, error);
-        return result;
-    }
-    if (control && control->isCancelled()) {
-        result.cancelled = true;
-        return result;
-    }
-    rows.finish();
-    if (options.strict && !store.rejected.empty())
-        result.fatalError = QStringLiteral("strict mode: %1").arg(store.rejected.front().toString());
-    else if (store.requests.isEmpty() && store.rejected.empty())
-        result.fatalError = QStringLiteral("%1: no records").arg(path);
-    return result;
 }
 
 RequestTable::Row arrivalRow(std::string_view id, qint64 arrival, qint64 prompt, qint64 output, qint64 line)
@@ -138,7 +94,7 @@ LoadResult loadAzureCsv(const QString &path, const LoadOptions &options, LoadCon
 {
     const QString workload = QFileInfo(path).completeBaseName().section(QLatin1Char('_'), -1);
     std::string id;
-    auto result = streamRecords(path, QStringLiteral("azure-csv"), options, control,
+    auto result = loadRecordLines(path, QStringLiteral("azure-csv"), options, control,
                                 [&](const LineView &line, RequestRowsBuilder &rows) {
         std::string_view text = line.text;
         if (line.number == 1) {
@@ -188,7 +144,7 @@ LoadResult loadMooncake(const QString &path, const LoadOptions &options, LoadCon
 {
     std::unordered_set<qint64> seenBlocks;
     std::string id;
-    auto result = streamRecords(path, QStringLiteral("mooncake-jsonl"), options, control,
+    auto result = loadRecordLines(path, QStringLiteral("mooncake-jsonl"), options, control,
                                 [&](const LineView &line, RequestRowsBuilder &rows) {
         id = "mooncake-" + std::to_string(line.number);
         const QString requestId = QString::fromStdString(id);
