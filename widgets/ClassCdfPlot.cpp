@@ -1,0 +1,197 @@
+#include "ClassCdfPlot.h"
+
+#include <qcustomplot.h>
+
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QVBoxLayout>
+
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace {
+
+// Marker shape per percentile, so p95 and p99 read apart without colour.
+constexpr std::array<QCPScatterStyle::ScatterShape, kClassQuantiles.size()> kMarkerShapes = {
+    QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond};
+
+} // namespace
+
+ClassCdfPlot::ClassCdfPlot(QWidget *parent)
+    : QWidget(parent)
+    , m_slo(new QDoubleSpinBox(this))
+    , m_plot(new QCustomPlot(this))
+{
+    setObjectName(QStringLiteral("classCdfPlot"));
+    m_slo->setObjectName(QStringLiteral("classCdfSlo"));
+    m_slo->setRange(0.0, 1e7);
+    m_slo->setDecimals(1);
+    m_slo->setSuffix(QStringLiteral(" ms"));
+    m_slo->setSpecialValueText(tr("off"));
+    m_slo->setToolTip(tr("Draw an SLO line over the class CDFs"));
+    m_plot->setMinimumSize(300, 200);
+    auto *controls = new QHBoxLayout;
+    auto *markers = new QLabel(tr("Markers: \u25cb p50  \u25a1 p90  \u25b3 p95  \u25c7 p99 (where the class holds them)"), this);
+    controls->addWidget(markers);
+    controls->addStretch(1);
+    controls->addWidget(new QLabel(tr("SLO:"), this));
+    controls->addWidget(m_slo);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(controls);
+    layout->addWidget(m_plot, 1);
+
+    m_plot->legend->setVisible(true);
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    m_plot->yAxis->setLabel(tr("Share of requests \u2264 x"));
+    applyPalette();
+    connect(m_slo, &QDoubleSpinBox::valueChanged, this, &ClassCdfPlot::redraw);
+    redraw();
+}
+
+QColor ClassCdfPlot::classColour(int i)
+{
+    static const std::array<QColor, 7> colours = {
+        QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7),
+        QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9), QColor(0x6B, 0x4E, 0x2E),
+    };
+    return colours[size_t(i) % colours.size()];
+}
+
+void ClassCdfPlot::setCurves(std::vector<ClassCell> cells, std::optional<ClassCell> overall, Metric metric,
+                             Boundary boundary)
+{
+    m_cells = std::move(cells);
+    m_overall = std::move(overall);
+    m_metric = metric;
+    m_boundary = boundary;
+    redraw();
+}
+
+void ClassCdfPlot::setSloMs(double ms)
+{
+    m_slo->setValue(ms);
+}
+
+double ClassCdfPlot::sloMs() const
+{
+    return m_slo->value();
+}
+
+QStringList ClassCdfPlot::legendNames() const
+{
+    QStringList names;
+    for (int i = 0; i < m_plot->legend->itemCount(); ++i) {
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(m_plot->legend->item(i)))
+            names.append(item->plottable()->name());
+    }
+    return names;
+}
+
+void ClassCdfPlot::redraw()
+{
+    const QLocale locale;
+    m_plot->clearGraphs();
+    m_plot->clearItems();
+    m_plot->xAxis->setLabel(tr("%1 at the %2 boundary (%3)")
+                                .arg(metricLabel(m_metric), boundaryKey(m_boundary), metricUnit(m_metric)));
+    const QColor text = palette().color(QPalette::Text);
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -std::numeric_limits<double>::infinity();
+
+    auto addCurve = [&](const ClassCell &cell, const QString &label, const QPen &pen) {
+        if (cell.cdf.empty())
+            return;
+        QCPGraph *graph = m_plot->addGraph();
+        graph->setName(tr("%1 (n = %2)").arg(label, locale.toString(cell.n)));
+        graph->setLineStyle(QCPGraph::lsStepLeft);
+        graph->setPen(pen);
+        QVector<double> x;
+        QVector<double> y;
+        for (const CdfPoint &point : cell.cdf) {
+            x.append(point.x);
+            y.append(point.share);
+        }
+        graph->setData(x, y, true);
+        lo = qMin(lo, x.front());
+        hi = qMax(hi, x.back());
+        // Percentile markers: one scatter-only graph per percentile, kept out of the legend.
+        for (size_t q = 0; q < kClassQuantiles.size(); ++q) {
+            const QuantileEstimate &estimate = cell.quantiles[q];
+            if (estimate.tooFew())
+                continue;
+            QCPGraph *marker = m_plot->addGraph();
+            marker->setLineStyle(QCPGraph::lsNone);
+            marker->setScatterStyle(QCPScatterStyle(kMarkerShapes[q], pen.color(), palette().color(QPalette::Base), 8));
+            marker->setData({estimate.value}, {estimate.q});
+            marker->removeFromLegend();
+        }
+    };
+    for (size_t i = 0; i < m_cells.size(); ++i)
+        addCurve(m_cells[i], m_cells[i].label(), QPen(classColour(int(i)), 2.0));
+    if (m_overall)
+        addCurve(*m_overall, tr("overall"), QPen(text, 1.5, Qt::DashLine));
+
+    const double slo = m_slo->value();
+    if (slo > 0.0) {
+        auto *line = new QCPItemStraightLine(m_plot);
+        line->point1->setCoords(slo, 0.0);
+        line->point2->setCoords(slo, 1.0);
+        const QColor red(0xC0, 0x00, 0x20);
+        line->setPen(QPen(red, 2.0));
+        auto *label = new QCPItemText(m_plot);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(slo, 0.02);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setPadding(QMargins(4, 1, 4, 1));
+        label->setColor(red);
+        label->setBrush(palette().color(QPalette::Base));
+        label->setText(tr("SLO %1 %2").arg(locale.toString(slo, 'f', 1), metricUnit(m_metric)));
+        lo = qMin(lo, slo);
+        hi = qMax(hi, slo);
+    }
+    if (!std::isfinite(lo)) {
+        lo = 0.0;
+        hi = 1.0;
+    }
+    const double pad = (hi - lo) * 0.03 + 1e-9;
+    m_plot->xAxis->setRange(lo - pad, hi + pad);
+    m_plot->yAxis->setRange(0.0, 1.02);
+    m_plot->legend->setVisible(m_plot->legend->itemCount() > 0);
+    m_plot->replot();
+}
+
+void ClassCdfPlot::applyPalette()
+{
+    const QPalette pal = palette();
+    m_plot->setBackground(pal.color(QPalette::Base));
+    m_plot->axisRect()->setBackground(pal.color(QPalette::Base));
+    const QColor text = pal.color(QPalette::Text);
+    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
+        axis->setBasePen(QPen(text));
+        axis->setTickPen(QPen(text));
+        axis->setSubTickPen(QPen(text));
+        axis->setTickLabelColor(text);
+        axis->setLabelColor(text);
+        QColor grid = text;
+        grid.setAlpha(40);
+        axis->grid()->setPen(QPen(grid, 1.0, Qt::DotLine));
+    }
+    QColor legendBack = pal.color(QPalette::Base);
+    legendBack.setAlpha(220);
+    m_plot->legend->setBrush(legendBack);
+    m_plot->legend->setTextColor(text);
+    m_plot->legend->setBorderPen(QPen(pal.color(QPalette::Mid)));
+}
+
+void ClassCdfPlot::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        redraw();
+    }
+    QWidget::changeEvent(event);
+}

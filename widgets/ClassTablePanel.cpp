@@ -1,0 +1,380 @@
+#include "ClassTablePanel.h"
+
+#include "ClassCdfPlot.h"
+#include "ClassTableModel.h"
+#include "ViewState.h"
+#include "analysis/ClassCellRows.h"
+#include "analysis/ClassColumn.h"
+#include "analysis/ColumnCache.h"
+#include "analysis/RequestSlice.h"
+#include "store/TraceStore.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <numeric>
+
+namespace {
+
+// With no class selected the plot shows the largest classes, at most this many.
+constexpr size_t kDefaultCurves = 6;
+
+QString bandsText(const TokenBands &bands)
+{
+    QStringList parts;
+    for (const qint32 edge : bands.edges())
+        parts << TokenBands::tokenCountLabel(edge);
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+ClassTablePanel::ClassTablePanel(ViewState *state, QWidget *parent)
+    : QWidget(parent)
+    , m_state(state)
+    , m_first(new QComboBox(this))
+    , m_second(new QComboBox(this))
+    , m_metric(new QComboBox(this))
+    , m_boundary(new QLabel(this))
+    , m_promptBands(new QLineEdit(this))
+    , m_outputBands(new QLineEdit(this))
+    , m_cacheStatus(new QLabel(this))
+    , m_status(new QLabel(this))
+    , m_mixture(new QLabel(this))
+    , m_model(new ClassTableModel(this))
+    , m_view(new QTableView(this))
+    , m_cdf(new ClassCdfPlot(this))
+{
+    setObjectName(QStringLiteral("classTablePanel"));
+    m_first->setObjectName(QStringLiteral("classDimension1"));
+    m_second->setObjectName(QStringLiteral("classDimension2"));
+    m_metric->setObjectName(QStringLiteral("classMetric"));
+    m_promptBands->setObjectName(QStringLiteral("classPromptBands"));
+    m_outputBands->setObjectName(QStringLiteral("classOutputBands"));
+    m_mixture->setObjectName(QStringLiteral("classMixtureWarning"));
+    m_view->setObjectName(QStringLiteral("classTableView"));
+    for (const Metric metric : allMetrics())
+        m_metric->addItem(metricLabel(metric), int(metric));
+    for (QLineEdit *edit : {m_promptBands, m_outputBands}) {
+        edit->setToolTip(tr("Upper edges of the token bands, ascending: \"512, 2k, 8k\" gives <512, 512\u20132k, "
+                            "2k\u20138k, \u22658k. Press Enter to apply."));
+        edit->setMaximumWidth(140);
+    }
+    m_promptBands->setText(bandsText(m_bands.prompt));
+    m_outputBands->setText(bandsText(m_bands.output));
+    m_first->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_second->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+
+    auto *split = new QHBoxLayout;
+    split->addWidget(new QLabel(tr("By:"), this));
+    split->addWidget(m_first);
+    split->addWidget(new QLabel(tr("and"), this));
+    split->addWidget(m_second);
+    split->addSpacing(12);
+    split->addWidget(new QLabel(tr("Metric:"), this));
+    split->addWidget(m_metric);
+    split->addWidget(m_boundary);
+    split->addStretch(1);
+    auto *bands = new QHBoxLayout;
+    bands->addWidget(new QLabel(tr("Prompt bands (tokens):"), this));
+    bands->addWidget(m_promptBands);
+    bands->addWidget(new QLabel(tr("Output bands (tokens):"), this));
+    bands->addWidget(m_outputBands);
+    bands->addSpacing(12);
+    bands->addWidget(m_cacheStatus);
+    bands->addStretch(1);
+
+    m_mixture->setWordWrap(true);
+    m_mixture->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_mixture->setStyleSheet(QStringLiteral("QLabel { background: #fde8e8; color: #7a0010; border: 1px solid #c00020;"
+                                            " padding: 3px; }"));
+    m_mixture->hide();
+    m_status->setWordWrap(true);
+
+    m_view->setModel(m_model);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setAlternatingRowColors(true);
+    m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_view->setWordWrap(false);
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_view);
+    splitter->addWidget(m_cdf);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({740, 260});   // the table's four interval columns need the room
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(split);
+    layout->addLayout(bands);
+    layout->addWidget(m_status);
+    layout->addWidget(m_mixture);
+    layout->addWidget(splitter, 1);
+
+    connect(m_first, &QComboBox::activated, this, &ClassTablePanel::recompute);
+    connect(m_second, &QComboBox::activated, this, &ClassTablePanel::recompute);
+    connect(m_metric, &QComboBox::activated, this,
+            [this] { m_state->setMetric(static_cast<Metric>(m_metric->currentData().toInt())); });
+    connect(m_promptBands, &QLineEdit::editingFinished, this, &ClassTablePanel::applyBandEdits);
+    connect(m_outputBands, &QLineEdit::editingFinished, this, &ClassTablePanel::applyBandEdits);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &ClassTablePanel::onSelectionChanged);
+    connect(state, &ViewState::storeChanged, this, &ClassTablePanel::rebuildDimensions);
+    connect(state, &ViewState::sliceChanged, this, &ClassTablePanel::onSliceChanged);
+    connect(state, &ViewState::boundaryChanged, this, &ClassTablePanel::recompute);
+    connect(state, &ViewState::metricChanged, this, [this](Metric metric) {
+        m_metric->setCurrentIndex(m_metric->findData(int(metric)));
+        recompute();
+    });
+    m_metric->setCurrentIndex(m_metric->findData(int(state->metric())));
+    rebuildDimensions();
+}
+
+ClassTablePanel::~ClassTablePanel() = default;
+
+void ClassTablePanel::rebuildDimensions()
+{
+    const RequestTable *table = m_state->requests();
+    m_cache = m_state->store() ? std::make_shared<ColumnCache>(m_state->store()) : nullptr;
+    m_dimensions = table ? classDimensions(*table) : std::vector<ClassDimension>{};
+    m_scope = {};
+    m_written.reset();
+    m_first->clear();
+    m_second->clear();
+    m_second->addItem(tr("(nothing)"), QString());
+    for (const auto &dimension : m_dimensions) {
+        m_first->addItem(dimension.label, dimension.key);
+        m_second->addItem(dimension.label, dimension.key);
+    }
+    const qsizetype cache = table ? cachedPrefixAttribute(*table) : -1;
+    m_cacheStatus->setText(cache >= 0 ? tr("Cached prefix: read from \u201c%1\u201d")
+                                            .arg(table->attributes()[size_t(cache)].name())
+                                      : tr("Cached prefix: no cache attribute in this trace"));
+    recompute();
+}
+
+bool ClassTablePanel::setDimensions(const QStringList &keys)
+{
+    if (keys.isEmpty() || keys.size() > 2)
+        return false;
+    const int first = m_first->findData(keys[0]);
+    const int second = keys.size() == 2 ? m_second->findData(keys[1]) : 0;
+    if (first < 0 || second < 0)
+        return false;
+    m_first->setCurrentIndex(first);
+    m_second->setCurrentIndex(second);
+    recompute();
+    return true;
+}
+
+QStringList ClassTablePanel::dimensions() const
+{
+    QStringList keys{m_first->currentData().toString()};
+    if (!m_second->currentData().toString().isEmpty())
+        keys << m_second->currentData().toString();
+    return keys;
+}
+
+bool ClassTablePanel::setBands(const QString &prompt, const QString &output, QString *error)
+{
+    ClassBands bands;
+    QString reason;
+    if (!TokenBands::parse(prompt, &bands.prompt, &reason)) {
+        if (error)
+            *error = tr("Prompt bands: %1").arg(reason);
+        return false;
+    }
+    if (!TokenBands::parse(output, &bands.output, &reason)) {
+        if (error)
+            *error = tr("Output bands: %1").arg(reason);
+        return false;
+    }
+    m_promptBands->setText(bandsText(bands.prompt));
+    m_outputBands->setText(bandsText(bands.output));
+    if (bands != m_bands) {
+        m_bands = bands;
+        recompute();
+    }
+    return true;
+}
+
+void ClassTablePanel::applyBandEdits()
+{
+    QString error;
+    if (!setBands(m_promptBands->text(), m_outputBands->text(), &error))
+        m_status->setText(error);
+}
+
+void ClassTablePanel::onSliceChanged()
+{
+    const Scope now{m_state->hasSlice(), m_state->slice(), m_state->sliceLabel()};
+    if (m_written && now == *m_written)
+        return;   // the filter this panel set from its own selection
+    m_written.reset();
+    if (now == m_scope)
+        return;
+    m_scope = now;
+    recompute();
+}
+
+void ClassTablePanel::recompute()
+{
+    const auto store = m_state->store();
+    const QStringList keys = dimensions();
+    if (!store || keys.first().isEmpty()) {
+        m_job.cancel();
+        apply({});
+        return;
+    }
+    std::vector<ClassDimension> chosen;
+    for (const QString &key : keys) {
+        for (const auto &dimension : m_dimensions) {
+            if (dimension.key == key)
+                chosen.push_back(dimension);
+        }
+    }
+    ClassTableSpec spec;
+    spec.metric = m_state->metric();
+    spec.boundary = m_state->boundary();
+    m_status->setText(tr("Computing\u2026"));
+    m_job.start(
+        [cache = m_cache, chosen, bands = m_bands, spec, scope = m_scope](const std::atomic<bool> *) {
+            const RequestTable &table = cache->table();
+            const RequestSlice slice = scope.sliced ? RequestSlice::fromRows(table.rowCount(), scope.rows.rows())
+                                                    : RequestSlice::all(table.rowCount());
+            std::vector<ClassColumn> columns;
+            for (const auto &dimension : chosen)
+                columns.push_back(ClassColumn::build(table, dimension, bands));
+            Result result;
+            result.table = computeClassTable(*cache->metric(spec.metric, spec.boundary), columns, slice, spec);
+            result.cellRows = classCellRows(result.table, columns, slice);
+            return result;
+        },
+        [this](Result result) { apply(std::move(result)); });
+}
+
+void ClassTablePanel::apply(Result result)
+{
+    // A new table starts without a class picked: give back the scope it was computed on.
+    if (m_written) {
+        m_written.reset();
+        if (m_scope.sliced)
+            m_state->setSlice(m_scope.rows, m_scope.label);
+        else
+            m_state->clearSlice();
+    }
+    m_cellRows = std::move(result.cellRows);
+    m_model->setTable(std::move(result.table));
+    const ClassTable &table = m_model->table();
+    m_mixture->setVisible(table.mixture.has_value());
+    if (table.mixture)
+        m_mixture->setText(QStringLiteral("\u26a0 ") + table.mixture->text(table));
+    updateStatus();
+    updateCurves();
+    emit tableReady();
+}
+
+void ClassTablePanel::updateStatus()
+{
+    const ClassTable &table = m_model->table();
+    const QLocale locale;
+    m_boundary->setText(tr("at the %1 boundary").arg(boundaryKey(table.boundary)));
+    if (!m_state->store()) {
+        m_status->setText(tr("No trace loaded."));
+        return;
+    }
+    if (!table.error.isEmpty()) {
+        m_status->setText(table.error);
+        return;
+    }
+    const QString scope = m_scope.sliced ? tr("filter: %1").arg(m_scope.label) : tr("whole trace");
+    m_status->setText(tr("%1 requests (%2) \u00b7 %3 classes \u00b7 above the overall p95 (%4 %5): %6 requests \u00b7 "
+                         "95% intervals from order statistics")
+                          .arg(locale.toString(table.sliceRequests), scope)
+                          .arg(table.cells.size())
+                          .arg(locale.toString(table.exceedanceThreshold, 'f', 1), metricUnit(table.metric))
+                          .arg(locale.toString(table.exceedanceSize)));
+}
+
+void ClassTablePanel::selectCells(const QList<int> &rows)
+{
+    QItemSelection selection;
+    for (const int row : rows)
+        selection.select(m_model->index(row, 0), m_model->index(row, m_model->columnCount() - 1));
+    m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
+}
+
+void ClassTablePanel::onSelectionChanged()
+{
+    const ClassTable &table = m_model->table();
+    std::vector<qint32> rows;
+    QStringList labels;
+    for (const QModelIndex &index : m_view->selectionModel()->selectedRows()) {
+        const int cell = m_model->cellOfRow(index.row());
+        if (cell < 0)
+            continue;   // the overall row is the scope itself
+        const auto &members = m_cellRows[size_t(cell)];
+        rows.insert(rows.end(), members.begin(), members.end());
+        QStringList parts;
+        for (size_t d = 0; d < table.dimensions.size(); ++d)
+            parts << QStringLiteral("%1 = %2").arg(table.dimensions[d].label, table.cells[size_t(cell)].classes.value(int(d)));
+        labels << parts.join(QStringLiteral(" and "));
+    }
+    updateCurves();
+    if (labels.isEmpty()) {
+        if (!m_written)
+            return;
+        m_written.reset();
+        if (m_scope.sliced)
+            m_state->setSlice(m_scope.rows, m_scope.label);
+        else
+            m_state->clearSlice();
+        return;
+    }
+    QString label = labels.join(QStringLiteral(" or "));
+    if (m_scope.sliced)
+        label = QStringLiteral("%1; %2").arg(m_scope.label, label);
+    Scope written{true, RowSet::fromRows(std::move(rows)), label};
+    m_written = written;
+    m_state->setSlice(written.rows, written.label);
+}
+
+void ClassTablePanel::updateCurves()
+{
+    const ClassTable &table = m_model->table();
+    std::vector<ClassCell> cells;
+    for (const QModelIndex &index : m_view->selectionModel()->selectedRows()) {
+        const int cell = m_model->cellOfRow(index.row());
+        if (cell >= 0)
+            cells.push_back(table.cells[size_t(cell)]);
+    }
+    std::sort(cells.begin(), cells.end(), [&](const ClassCell &a, const ClassCell &b) {
+        return std::pair(a.codes[0], a.codes[1]) < std::pair(b.codes[0], b.codes[1]);
+    });
+    if (cells.empty()) {
+        // Nothing picked: the largest classes, in table order.
+        std::vector<size_t> order(table.cells.size());
+        std::iota(order.begin(), order.end(), size_t(0));
+        std::stable_sort(order.begin(), order.end(),
+                         [&](size_t a, size_t b) { return table.cells[a].n > table.cells[b].n; });
+        order.resize(std::min(order.size(), kDefaultCurves));
+        std::sort(order.begin(), order.end());
+        for (const size_t i : order)
+            cells.push_back(table.cells[i]);
+    }
+    std::optional<ClassCell> overall;
+    if (!table.dimensions.empty() && table.error.isEmpty())
+        overall = table.overall;
+    m_cdf->setCurves(std::move(cells), std::move(overall), table.metric, table.boundary);
+}

@@ -1,0 +1,103 @@
+#pragma once
+
+#include "LatestJob.h"
+#include "analysis/ClassDimension.h"
+#include "analysis/ClassTable.h"
+#include "store/RowSet.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class ClassCdfPlot;
+class ClassTableModel;
+class ColumnCache;
+class QComboBox;
+class QItemSelection;
+class QLabel;
+class QLineEdit;
+class QTableView;
+class ViewState;
+
+// The Classes dock: percentiles of the shared metric at the shared boundary
+// by one or two class dimensions (attributes, prompt/output band with
+// editable edges, cached prefix), with 95% intervals, shares of requests
+// and of the exceedance set, an overall row and the mixture warning, plus a
+// CDF overlay of the selected classes.
+//
+// The table is computed on the scope the rest of the window set (the
+// ViewState's slice, or the whole trace) off the GUI thread. Selecting
+// cells narrows that scope to their requests through the same slice, so
+// every view follows; the table itself keeps showing the scope it was
+// computed on, and clearing the selection restores that scope.
+class ClassTablePanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ClassTablePanel(ViewState *state, QWidget *parent = nullptr);
+    ~ClassTablePanel() override;
+
+    ClassTableModel *model() const { return m_model; }
+    QTableView *view() const { return m_view; }
+    ClassCdfPlot *cdfPlot() const { return m_cdf; }
+    QLabel *mixtureLabel() const { return m_mixture; }
+    bool isComputing() const { return m_job.isRunning(); }
+
+    // Splits by these dimension keys (one or two); false if the trace lacks one.
+    bool setDimensions(const QStringList &keys);
+    QStringList dimensions() const;
+    // Band edges as typed ("512, 2k, 8k"); false with the reason on bad input.
+    bool setBands(const QString &prompt, const QString &output, QString *error = nullptr);
+    // Selects these model rows (class cells) as a user would.
+    void selectCells(const QList<int> &rows);
+
+signals:
+    // A freshly computed table is shown.
+    void tableReady();
+
+private:
+    struct Result
+    {
+        ClassTable table;
+        std::vector<std::vector<qint32>> cellRows;
+    };
+    struct Scope
+    {
+        bool sliced = false;
+        RowSet rows;
+        QString label;
+        bool operator==(const Scope &other) const = default;
+    };
+
+    void rebuildDimensions();
+    void onSliceChanged();
+    void recompute();
+    void apply(Result result);
+    void onSelectionChanged();
+    void updateCurves();
+    void updateStatus();
+    void applyBandEdits();
+
+    ViewState *m_state = nullptr;
+    std::shared_ptr<ColumnCache> m_cache;
+    LatestJob m_job{this};
+    ClassBands m_bands;
+    std::vector<ClassDimension> m_dimensions;   // offered by the trace
+    Scope m_scope;                              // what the table was computed on
+    std::optional<Scope> m_written;             // the slice this panel set from a selection
+    std::vector<std::vector<qint32>> m_cellRows;
+
+    QComboBox *m_first = nullptr;
+    QComboBox *m_second = nullptr;
+    QComboBox *m_metric = nullptr;
+    QLabel *m_boundary = nullptr;
+    QLineEdit *m_promptBands = nullptr;
+    QLineEdit *m_outputBands = nullptr;
+    QLabel *m_cacheStatus = nullptr;
+    QLabel *m_status = nullptr;
+    QLabel *m_mixture = nullptr;
+    ClassTableModel *m_model = nullptr;
+    QTableView *m_view = nullptr;
+    ClassCdfPlot *m_cdf = nullptr;
+};
