@@ -20,6 +20,12 @@ void RequestTimeline::setStamps(const std::array<qint64, kStampCount> &stamps)
     update();
 }
 
+void RequestTimeline::setMinimumSpan(qint64 ns)
+{
+    m_minimumSpanNs = qMax<qint64>(0, ns);
+    update();
+}
+
 QSize RequestTimeline::sizeHint() const
 {
     return {480, fontMetrics().height() * 4 + 28};
@@ -50,7 +56,7 @@ void RequestTimeline::paintEvent(QPaintEvent *)
     const int line = fontMetrics().height();
     const int margin = 12;
     const QRect bar(margin, line + 8, width() - 2 * margin, line + 6);
-    const TimeWindow window{0, qMax<qint64>(1, last - first)};
+    const TimeWindow window{0, qMax<qint64>(1, qMax(last - first, m_minimumSpanNs))};
     auto xOf = [&](qint64 t) { return bar.left() + SwimlaneCoordinates::timeToX(t - first, window, bar.width()); };
 
     // Segments between consecutive observed stamps: a phase, or residual.

@@ -17,6 +17,9 @@ public:
 
     // The eight stamps (kNoTime where missing); all missing clears it.
     void setStamps(const std::array<qint64, kStampCount> &stamps);
+    // Draws against an axis at least this long (ns), so that several
+    // requests shown one after another share a scale; 0 fits the request.
+    void setMinimumSpan(qint64 ns);
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -27,4 +30,5 @@ protected:
 private:
     std::array<qint64, kStampCount> m_stamps{};
     bool m_empty = true;
+    qint64 m_minimumSpanNs = 0;
 };

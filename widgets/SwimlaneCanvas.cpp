@@ -40,6 +40,7 @@ SwimlaneCanvas::SwimlaneCanvas(ViewState *state, QWidget *parent)
     connect(state, &ViewState::timeWindowChanged, this, repaint);
     connect(state, &ViewState::selectionChanged, this, repaint);
     connect(state, &ViewState::exceedanceChanged, this, repaint);
+    connect(state, &ViewState::exceedanceCursorChanged, this, repaint);
     connect(state, &ViewState::currentRowChanged, this, [this](qint32 row) {
         if (m_layout)
             ensureSlotVisible(m_layout->slotOf(row));

@@ -126,6 +126,18 @@ void SwimlaneOverlay::paint(QPainter &painter) const
         }, 0.0, kGutterWidth, colors.exceedance);
     }
 
+    // The member being stepped through: a wider gutter mark and a tint
+    // across its lane, so it stands out among the other members.
+    const qint64 cursorSlot = layout->slotOf(state->exceedanceCursor());
+    if (cursorSlot >= range.first && cursorSlot < range.last) {
+        const double y0 = laneTop(cursorSlot);
+        const double y1 = qMax(laneTop(cursorSlot + 1), y0 + 2.0);
+        QColor tint = colors.exceedance;
+        tint.setAlpha(45);
+        painter.fillRect(QRectF(0.0, y0, width, y1 - y0), tint);
+        painter.fillRect(QRectF(0.0, y0, kCursorGutterWidth, y1 - y0), colors.exceedance);
+    }
+
     const qint64 currentSlot = layout->slotOf(state->currentRow());
     if (currentSlot >= range.first && currentSlot < range.last) {
         QPen pen(colors.current, 1.0, Qt::DashLine);

@@ -9,8 +9,9 @@ class QPainter;
 class ViewState;
 
 // The highlight pass drawn over the cached swimlane frame: exceedance
-// members (a mark in the left gutter), the selection, the current request
-// and the hovered lane. Cheap by construction: it walks whichever is
+// members (a mark in the left gutter; the member being stepped through
+// also a tint across its lane), the selection, the current request and the
+// hovered lane. Cheap by construction: it walks whichever is
 // smaller, the visible lanes or the highlighted rows.
 struct SwimlaneOverlay
 {
@@ -26,4 +27,5 @@ struct SwimlaneOverlay
     void paint(QPainter &painter) const;
 
     static constexpr int kGutterWidth = 5;
+    static constexpr int kCursorGutterWidth = 9;
 };

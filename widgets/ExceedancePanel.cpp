@@ -1,0 +1,303 @@
+#include "ExceedancePanel.h"
+
+#include "FeatureText.h"
+#include "MemberComparisonModel.h"
+#include "RequestTimeline.h"
+#include "SetComparisonView.h"
+#include "ViewState.h"
+#include "analysis/ColumnCache.h"
+#include "analysis/RequestSlice.h"
+#include "store/TraceStore.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace {
+
+// From the first to the last observed stamp of one request.
+qint64 observedSpan(const RequestTable &table, qint32 row)
+{
+    qint64 first = kNoTime;
+    qint64 last = kNoTime;
+    for (int s = 0; s < kStampCount; ++s) {
+        const qint64 t = table.stamp(row, static_cast<Stamp>(s));
+        if (t == kNoTime)
+            continue;
+        first = first == kNoTime ? t : qMin(first, t);
+        last = last == kNoTime ? t : qMax(last, t);
+    }
+    return first == kNoTime ? 0 : last - first;
+}
+
+} // namespace
+
+ExceedancePanel::ExceedancePanel(ViewState *state, QWidget *parent)
+    : QWidget(parent)
+    , m_state(state)
+    , m_metric(new QComboBox(this))
+    , m_percentile(new QDoubleSpinBox(this))
+    , m_order(new QComboBox(this))
+    , m_summary(new QLabel(this))
+    , m_previousButton(new QPushButton(tr("\u25c0 Previous (P)"), this))
+    , m_nextButton(new QPushButton(tr("Next (N) \u25b6"), this))
+    , m_positionText(new QLabel(this))
+    , m_timeline(new RequestTimeline(this))
+    , m_member(new MemberComparisonModel(this))
+    , m_comparison(new SetComparisonView(this))
+    , m_next(new QAction(tr("&Next Slow Request"), this))
+    , m_previous(new QAction(tr("&Previous Slow Request"), this))
+{
+    setObjectName(QStringLiteral("exceedancePanel"));
+    m_metric->setObjectName(QStringLiteral("exceedanceMetric"));
+    m_percentile->setObjectName(QStringLiteral("exceedancePercentile"));
+    m_order->setObjectName(QStringLiteral("exceedanceOrder"));
+    m_summary->setObjectName(QStringLiteral("exceedanceSummary"));
+    m_positionText->setObjectName(QStringLiteral("exceedancePosition"));
+    for (const Metric metric : allMetrics())
+        m_metric->addItem(metricLabel(metric), int(metric));
+    m_percentile->setRange(50.0, 99.9);
+    m_percentile->setDecimals(1);
+    m_percentile->setSingleStep(1.0);
+    m_percentile->setValue(95.0);
+    m_percentile->setPrefix(QStringLiteral("p"));
+    m_percentile->setToolTip(tr("Requests strictly above this percentile of the scope form the set"));
+    m_order->addItem(tr("slowest first"), int(ExceedanceOrder::MetricDescending));
+    m_order->addItem(tr("by arrival"), int(ExceedanceOrder::Arrival));
+    m_summary->setWordWrap(true);
+    QFont bold = m_positionText->font();
+    bold.setBold(true);
+    m_positionText->setFont(bold);
+
+    // Window-wide single keys: a text field that has the focus takes plain
+    // letters first (it accepts the shortcut override), so typing is safe.
+    m_next->setObjectName(QStringLiteral("nextSlowRequest"));
+    m_previous->setObjectName(QStringLiteral("previousSlowRequest"));
+    m_next->setShortcut(QKeySequence(Qt::Key_N));
+    m_previous->setShortcut(QKeySequence(Qt::Key_P));
+    for (QAction *action : {m_next, m_previous}) {
+        action->setShortcutContext(Qt::WindowShortcut);
+        addAction(action);
+    }
+    connect(m_next, &QAction::triggered, this, &ExceedancePanel::stepNext);
+    connect(m_previous, &QAction::triggered, this, &ExceedancePanel::stepPrevious);
+    connect(m_nextButton, &QPushButton::clicked, this, &ExceedancePanel::stepNext);
+    connect(m_previousButton, &QPushButton::clicked, this, &ExceedancePanel::stepPrevious);
+
+    auto *memberView = new QTableView(this);
+    memberView->setObjectName(QStringLiteral("memberComparison"));
+    memberView->setModel(m_member);
+    memberView->verticalHeader()->hide();
+    memberView->setAlternatingRowColors(true);
+    memberView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    memberView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    memberView->horizontalHeader()->setStretchLastSection(true);
+
+    auto *definition = new QHBoxLayout;
+    definition->addWidget(new QLabel(tr("Slow requests:"), this));
+    definition->addWidget(m_metric);
+    definition->addWidget(new QLabel(tr("above"), this));
+    definition->addWidget(m_percentile);
+    definition->addWidget(new QLabel(tr("Order:"), this));
+    definition->addWidget(m_order);
+    definition->addStretch(1);
+    auto *stepping = new QHBoxLayout;
+    stepping->addWidget(m_previousButton);
+    stepping->addWidget(m_nextButton);
+    stepping->addWidget(m_positionText, 1);
+
+    auto *left = new QWidget(this);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addLayout(definition);
+    leftLayout->addWidget(m_summary);
+    leftLayout->addLayout(stepping);
+    leftLayout->addWidget(m_timeline);
+    leftLayout->addWidget(memberView, 1);
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(left);
+    splitter->addWidget(m_comparison);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(splitter);
+
+    connect(m_metric, &QComboBox::activated, this,
+            [this] { m_state->setMetric(static_cast<Metric>(m_metric->currentData().toInt())); });
+    connect(m_percentile, &QDoubleSpinBox::valueChanged, this, &ExceedancePanel::recompute);
+    connect(m_order, &QComboBox::activated, this, &ExceedancePanel::recompute);
+    connect(state, &ViewState::storeChanged, this, [this] {
+        m_cache = m_state->store() ? std::make_shared<ColumnCache>(m_state->store()) : nullptr;
+        recompute();
+    });
+    connect(state, &ViewState::sliceChanged, this, &ExceedancePanel::recompute);
+    connect(state, &ViewState::boundaryChanged, this, &ExceedancePanel::recompute);
+    connect(state, &ViewState::metricChanged, this, [this](Metric metric) {
+        m_metric->setCurrentIndex(m_metric->findData(int(metric)));
+        recompute();
+    });
+    connect(state, &ViewState::exceedanceCursorChanged, this, &ExceedancePanel::showMember);
+    // Clicking a member's lane makes it the member being looked at.
+    connect(state, &ViewState::currentRowChanged, this, [this](qint32 row) {
+        if (row >= 0 && m_state->isExceedanceMember(row))
+            m_state->setExceedanceCursor(row);
+    });
+    m_metric->setCurrentIndex(m_metric->findData(int(state->metric())));
+    if (state->store())
+        m_cache = std::make_shared<ColumnCache>(state->store());
+    recompute();
+}
+
+ExceedancePanel::~ExceedancePanel() = default;
+
+void ExceedancePanel::setPercentile(double q)
+{
+    m_percentile->setValue(q * 100.0);
+}
+
+double ExceedancePanel::percentile() const
+{
+    return m_percentile->value() / 100.0;
+}
+
+void ExceedancePanel::setOrder(ExceedanceOrder order)
+{
+    m_order->setCurrentIndex(m_order->findData(int(order)));
+    recompute();
+}
+
+void ExceedancePanel::recompute()
+{
+    if (!m_cache) {
+        m_job.cancel();
+        apply({});
+        return;
+    }
+    ExceedanceSpec spec;
+    spec.metric = m_state->metric();
+    spec.boundary = m_state->boundary();
+    spec.q = percentile();
+    spec.order = static_cast<ExceedanceOrder>(m_order->currentData().toInt());
+    const bool sliced = m_state->hasSlice();
+    RowSet scope = sliced ? m_state->slice() : RowSet();
+    m_summary->setText(tr("Computing\u2026"));
+    m_job.start(
+        [cache = m_cache, spec, sliced, scope = std::move(scope)](const std::atomic<bool> *) {
+            const RequestTable &table = cache->table();
+            const RequestSlice slice = sliced ? RequestSlice::fromRows(table.rowCount(), scope.rows())
+                                              : RequestSlice::all(table.rowCount());
+            Result result;
+            auto analysis = std::make_shared<ExceedanceAnalysis>(ExceedanceAnalysis::compute(*cache, slice, spec));
+            for (const qint32 row : analysis->set.members)
+                result.longestMemberNs = qMax(result.longestMemberNs, observedSpan(table, row));
+            result.analysis = std::move(analysis);
+            return result;
+        },
+        [this](Result result) { apply(std::move(result)); });
+}
+
+void ExceedancePanel::apply(Result result)
+{
+    m_analysis = std::move(result.analysis);
+    m_timeline->setMinimumSpan(result.longestMemberNs);
+    if (!m_analysis) {
+        m_comparison->clear();
+        m_state->clearExceedance();
+        showMember(-1);
+        updateSummary();
+        emit analysisReady();
+        return;
+    }
+    const ExceedanceSet &set = m_analysis->set;
+    ExceedanceMarks marks;
+    marks.metric = set.spec.metric;
+    marks.boundary = set.boundary;
+    marks.thresholdMs = set.threshold;
+    marks.label = tr("%1 > p%2 (%3), %4 boundary")
+                      .arg(metricLabel(set.spec.metric), QLocale().toString(set.spec.q * 100.0, 'g', 4),
+                           FeatureText::withUnit(set.threshold, metricUnit(set.spec.metric)), boundaryKey(set.boundary));
+    marks.members = RowSet::fromRows(set.members);
+    m_comparison->setAnalysis(*m_analysis);
+    m_state->setExceedance(std::move(marks));   // drops the cursor when it left the set
+    showMember(m_state->exceedanceCursor());
+    updateSummary();
+    emit analysisReady();
+}
+
+void ExceedancePanel::updateSummary()
+{
+    const QLocale locale;
+    if (!m_analysis) {
+        m_summary->setText(m_state->store() ? tr("Computing\u2026") : tr("No trace loaded."));
+        return;
+    }
+    const ExceedanceSet &set = m_analysis->set;
+    const QString scope = m_state->hasSlice() ? tr("filter: %1").arg(m_state->sliceLabel()) : tr("whole trace");
+    m_summary->setText(tr("Threshold: p%1 of %2 at the %3 boundary = <b>%4</b> \u00b7 set: <b>%5</b> of %6 requests "
+                          "with %2 (%7)")
+                           .arg(locale.toString(set.spec.q * 100.0, 'g', 4), metricLabel(set.spec.metric),
+                                boundaryKey(set.boundary),
+                                FeatureText::withUnit(set.threshold, metricUnit(set.spec.metric)),
+                                locale.toString(set.size()), locale.toString(set.observedRequests), scope));
+    const bool any = !set.isEmpty();
+    m_nextButton->setEnabled(any);
+    m_previousButton->setEnabled(any);
+}
+
+void ExceedancePanel::stepNext()
+{
+    step(+1);
+}
+
+void ExceedancePanel::stepPrevious()
+{
+    step(-1);
+}
+
+void ExceedancePanel::step(int direction)
+{
+    if (!m_analysis || m_analysis->set.isEmpty())
+        return;
+    const qsizetype size = m_analysis->set.size();
+    qsizetype next = m_position < 0 ? (direction > 0 ? 0 : size - 1) : m_position + direction;
+    next = qBound<qsizetype>(0, next, size - 1);
+    m_state->setExceedanceCursor(m_analysis->set.members[size_t(next)]);
+}
+
+void ExceedancePanel::showMember(qint32 row)
+{
+    const RequestTable *table = m_state->requests();
+    m_position = (m_analysis && row >= 0) ? m_analysis->set.positionOf(row) : -1;
+    std::array<qint64, kStampCount> stamps;
+    stamps.fill(kNoTime);
+    if (m_position < 0 || !table) {
+        m_member->setComparison({});
+        m_timeline->setStamps(stamps);
+        const qsizetype size = m_analysis ? m_analysis->set.size() : 0;
+        m_positionText->setText(size > 0 ? tr("Press N to step through the %n slow request(s).", nullptr, int(size))
+                                         : tr("No request is above the threshold."));
+        emit memberShown(-1);
+        return;
+    }
+    m_member->setComparison(m_analysis->member(*table, m_position));
+    for (int s = 0; s < kStampCount; ++s)
+        stamps[size_t(s)] = table->stamp(row, static_cast<Stamp>(s));
+    m_timeline->setStamps(stamps);
+    const ExceedanceSet &set = m_analysis->set;
+    const Metric metric = set.spec.metric;
+    const double value = metricValueMs(*table, row, metric, set.spec.boundary);
+    m_positionText->setText(tr("%1 of %2: request %3 · %4 %5")
+                                .arg(QLocale().toString(m_position + 1), QLocale().toString(set.size()),
+                                     table->idText(row), metricLabel(metric),
+                                     FeatureText::withUnit(value, metricUnit(metric))));
+    emit memberShown(m_position);
+}

@@ -1,0 +1,93 @@
+#pragma once
+
+#include "LatestJob.h"
+#include "analysis/ExceedanceAnalysis.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class ColumnCache;
+class MemberComparisonModel;
+class QAction;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class RequestTimeline;
+class SetComparisonView;
+class ViewState;
+
+// The Exceedance dock: the requests of the current scope whose metric (the
+// shared one, at the shared boundary) is above a percentile (default p95),
+// stepped through one by one with Next / Previous (N / P): the current
+// member's timeline to scale and where it sits among the rest on every
+// phase and attribute; beside it, how the set differs from the rest.
+//
+// Writes the set and the cursor to the ViewState, so the swimlanes mark
+// the members and highlight and scroll to the current one. The analysis
+// runs off the GUI thread; stepping only reads it.
+class ExceedancePanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ExceedancePanel(ViewState *state, QWidget *parent = nullptr);
+    ~ExceedancePanel() override;
+
+    // Window-wide N / P; they do not fire while a text field has the focus.
+    QAction *nextAction() const { return m_next; }
+    QAction *previousAction() const { return m_previous; }
+    void stepNext();
+    void stepPrevious();
+
+    void setPercentile(double q);   // 0.5 .. 0.999
+    double percentile() const;
+    void setOrder(ExceedanceOrder order);
+
+    // Position of the shown member in the set's order; -1 for none.
+    qsizetype position() const { return m_position; }
+    const std::shared_ptr<const ExceedanceAnalysis> &analysis() const { return m_analysis; }
+    bool isComputing() const { return m_job.isRunning(); }
+
+    MemberComparisonModel *memberModel() const { return m_member; }
+    SetComparisonView *comparison() const { return m_comparison; }
+    RequestTimeline *timeline() const { return m_timeline; }
+    QLabel *summaryLabel() const { return m_summary; }
+    QLabel *positionLabel() const { return m_positionText; }
+
+signals:
+    void analysisReady();
+    void memberShown(qsizetype position);
+
+private:
+    struct Result
+    {
+        std::shared_ptr<const ExceedanceAnalysis> analysis;
+        qint64 longestMemberNs = 0;
+    };
+
+    void recompute();
+    void apply(Result result);
+    void step(int direction);
+    void showMember(qint32 row);
+    void updateSummary();
+
+    ViewState *m_state = nullptr;
+    std::shared_ptr<ColumnCache> m_cache;
+    LatestJob m_job{this};
+    std::shared_ptr<const ExceedanceAnalysis> m_analysis;
+    qsizetype m_position = -1;
+
+    QComboBox *m_metric = nullptr;
+    QDoubleSpinBox *m_percentile = nullptr;
+    QComboBox *m_order = nullptr;
+    QLabel *m_summary = nullptr;
+    QPushButton *m_previousButton = nullptr;
+    QPushButton *m_nextButton = nullptr;
+    QLabel *m_positionText = nullptr;
+    RequestTimeline *m_timeline = nullptr;
+    MemberComparisonModel *m_member = nullptr;
+    SetComparisonView *m_comparison = nullptr;
+    QAction *m_next = nullptr;
+    QAction *m_previous = nullptr;
+};

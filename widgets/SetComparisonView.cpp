@@ -1,0 +1,136 @@
+#include "SetComparisonView.h"
+
+#include "FeatureText.h"
+#include "PhaseAttributionModel.h"
+#include "SetComparisonModel.h"
+#include "analysis/ExceedanceAnalysis.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+QTableView *tableFor(QAbstractItemModel *model, const QString &name, QWidget *parent)
+{
+    auto *view = new QTableView(parent);
+    view->setObjectName(name);
+    view->setModel(model);
+    view->verticalHeader()->hide();
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setAlternatingRowColors(true);
+    view->setWordWrap(false);
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->horizontalHeader()->setStretchLastSection(true);
+    return view;
+}
+
+QWidget *titled(const QString &title, QWidget *content, QWidget *parent)
+{
+    auto *box = new QWidget(parent);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *label = new QLabel(title, box);
+    QFont bold = label->font();
+    bold.setBold(true);
+    label->setFont(bold);
+    layout->addWidget(label);
+    layout->addWidget(content, 1);
+    return box;
+}
+
+} // namespace
+
+SetComparisonView::SetComparisonView(QWidget *parent)
+    : QWidget(parent)
+    , m_attributes(new SetComparisonModel(this))
+    , m_phases(new SetComparisonModel(this))
+    , m_attribution(new PhaseAttributionModel(this))
+    , m_tabs(new QTabWidget(this))
+    , m_excess(new QLabel(this))
+    , m_suspect(new QLabel(this))
+    , m_note(new QLabel(this))
+{
+    setObjectName(QStringLiteral("setComparisonView"));
+    auto *ranking = new QSplitter(Qt::Vertical, this);
+    ranking->addWidget(titled(tr("Attributes ranked by how they separate the set from the rest"),
+                              tableFor(m_attributes, QStringLiteral("attributeRanking"), this), this));
+    ranking->addWidget(titled(tr("Phases ranked by separation"),
+                              tableFor(m_phases, QStringLiteral("phaseRanking"), this), this));
+
+    auto *attribution = new QWidget(this);
+    auto *attributionLayout = new QVBoxLayout(attribution);
+    attributionLayout->setContentsMargins(0, 4, 0, 0);
+    m_suspect->setObjectName(QStringLiteral("suspectedPhase"));
+    for (QLabel *label : {m_excess, m_suspect, m_note}) {
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    m_note->setText(PhaseAttribution::percentileNote());
+    m_note->setStyleSheet(QStringLiteral("QLabel { font-style: italic; }"));
+    attributionLayout->addWidget(m_excess);
+    QTableView *attributionTable = tableFor(m_attribution, QStringLiteral("phaseAttribution"), this);
+    attributionTable->horizontalHeader()->setStretchLastSection(false);
+    attributionLayout->addWidget(attributionTable, 1);
+    attributionLayout->addWidget(m_suspect);
+    attributionLayout->addWidget(m_note);
+
+    m_tabs->addTab(attribution, tr("Phase attribution"));
+    m_tabs->addTab(ranking, tr("Set vs rest"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_tabs);
+    clear();
+}
+
+void SetComparisonView::clear()
+{
+    m_attributes->setRanking({});
+    m_phases->setRanking({});
+    m_attribution->setAttribution({});
+    m_excess->setText(tr("No exceedance set."));
+    m_suspect->clear();
+}
+
+void SetComparisonView::setAnalysis(const ExceedanceAnalysis &analysis)
+{
+    m_attributes->setRanking(analysis.comparison.attributes);
+    m_phases->setRanking(analysis.comparison.phases);
+    const PhaseAttribution &a = analysis.attribution;
+    m_attribution->setAttribution(a);
+    if (analysis.set.isEmpty() || std::isnan(a.differenceMs)) {
+        m_excess->setText(tr("No exceedance set to attribute."));
+        m_suspect->clear();
+        return;
+    }
+    const QString ms = QStringLiteral("ms");
+    m_excess->setText(tr("Mean %1 at the %2 boundary: set %3 (n = %4) \u2212 rest %5 (n = %6) = %7, split exactly "
+                         "by phase:")
+                          .arg(metricLabel(a.total), boundaryKey(a.boundary), FeatureText::withUnit(a.setMeanMs, ms))
+                          .arg(a.setN)
+                          .arg(FeatureText::withUnit(a.restMeanMs, ms))
+                          .arg(a.restN)
+                          .arg(FeatureText::withUnit(a.differenceMs, ms)));
+    QString suspect;
+    if (a.suspected) {
+        const auto found = std::find_if(a.phases.begin(), a.phases.end(),
+                                        [&](const PhaseContribution &c) { return c.phase == *a.suspected; });
+        suspect = tr("<b>Suspected phase: %1</b> (%2 of the %3 excess)")
+                      .arg(phaseLabel(*a.suspected), FeatureText::withUnit(found->differenceMs, ms),
+                           FeatureText::withUnit(a.differenceMs, ms));
+    } else if (a.residualCarriesMost) {
+        suspect = tr("<b>Most of the excess is time no observed phase covers</b> (residual %1)")
+                      .arg(FeatureText::withUnit(a.residualDifferenceMs, ms));
+    } else {
+        suspect = tr("No phase adds to the excess.");
+    }
+    if (!a.nextTest.isEmpty())
+        suspect += tr("<br>Next test: %1").arg(a.nextTest.toHtmlEscaped());
+    m_suspect->setText(suspect);
+}
