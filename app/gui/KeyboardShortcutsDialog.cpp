@@ -33,6 +33,9 @@ QList<QPair<QString, QString>> KeyboardShortcutsDialog::shortcuts()
         {QStringLiteral("Ctrl+Home  /  Ctrl+End"), tr("Go to the first / last lane")},
         {QStringLiteral("F"), tr("Fit everything")},
         {QStringLiteral("Esc"), tr("Clear the selection")},
+        {QString(), tr("Exceedance set (anywhere but a text field)")},
+        {QStringLiteral("N"), tr("Next slow request")},
+        {QStringLiteral("P"), tr("Previous slow request")},
     };
 }
 

@@ -3,7 +3,9 @@
 #include "AboutDialog.h"
 #include "BackgroundPool.h"
 #include "Appearance.h"
+#include "ClassTablePanel.h"
 #include "DistributionPanel.h"
+#include "ExceedancePanel.h"
 #include "KeyboardShortcutsDialog.h"
 #include "LoadProgressBar.h"
 #include "RecentFiles.h"
@@ -114,6 +116,12 @@ void MainWindow::createDocks()
     m_workflow = new WorkflowPanel(m_state, this);
     m_workflowDock = addDock(QStringLiteral("workflowDock"), tr("Workflow"), m_workflow, Qt::BottomDockWidgetArea);
     tabifyDockWidget(requests, m_workflowDock);
+    m_classes = new ClassTablePanel(m_state, this);
+    tabifyDockWidget(requests, addDock(QStringLiteral("classesDock"), tr("Classes"), m_classes,
+                                       Qt::BottomDockWidgetArea));
+    m_exceedance = new ExceedancePanel(m_state, this);
+    tabifyDockWidget(requests, addDock(QStringLiteral("exceedanceDock"), tr("Exceedance"), m_exceedance,
+                                       Qt::BottomDockWidgetArea));
     requests->raise();
     // Right: distributions (tabbed with the report) above the request detail.
     QDockWidget *distributions = addDock(QStringLiteral("distributionsDock"), tr("Distributions"), m_distributions,
@@ -181,6 +189,10 @@ void MainWindow::createActions()
         action->setChecked(mode == Appearance::saved());
         modes->addAction(action);
     }
+
+    QMenu *go = menuBar()->addMenu(tr("&Go"));
+    go->addAction(m_exceedance->nextAction());
+    go->addAction(m_exceedance->previousAction());
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, [this] { KeyboardShortcutsDialog(this).exec(); })
@@ -454,7 +466,18 @@ QString MainWindow::statusSummary() const
 bool MainWindow::isBusy() const
 {
     return isLoading() || m_swimlanes->isLayingOut() || m_requestTable->isQueryRunning()
-        || m_distributions->isComputing() || m_reportJob.isRunning();
+        || m_distributions->isComputing() || m_reportJob.isRunning() || m_classes->isComputing()
+        || m_exceedance->isComputing();
+}
+
+bool MainWindow::showPanel(const QString &dockName)
+{
+    auto *dock = findChild<QDockWidget *>(dockName);
+    if (!dock)
+        return false;
+    dock->show();
+    dock->raise();
+    return true;
 }
 
 std::shared_ptr<const TraceStore> MainWindow::store() const

@@ -8,7 +8,9 @@
 
 #include <memory>
 
+class ClassTablePanel;
 class DistributionPanel;
+class ExceedancePanel;
 class LoadControl;
 class LoadProgressBar;
 class QActionGroup;
@@ -54,6 +56,10 @@ public:
     RejectedRecordsPanel *rejectedRecords() const { return m_rejected; }
     RequestDetailPanel *requestDetail() const { return m_detail; }
     WorkflowPanel *workflowPanel() const { return m_workflow; }
+    ClassTablePanel *classTable() const { return m_classes; }
+    ExceedancePanel *exceedance() const { return m_exceedance; }
+    // Shows and raises the dock with this object name; false if there is none.
+    bool showPanel(const QString &dockName);
     LoadProgressBar *loadProgress() const { return m_progress; }
     bool isLoading() const { return m_loadControl != nullptr; }
     // True while any view still computes (layout, query, distribution).
@@ -107,6 +113,8 @@ private:
     WorkflowPanel *m_workflow = nullptr;
     QDockWidget *m_workflowDock = nullptr;
     QDockWidget *m_rejectedDock = nullptr;
+    ClassTablePanel *m_classes = nullptr;
+    ExceedancePanel *m_exceedance = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_panelsMenu = nullptr;
     QComboBox *m_boundary = nullptr;

@@ -68,7 +68,10 @@ int main(int argc, char *argv[])
     const QCommandLineOption appearanceOption(QStringLiteral("appearance"),
                                               QStringLiteral("system, light or dark (default: as last chosen)."),
                                               QStringLiteral("MODE"));
-    parser.addOptions({screenshotOption, sizeOption, appearanceOption});
+    const QCommandLineOption panelOption(QStringLiteral("panel"),
+                                         QStringLiteral("Show and raise this dock, e.g. classesDock, exceedanceDock."),
+                                         QStringLiteral("DOCK"));
+    parser.addOptions({screenshotOption, sizeOption, appearanceOption, panelOption});
     parser.process(app);
 
     QSize size;
@@ -100,6 +103,12 @@ int main(int argc, char *argv[])
     window.setPersistent(!headless);
     window.resize(size);
     window.restoreSettings();
+    for (const QString &panel : parser.values(panelOption)) {
+        if (!window.showPanel(panel)) {
+            std::fprintf(stderr, "tracelane: --panel: no dock named %s\n", qPrintable(panel));
+            return 2;
+        }
+    }
     const QStringList files = parser.positionalArguments();
     if (headless) {
         QObject::connect(&window, &MainWindow::loadFinished, &app,
