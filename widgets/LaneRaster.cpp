@@ -11,7 +11,6 @@
 #include <QtConcurrent>
 
 #include <cmath>
-#include <cstring>
 #include <vector>
 
 namespace LaneRaster {
@@ -65,7 +64,6 @@ void renderAggregateRows(uchar *bits, qsizetype bytesPerLine, QSize size, const 
             continue;
         activity.clear();
         activity.addLanes(layout, first, last, aligned, key.window.begin, key.window.duration());
-        activity.finish();
         auto *pixels = reinterpret_cast<QRgb *>(bits + qsizetype(py) * bytesPerLine);
         if (activity.headerCount() > 0) {
             // A group starts inside this row: the row becomes the divider.
@@ -73,19 +71,8 @@ void renderAggregateRows(uchar *bits, qsizetype bytesPerLine, QSize size, const 
                 pixels[x] = key.colors.headerBackground;
         }
         const float lanes = float(qMax<qint64>(1, activity.laneCount()));
-        // Neighbouring columns inside one long phase hold the same values:
-        // reuse the colour instead of mixing it again.
-        const float *previous = nullptr;
-        QRgb previousUnder = 0;
-        QRgb previousColour = 0;
-        for (int x = qMax(0, activity.firstTouched()); x <= qMin(width - 1, activity.lastTouched()); ++x) {
-            const float *v = activity.binValues(x);
-            const QRgb under = pixels[x];
-            if (previous && under == previousUnder
-                && std::memcmp(v, previous, sizeof(float) * LaneActivity::kCategories) == 0) {
-                pixels[x] = previousColour;
-                continue;
-            }
+        // One colour per run of equal bins; pixels are only written.
+        activity.forEachRun([&](int from, int to, const float *v) {
             float total = 0.0f;
             float r = 0.0f;
             float g = 0.0f;
@@ -99,17 +86,25 @@ void renderAggregateRows(uchar *bits, qsizetype bytesPerLine, QSize size, const 
                 g += share * rgb[c][1];
                 b += share * rgb[c][2];
             }
-            QRgb colour = under;
-            if (total > 1e-6f) {
-                // Colour: phase mix; strength: share of this row's lanes active here.
-                const float alpha = 0.3f + 0.7f * std::min(1.0f, total / lanes);
-                colour = blend(under, r / total, g / total, b / total, alpha);
+            if (total <= 1e-6f)
+                return;
+            from = qMax(from, 0);
+            to = qMin(to, width - 1);
+            // Colour: phase mix; strength: share of this row's lanes active here.
+            const float alpha = 0.3f + 0.7f * std::min(1.0f, total / lanes);
+            r /= total;
+            g /= total;
+            b /= total;
+            QRgb under = from <= to ? pixels[from] : 0;
+            QRgb colour = blend(under, r, g, b, alpha);
+            for (int x = from; x <= to; ++x) {
+                if (pixels[x] != under) {   // a grid line or divider under this pixel
+                    under = pixels[x];
+                    colour = blend(under, r, g, b, alpha);
+                }
+                pixels[x] = colour;
             }
-            pixels[x] = colour;
-            previous = v;
-            previousUnder = under;
-            previousColour = colour;
-        }
+        });
     }
 }
 

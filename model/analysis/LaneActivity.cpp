@@ -10,6 +10,9 @@ void LaneActivity::resize(int bins)
     m_bins = qMax(0, bins);
     m_values.assign((size_t(m_bins) + 2) * kCategories, 0.0f);
     m_spans.assign((size_t(m_bins) + 2) * kCategories, 0.0f);
+    m_events.clear();
+    m_eventLimit = size_t(m_bins);   // beyond one per bin, walking every bin is cheaper
+    m_eventsOverflowed = false;
     m_firstTouched = 0;
     m_lastTouched = -1;
     m_lanes = m_headers = 0;
@@ -18,12 +21,19 @@ void LaneActivity::resize(int bins)
 
 void LaneActivity::clear()
 {
-    if (m_lastTouched >= m_firstTouched) {
+    if (!m_eventsOverflowed) {
+        for (const int bin : m_events) {
+            std::fill_n(m_values.begin() + qsizetype(size_t(bin) * kCategories), kCategories, 0.0f);
+            std::fill_n(m_spans.begin() + qsizetype(size_t(bin) * kCategories), kCategories, 0.0f);
+        }
+    } else if (m_lastTouched >= m_firstTouched) {
         const size_t from = size_t(m_firstTouched) * kCategories;
         const size_t to = std::min(m_values.size(), (size_t(m_lastTouched) + 2) * kCategories);
         std::fill(m_values.begin() + qsizetype(from), m_values.begin() + qsizetype(to), 0.0f);
         std::fill(m_spans.begin() + qsizetype(from), m_spans.begin() + qsizetype(to), 0.0f);
     }
+    m_events.clear();
+    m_eventsOverflowed = false;
     m_firstTouched = 0;
     m_lastTouched = -1;
     m_lanes = m_headers = 0;
@@ -44,13 +54,17 @@ void LaneActivity::addSegment(int category, double x0, double x1)
     float *values = m_values.data() + category;
     if (i0 == i1) {
         values[size_t(i0) * kCategories] += float(x1 - x0);
+        noteBin(i0);
     } else {
         values[size_t(i0) * kCategories] += float(double(i0 + 1) - x0);
         values[size_t(i1) * kCategories] += float(x1 - double(i1));
+        noteBin(i0);
+        noteBin(i1);
         if (i1 > i0 + 1) {
             float *spans = m_spans.data() + category;
             spans[size_t(i0 + 1) * kCategories] += 1.0f;
             spans[size_t(i1) * kCategories] -= 1.0f;
+            noteBin(i0 + 1);
         }
     }
     if (m_lastTouched < m_firstTouched) {
@@ -104,6 +118,8 @@ void LaneActivity::finish()
         m_finished = true;
         return;
     }
+    // Every bin of the range now holds a value: clear() must wipe the range.
+    m_eventsOverflowed = true;
     // Whole bins: a running sum of the differences (in double: a million
     // lanes of +1/-1 must come back to exactly zero).
     double level[kCategories] = {};

@@ -4,6 +4,7 @@
 
 #include <QtGlobal>
 
+#include <algorithm>
 #include <vector>
 
 class LaneLayout;
@@ -45,12 +46,27 @@ public:
     int firstTouched() const { return m_firstTouched; }
     int lastTouched() const { return m_lastTouched; }
 
+    // Instead of finish(): calls `run(first, last, values)` for consecutive
+    // runs of bins [first, last] that hold the same values, in order, over
+    // [firstTouched(), lastTouched()]. With few lanes (a zoomed-in row) it
+    // visits only the bins where a segment starts or ends, so a row costs
+    // what its lanes cost, not what its width costs.
+    template<typename Run>
+    void forEachRun(Run run);
+
     // Clears only what the last pass touched, so reusing one accumulator for
     // many pixel rows stays cheap.
     void clear();
 
 private:
     void addSegment(int category, double x0, double x1);
+    void noteBin(int bin)
+    {
+        if (m_events.size() < m_eventLimit)
+            m_events.push_back(bin);
+        else
+            m_eventsOverflowed = true;
+    }
 
     int m_bins = 0;
     // kCategories per bin, plus a guard bin. Partial bins (a segment's ends,
@@ -60,9 +76,53 @@ private:
     // one write.
     std::vector<float> m_values;
     std::vector<float> m_spans;
+    // Bins written since the last clear(), while there are few of them.
+    std::vector<int> m_events;
+    size_t m_eventLimit = 0;
+    bool m_eventsOverflowed = false;
     qint64 m_lanes = 0;
     qint64 m_headers = 0;
     int m_firstTouched = 0;
     int m_lastTouched = -1;
     bool m_finished = false;
 };
+
+template<typename Run>
+void LaneActivity::forEachRun(Run run)
+{
+    if (m_lastTouched < m_firstTouched)
+        return;
+    if (m_eventsOverflowed || m_finished) {
+        // Many lanes: walk every bin, joining neighbours inside one long
+        // phase that hold exactly the same values.
+        finish();
+        int from = m_firstTouched;
+        for (int bin = m_firstTouched + 1; bin <= m_lastTouched + 1; ++bin) {
+            if (bin <= m_lastTouched
+                && std::equal(binValues(bin), binValues(bin) + kCategories, binValues(from)))
+                continue;
+            run(from, bin - 1, binValues(from));
+            from = bin;
+        }
+        return;
+    }
+    std::sort(m_events.begin(), m_events.end());
+    m_events.erase(std::unique(m_events.begin(), m_events.end()), m_events.end());
+    double level[kCategories] = {};
+    float values[kCategories];
+    float between[kCategories];
+    for (size_t e = 0; e < m_events.size(); ++e) {
+        const int bin = m_events[e];
+        const float *direct = m_values.data() + size_t(bin) * kCategories;
+        const float *spans = m_spans.data() + size_t(bin) * kCategories;
+        for (int c = 0; c < kCategories; ++c) {
+            level[c] += double(spans[c]);
+            values[c] = float(std::max(0.0, level[c] + double(direct[c])));
+            between[c] = float(std::max(0.0, level[c]));
+        }
+        run(bin, bin, values);
+        const int next = e + 1 < m_events.size() ? m_events[e + 1] : m_lastTouched + 1;
+        if (next > bin + 1)
+            run(bin + 1, next - 1, between);   // nothing starts or ends in here
+    }
+}

@@ -14,6 +14,7 @@
 #include "SwimlaneCanvas.h"
 #include "SwimlaneColors.h"
 #include "ViewState.h"
+#include "analysis/LaneActivity.h"
 #include "analysis/LaneLayout.h"
 #include "analysis/RequestQuery.h"
 #include "io/TraceFileLoader.h"
@@ -29,6 +30,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <numeric>
 
 namespace {
@@ -95,6 +97,120 @@ double paintEveryLaneNaively(const LaneLayout &layout, TimeWindow window, LaneWi
     }
     painter.end();
     return double(clock.nsecsElapsed()) / 1e6;
+}
+
+// Reference for the aggregate rows: the previous row walk, which turned
+// every pixel column of the row's time span into values (finish()) and
+// visited each one, reusing the colour of an equal left neighbour. One
+// thread, like LaneRaster::render(key, 1) it is compared with.
+QImage renderAggregateEveryColumn(const LaneFrameKey &key)
+{
+    QImage image(key.size, QImage::Format_RGB32);
+    image.fill(key.colors.background);
+    const LaneLayout &layout = *key.layout;
+    const int width = image.width();
+    const bool aligned = key.axis == TimeAxis::AlignedAtSend;
+    LaneActivity activity(width);
+    float rgb[LaneActivity::kCategories][3];
+    for (int c = 0; c < LaneActivity::kCategories; ++c) {
+        rgb[c][0] = float(qRed(key.colors.categories[size_t(c)]));
+        rgb[c][1] = float(qGreen(key.colors.categories[size_t(c)]));
+        rgb[c][2] = float(qBlue(key.colors.categories[size_t(c)]));
+    }
+    auto blend = [](QRgb under, float r, float g, float b, float alpha) {
+        auto mix = [alpha](int from, float to) { return int(float(from) + (to - float(from)) * alpha + 0.5f); };
+        return qRgb(mix(qRed(under), r), mix(qGreen(under), g), mix(qBlue(under), b));
+    };
+    for (int py = 0; py < image.height(); ++py) {
+        const auto [first, last] =
+            SwimlaneCoordinates::lanesInPixelRow(py, key.lanes, double(image.height()), layout.slotCount());
+        if (first >= last)
+            continue;
+        activity.clear();
+        activity.addLanes(layout, first, last, aligned, key.window.begin, key.window.duration());
+        activity.finish();
+        auto *pixels = reinterpret_cast<QRgb *>(image.scanLine(py));
+        const float lanes = float(qMax<qint64>(1, activity.laneCount()));
+        const float *previous = nullptr;
+        QRgb previousUnder = 0;
+        QRgb previousColour = 0;
+        for (int x = qMax(0, activity.firstTouched()); x <= qMin(width - 1, activity.lastTouched()); ++x) {
+            const float *v = activity.binValues(x);
+            const QRgb under = pixels[x];
+            if (previous && under == previousUnder
+                && std::memcmp(v, previous, sizeof(float) * LaneActivity::kCategories) == 0) {
+                pixels[x] = previousColour;
+                continue;
+            }
+            float total = 0.0f;
+            float r = 0.0f;
+            float g = 0.0f;
+            float b = 0.0f;
+            for (int c = 0; c < LaneActivity::kCategories; ++c) {
+                if (v[c] <= 0.0f)
+                    continue;
+                total += v[c];
+                r += v[c] * rgb[c][0];
+                g += v[c] * rgb[c][1];
+                b += v[c] * rgb[c][2];
+            }
+            QRgb colour = under;
+            if (total > 1e-6f)
+                colour = blend(under, r / total, g / total, b / total, 0.3f + 0.7f * std::min(1.0f, total / lanes));
+            pixels[x] = colour;
+            previous = v;
+            previousUnder = under;
+            previousColour = colour;
+        }
+    }
+    return image;
+}
+
+// Aggregate frame images (one thread) at several lane zooms: the run walk
+// (LaneRaster) against the every-column reference above.
+void benchAggregateRows(const std::shared_ptr<const LaneLayout> &layout, QSize size, int frames)
+{
+    std::printf("\naggregate frame image, %dx%d, one thread (median of %d): run walk vs every column\n",
+                size.width(), size.height(), frames);
+    const qint64 mid = layout->slotCount() / 2;
+    for (const qint64 count : {layout->slotCount(), qint64(100'000), qint64(10'000), qint64(1'000)}) {
+        if (count > layout->slotCount())
+            continue;
+        LaneFrameKey key;
+        key.layout = layout;
+        key.size = size;
+        key.colors = SwimlaneColors::fromPalette(QApplication::palette());
+        const qint64 first = count == layout->slotCount() ? 0 : mid;
+        key.lanes = {double(first), double(count)};
+        key.window = count == layout->slotCount()
+            ? TimeWindow{layout->traceBegin(), layout->traceEnd()}
+            : TimeWindow{layout->origin(first) - 1'000'000'000, layout->origin(first + count - 1) + 10'000'000'000};
+        std::vector<double> runs;
+        std::vector<double> columns;
+        bool same = true;
+        for (int i = 0; i < frames; ++i) {
+            QElapsedTimer clock;
+            clock.start();
+            const QImage a = LaneRaster::render(key, 1);
+            runs.push_back(double(clock.nsecsElapsed()) / 1e6);
+            clock.restart();
+            QImage b = renderAggregateEveryColumn(key);
+            columns.push_back(double(clock.nsecsElapsed()) / 1e6);
+            if (i == 0) {
+                // Same pixels, give or take rounding, apart from the grid
+                // lines that only LaneRaster draws.
+                int differing = 0;
+                for (int y = 0; y < a.height(); ++y) {
+                    for (int x = 0; x < a.width(); ++x)
+                        differing += a.pixel(x, y) != b.pixel(x, y);
+                }
+                same = differing < a.height() * 40;
+            }
+        }
+        std::printf("  %8lld lanes (%6.1f per pixel row): run walk %6.1f ms, every column %6.1f ms -> %.1fx%s\n",
+                    static_cast<long long>(count), double(count) / size.height(), median(runs), median(columns),
+                    median(columns) / median(runs), same ? "" : "   (images differ!)");
+    }
 }
 
 struct PaintFigures
@@ -170,6 +286,7 @@ void benchPaint(const std::shared_ptr<TraceStore> &store, int frames, bool naive
     const LaneWindow zoomLanes{double(mid), 1000.0};
     const TimeWindow zoomWindow{layout->origin(mid) - 1'000'000'000, layout->origin(mid + 999) + 10'000'000'000};
     const PaintFigures zoom = measurePaint(state, canvas, zoomWindow, zoomLanes, frames);
+    benchAggregateRows(layout, canvas.size(), qMax(3, frames / 3));
 
     std::printf("\nswimlane paint, 1600x900 canvas, %lld lanes (median of %d frames)\n",
                 static_cast<long long>(layout->slotCount()), frames);

@@ -61,6 +61,9 @@ private slots:
     void activityResidualForMissingStamp();
     void activityAlignedAxis();
     void activityClearReuses();
+    void runsMatchFinishedValues_data();
+    void runsMatchFinishedValues();
+    void runsVisitOnlyWhereSegmentsChange();
 };
 
 void tst_LaneLayout::order_data()
@@ -278,6 +281,103 @@ void tst_LaneLayout::activityClearReuses()
     QCOMPARE(activity.total(15), 0.0f);
     QCOMPARE(activity.total(39), 1.0f);
     QCOMPARE(activity.laneCount(), 1);
+}
+
+void tst_LaneLayout::runsMatchFinishedValues_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("bins");
+    QTest::addColumn<bool>("aligned");
+    QTest::addColumn<int>("lanes");   // from the first; 0: all
+    QTest::newRow("three lanes, 40 bins: few events") << QStringLiteral("three-requests.jsonl") << 40 << false << 0;
+    QTest::newRow("three lanes, 7 bins: events overflow") << QStringLiteral("three-requests.jsonl") << 7 << false
+                                                          << 0;
+    QTest::newRow("240 lanes aligned, 300 bins") << QStringLiteral("multiclass.jsonl") << 300 << true << 0;
+    QTest::newRow("240 lanes absolute, 2000 bins") << QStringLiteral("multiclass.jsonl") << 2000 << false << 0;
+    QTest::newRow("6 of 240 lanes absolute, 1600 bins: few events") << QStringLiteral("multiclass.jsonl") << 1600
+                                                                    << false << 6;
+    QTest::newRow("6 of 240 lanes aligned, 1600 bins: few events") << QStringLiteral("multiclass.jsonl") << 1600
+                                                                   << true << 6;
+    QTest::newRow("three lanes, 4000 bins: long runs") << QStringLiteral("three-requests.jsonl") << 4000 << false
+                                                       << 0;
+}
+
+void tst_LaneLayout::runsMatchFinishedValues()
+{
+    // The run walk must give exactly what finish() gives, bin by bin, and
+    // leave the accumulator clean for the next row.
+    QFETCH(QString, file);
+    QFETCH(int, bins);
+    QFETCH(bool, aligned);
+    QFETCH(int, lanes);
+    const auto store = loadFixture(file);
+    const LaneLayout layout = LaneLayout::build(store->requests, LaneOrder{}, nullptr);
+    const qint64 slotEnd = lanes > 0 ? qint64(lanes) : layout.slotCount();
+    const qint64 begin = aligned ? 0 : layout.traceBegin();
+    const qint64 duration = aligned ? layout.longestLaneNs() : layout.traceEnd() - layout.traceBegin();
+    LaneActivity reference(bins);
+    reference.addLanes(layout, 0, slotEnd, aligned, begin, duration);
+    reference.finish();
+    LaneActivity runs(bins);
+    for (int pass = 0; pass < 2; ++pass) {
+        runs.addLanes(layout, 0, slotEnd, aligned, begin, duration);
+        int expectedNext = runs.firstTouched();
+        runs.forEachRun([&](int from, int to, const float *values) {
+            QCOMPARE(from, expectedNext);
+            expectedNext = to + 1;
+            for (int bin = from; bin <= to; ++bin) {
+                for (int c = 0; c < LaneActivity::kCategories; ++c)
+                    QVERIFY(qAbs(values[c] - reference.value(bin, c)) < 1e-4f);
+            }
+        });
+        QCOMPARE(expectedNext, runs.lastTouched() + 1);
+        runs.clear();
+    }
+}
+
+void tst_LaneLayout::runsVisitOnlyWhereSegmentsChange()
+{
+    // One lane, 70 bins of 1 ms, queue enter unobserved: six phases or gaps
+    // of 10-20 bins each come back as a handful of runs, not 70 bins.
+    const double nan = std::nan("");
+    const auto store = storeWithStamps({{0, 10, nan, 30, 40, 50, 60, 70}});
+    const LaneLayout layout = LaneLayout::build(store->requests, LaneOrder{}, nullptr);
+    LaneActivity activity(70);
+    activity.addLanes(layout, 0, 1, false, 0, 70'000'000);
+    QStringList runs;
+    int calls = 0;
+    activity.forEachRun([&](int from, int to, const float *values) {
+        ++calls;
+        int category = -1;
+        for (int c = 0; c < LaneActivity::kCategories; ++c) {
+            if (values[c] > 0.0f) {
+                QCOMPARE(category, -1);   // one lane: one category at a time
+                QCOMPARE(values[c], 1.0f);
+                category = c;
+            }
+        }
+        // Join neighbouring runs of the same category for the comparison.
+        const QString name = category < 0 ? QStringLiteral("-")
+            : category == LaneActivity::kResidual ? QStringLiteral("residual")
+                                                  : phaseLabel(static_cast<Phase>(category));
+        if (!runs.isEmpty() && runs.last().endsWith(QStringLiteral(" ") + name)) {
+            const QString last = runs.takeLast();
+            runs.append(last.section(QLatin1Char('-'), 0, 0) + QStringLiteral("-%1 ").arg(to) + name);
+        } else {
+            runs.append(QStringLiteral("%1-%2 ").arg(from).arg(to) + name);
+        }
+    });
+    QCOMPARE(runs, (QStringList{QStringLiteral("0-9 Network in"), QStringLiteral("10-29 residual"),
+                                QStringLiteral("30-39 Prefill"), QStringLiteral("40-49 First decode"),
+                                QStringLiteral("50-59 Network to first token"), QStringLiteral("60-69 Stream")}));
+    // 13 bins where a segment starts, ends or begins whole bins, plus the 6
+    // stretches between them: 19 calls instead of 70 bins.
+    QCOMPARE(calls, 19);
+    activity.clear();
+    // Clean for the next row: nothing left behind.
+    activity.finish();
+    for (int bin = 0; bin < 70; ++bin)
+        QCOMPARE(activity.total(bin), 0.0f);
 }
 
 QTEST_GUILESS_MAIN(tst_LaneLayout)
