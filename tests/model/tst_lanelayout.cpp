@@ -289,17 +289,19 @@ void tst_LaneLayout::runsMatchFinishedValues_data()
     QTest::addColumn<int>("bins");
     QTest::addColumn<bool>("aligned");
     QTest::addColumn<int>("lanes");   // from the first; 0: all
-    QTest::newRow("three lanes, 40 bins: few events") << QStringLiteral("three-requests.jsonl") << 40 << false << 0;
-    QTest::newRow("three lanes, 7 bins: events overflow") << QStringLiteral("three-requests.jsonl") << 7 << false
-                                                          << 0;
-    QTest::newRow("240 lanes aligned, 300 bins") << QStringLiteral("multiclass.jsonl") << 300 << true << 0;
-    QTest::newRow("240 lanes absolute, 2000 bins") << QStringLiteral("multiclass.jsonl") << 2000 << false << 0;
-    QTest::newRow("6 of 240 lanes absolute, 1600 bins: few events") << QStringLiteral("multiclass.jsonl") << 1600
-                                                                    << false << 6;
-    QTest::newRow("6 of 240 lanes aligned, 1600 bins: few events") << QStringLiteral("multiclass.jsonl") << 1600
-                                                                   << true << 6;
-    QTest::newRow("three lanes, 4000 bins: long runs") << QStringLiteral("three-requests.jsonl") << 4000 << false
-                                                       << 0;
+    QTest::addColumn<bool>("events");   // forEachRun visits only event bins
+    const QString three = QStringLiteral("three-requests.jsonl");
+    const QString many = QStringLiteral("multiclass.jsonl");
+    QTest::newRow("three lanes, 40 bins: walks bins") << three << 40 << false << 0 << false;
+    QTest::newRow("three lanes, 7 bins: events overflow") << three << 7 << false << 0 << false;
+    QTest::newRow("three lanes, 4000 bins: walks events") << three << 4000 << false << 0 << true;
+    QTest::newRow("three lanes aligned, 4000 bins: walks events") << three << 4000 << true << 0 << true;
+    QTest::newRow("240 lanes aligned, 300 bins") << many << 300 << true << 0 << false;
+    QTest::newRow("240 lanes absolute, 2000 bins") << many << 2000 << false << 0 << false;
+    QTest::newRow("6 of 240 lanes aligned, 1600 bins: walks events") << many << 1600 << true << 6 << true;
+    QTest::newRow("6 of 240 lanes absolute, 1600 bins: walks events") << many << 1600 << false << 6 << true;
+    // Fewer events than bins, but the touched stretch is short: walk it.
+    QTest::newRow("6 of 240 lanes absolute, 200 bins: walks bins") << many << 200 << false << 6 << false;
 }
 
 void tst_LaneLayout::runsMatchFinishedValues()
@@ -310,6 +312,7 @@ void tst_LaneLayout::runsMatchFinishedValues()
     QFETCH(int, bins);
     QFETCH(bool, aligned);
     QFETCH(int, lanes);
+    QFETCH(bool, events);
     const auto store = loadFixture(file);
     const LaneLayout layout = LaneLayout::build(store->requests, LaneOrder{}, nullptr);
     const qint64 slotEnd = lanes > 0 ? qint64(lanes) : layout.slotCount();
@@ -321,6 +324,7 @@ void tst_LaneLayout::runsMatchFinishedValues()
     LaneActivity runs(bins);
     for (int pass = 0; pass < 2; ++pass) {
         runs.addLanes(layout, 0, slotEnd, aligned, begin, duration);
+        QCOMPARE(runs.walksEvents(), events);
         int expectedNext = runs.firstTouched();
         runs.forEachRun([&](int from, int to, const float *values) {
             QCOMPARE(from, expectedNext);
@@ -337,13 +341,14 @@ void tst_LaneLayout::runsMatchFinishedValues()
 
 void tst_LaneLayout::runsVisitOnlyWhereSegmentsChange()
 {
-    // One lane, 70 bins of 1 ms, queue enter unobserved: six phases or gaps
-    // of 10-20 bins each come back as a handful of runs, not 70 bins.
+    // One lane, 700 bins of 0.1 ms, queue enter unobserved: six phases or
+    // gaps of 100-200 bins each come back as a handful of runs.
     const double nan = std::nan("");
     const auto store = storeWithStamps({{0, 10, nan, 30, 40, 50, 60, 70}});
     const LaneLayout layout = LaneLayout::build(store->requests, LaneOrder{}, nullptr);
-    LaneActivity activity(70);
+    LaneActivity activity(700);
     activity.addLanes(layout, 0, 1, false, 0, 70'000'000);
+    QVERIFY(activity.walksEvents());
     QStringList runs;
     int calls = 0;
     activity.forEachRun([&](int from, int to, const float *values) {
@@ -367,16 +372,17 @@ void tst_LaneLayout::runsVisitOnlyWhereSegmentsChange()
             runs.append(QStringLiteral("%1-%2 ").arg(from).arg(to) + name);
         }
     });
-    QCOMPARE(runs, (QStringList{QStringLiteral("0-9 Network in"), QStringLiteral("10-29 residual"),
-                                QStringLiteral("30-39 Prefill"), QStringLiteral("40-49 First decode"),
-                                QStringLiteral("50-59 Network to first token"), QStringLiteral("60-69 Stream")}));
+    QCOMPARE(runs, (QStringList{QStringLiteral("0-99 Network in"), QStringLiteral("100-299 residual"),
+                                QStringLiteral("300-399 Prefill"), QStringLiteral("400-499 First decode"),
+                                QStringLiteral("500-599 Network to first token"),
+                                QStringLiteral("600-699 Stream")}));
     // 13 bins where a segment starts, ends or begins whole bins, plus the 6
-    // stretches between them: 19 calls instead of 70 bins.
+    // stretches between them: 19 calls instead of 700 bins.
     QCOMPARE(calls, 19);
     activity.clear();
     // Clean for the next row: nothing left behind.
     activity.finish();
-    for (int bin = 0; bin < 70; ++bin)
+    for (int bin = 0; bin < 700; ++bin)
         QCOMPARE(activity.total(bin), 0.0f);
 }
 
