@@ -4,8 +4,9 @@
 
 #include <QColor>
 
-// Colours of span kinds in the workflow Gantt (Okabe–Ito based, apart from
-// the phase colours' meaning), and of the overlays drawn on top of them.
+// Colours of span kinds in the workflow Gantt (Okabe–Ito based), and of the
+// overlays drawn on top of them. Network and gateway spans share the colour
+// of the phase of the same name, since both views are on screen together.
 namespace SpanCategoryColors {
 
 inline QColor of(SpanCategory category)
@@ -20,11 +21,11 @@ inline QColor of(SpanCategory category)
     case SpanCategory::Retrieval:
         return QColor(0x00, 0x9E, 0x73);   // bluish green
     case SpanCategory::Embeddings:
-        return QColor(0x56, 0xB4, 0xE9);   // sky blue
-    case SpanCategory::Network:
-        return QColor(0xCC, 0x79, 0xA7);   // reddish purple
-    case SpanCategory::Gateway:
         return QColor(0xF0, 0xE4, 0x42);   // yellow
+    case SpanCategory::Network:
+        return QColor(0x56, 0xB4, 0xE9);   // sky blue, as the network-in phase
+    case SpanCategory::Gateway:
+        return QColor(0xCC, 0x79, 0xA7);   // reddish purple, as the gateway phase
     case SpanCategory::Preparation:
         return QColor(0xA6, 0x76, 0x1D);   // ochre
     case SpanCategory::Other:

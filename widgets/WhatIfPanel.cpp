@@ -34,6 +34,9 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     setObjectName(QStringLiteral("whatIfPanel"));
     m_change->setObjectName(QStringLiteral("whatIfChange"));
     m_target->setObjectName(QStringLiteral("whatIfTarget"));
+    m_from->setObjectName(QStringLiteral("whatIfFrom"));
+    m_phase->setObjectName(QStringLiteral("whatIfPhase"));
+    m_factor->setObjectName(QStringLiteral("whatIfFactor"));
     m_result->setObjectName(QStringLiteral("whatIfResult"));
     m_change->addItem(tr("No change"), int(Change::None));
     m_change->addItem(tr("Scale a span"), int(Change::ScaleSpan));

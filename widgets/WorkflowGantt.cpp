@@ -232,7 +232,7 @@ bool WorkflowGantt::event(QEvent *event)
         auto *help = static_cast<QHelpEvent *>(event);
         const int row = WorkflowGanttCoordinates::rowAt(rowFrame(), help->pos().y());
         if (row >= 0)
-            QToolTip::showText(help->globalPos(), tooltip(m_rows[size_t(row)].span), this);
+            QToolTip::showText(help->globalPos(), toolTipText(m_rows[size_t(row)].span), this);
         else
             QToolTip::hideText();
         return true;
@@ -240,8 +240,10 @@ bool WorkflowGantt::event(QEvent *event)
     return QWidget::event(event);
 }
 
-QString WorkflowGantt::tooltip(qint32 span) const
+QString WorkflowGantt::toolTipText(qint32 span) const
 {
+    if (!m_analysis.ok() || span < 0 || span >= m_analysis.schedule->graph().spanCount())
+        return {};
     const SpanGraph &graph = m_analysis.schedule->graph();
     const qint64 origin = m_analysis.timing.start;
     QStringList lines;
@@ -258,22 +260,33 @@ QString WorkflowGantt::tooltip(qint32 span) const
         lines << tr("critical: no slack");
     else
         lines << tr("slack %1 ms").arg(ms(own));
-    if (graph.outputTokens(span) >= 0)
-        lines << tr("output tokens: %1").arg(graph.outputTokens(span));
+    const qint32 row = graph.sourceRow(span);
+    const bool stored = m_store && row >= 0 && row < m_store->spans.rowCount();
+    const qint32 input = stored ? m_store->spans.inputTokens(row) : -1;
+    const qint32 output = stored && m_store->spans.outputTokens(row) >= 0 ? m_store->spans.outputTokens(row)
+                                                                           : graph.outputTokens(span);
+    if (input >= 0 && output >= 0)
+        lines << tr("tokens: %1 in, %2 out").arg(input).arg(output);
+    else if (input >= 0)
+        lines << tr("tokens: %1 in").arg(input);
+    else if (output >= 0)
+        lines << tr("tokens: %1 out").arg(output);
     for (const auto &phase : graph.phases(span))
         lines << tr("%1: %2 ms").arg(phaseLabel(phase.phase), ms(phase.end - phase.begin));
     lines << tr("id: %1").arg(graph.idText(span).toHtmlEscaped());
-    const qint32 row = graph.sourceRow(span);
-    if (m_store && row >= 0 && row < m_store->spans.rowCount()) {
+    if (stored) {
         const auto &spans = m_store->spans;
         const auto [begin, end] = spans.attributeRange(row);
-        for (size_t i = begin; i < end && i < begin + 12; ++i) {
+        constexpr size_t kShown = 12;   // a tooltip, not an attribute browser
+        for (size_t i = begin; i < end && i < begin + kShown; ++i) {
             const auto &attribute = spans.attributeRows()[i];
             QString value = spans.text(attribute.value);
             if (value.size() > 80)
                 value = value.left(80) + QStringLiteral("…");
             lines << QStringLiteral("%1 = %2").arg(spans.text(attribute.key()).toHtmlEscaped(), value.toHtmlEscaped());
         }
+        if (end - begin > kShown)
+            lines << tr("… %1 more attributes").arg(end - begin - kShown);
     }
     return lines.join(QStringLiteral("<br>"));
 }

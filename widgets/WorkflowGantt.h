@@ -41,6 +41,9 @@ public:
     WorkflowGanttCoordinates::TimeFrame timeFrame() const;
     WorkflowGanttCoordinates::Rows rowFrame() const;
 
+    // The HTML tooltip of `span`: times, slack, tokens, phases, attributes.
+    QString toolTipText(qint32 span) const;
+
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -62,7 +65,6 @@ private:
     qint64 displayStart(qint32 span) const;
     qint64 displayEnd(qint32 span) const;
     qint32 visibleRowOf(qint32 span) const;   // nearest shown row (the span's or an ancestor's)
-    QString tooltip(qint32 span) const;
     void paintHeader(QPainter &painter) const;
     void paintRow(QPainter &painter, int row) const;
     void paintOverlays(QPainter &painter, int firstRow, int lastRow) const;

@@ -46,6 +46,7 @@ WorkflowPanel::WorkflowPanel(ViewState *state, QWidget *parent)
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
+    m_legend->setObjectName(QStringLiteral("workflowLegend"));
     m_legend->setTextFormat(Qt::RichText);
     m_legend->setWordWrap(true);
     m_pathOnly->setObjectName(QStringLiteral("criticalPathOnly"));
@@ -86,8 +87,9 @@ WorkflowPanel::WorkflowPanel(ViewState *state, QWidget *parent)
         m_gantt->setSelectedSpan(index.data(WorkflowPathModel::SpanRole).toInt());
     });
     connect(state, &ViewState::storeChanged, this, [this] {
-        m_gantt->setStore(m_state->store());
-        showWorkflow(-1);
+        const auto store = m_state->store();
+        m_gantt->setStore(store);
+        showWorkflow(store ? WorkflowAnalysis::slowestWorkflow(*store) : -1);
     });
     connect(state, &ViewState::currentRowChanged, this, &WorkflowPanel::showRow);
     connect(state, &ViewState::rowActivated, this, &WorkflowPanel::showRow);

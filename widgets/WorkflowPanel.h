@@ -26,8 +26,11 @@ class WorkflowPanel : public QWidget
 public:
     explicit WorkflowPanel(ViewState *state, QWidget *parent = nullptr);
 
-    // Index into store()->workflows; -1 clears the view.
+    // Index into store()->workflows; -1 clears the view. A new store shows
+    // its slowest workflow until a row is chosen.
     void showWorkflow(qint32 workflow);
+    // An analysis or what-if is being computed.
+    bool isBusy() const { return m_analysisJob.isRunning() || m_whatIfJob.isRunning(); }
     qint32 workflow() const { return m_workflow; }
     const WorkflowAnalysis &analysis() const { return m_analysis; }
 

@@ -77,6 +77,16 @@ MainWindow::MainWindow(QWidget *parent)
         updateStatus();
         updateReport();
     });
+    // A span trace opens on its workflow's Gantt; a flat one on the requests.
+    connect(m_state, &ViewState::storeChanged, this, [this] {
+        const auto &store = m_state->store();
+        if (store && store->workflows.rowCount() > 0) {
+            m_workflowDock->show();
+            m_workflowDock->raise();
+        } else if (auto *requests = findChild<QDockWidget *>(QStringLiteral("requestsDock"))) {
+            requests->raise();
+        }
+    });
     m_defaultState = saveState();
     updateStatus();
 }
@@ -467,7 +477,7 @@ bool MainWindow::isBusy() const
 {
     return isLoading() || m_swimlanes->isLayingOut() || m_requestTable->isQueryRunning()
         || m_distributions->isComputing() || m_reportJob.isRunning() || m_classes->isComputing()
-        || m_exceedance->isComputing();
+        || m_exceedance->isComputing() || m_workflow->isBusy();
 }
 
 bool MainWindow::showPanel(const QString &dockName)

@@ -39,3 +39,23 @@ qint32 WorkflowAnalysis::workflowOfRequestRow(const TraceStore &store, qint32 ro
     }
     return -1;
 }
+
+qint32 WorkflowAnalysis::slowestWorkflow(const TraceStore &store)
+{
+    qint32 slowest = -1;
+    qint64 longest = -1;
+    for (qint32 w = 0; w < qint32(store.workflows.rowCount()); ++w) {
+        const qint32 row = store.workflows.requestRow[size_t(w)];
+        qint64 e2e = 0;
+        if (row >= 0 && row < store.requests.rowCount()) {
+            const qint64 send = store.requests.stamp(row, Stamp::ClientSend);
+            const qint64 last = store.requests.stamp(row, Stamp::LastTokenClient);
+            e2e = send == kNoTime || last == kNoTime ? 0 : last - send;
+        }
+        if (e2e > longest) {
+            longest = e2e;
+            slowest = w;
+        }
+    }
+    return slowest;
+}

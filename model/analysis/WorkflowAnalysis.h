@@ -28,4 +28,7 @@ struct WorkflowAnalysis
 
     // The workflow whose summary row in the RequestTable is `row`, or -1.
     static qint32 workflowOfRequestRow(const TraceStore &store, qint32 row);
+    // The workflow with the longest E2E (the first of equals), or -1 when
+    // the store has none: what a view shows before the user picks one.
+    static qint32 slowestWorkflow(const TraceStore &store);
 };

@@ -21,6 +21,7 @@ private slots:
     void malformed();
     void deepParentChain();
     void longDependencyChain();
+    void millionSpanWorkflow();
 };
 
 namespace {
@@ -269,6 +270,59 @@ void tst_CriticalPath::longDependencyChain()
     QCOMPARE(path[path.size() - 2], (PathSection{length, 10 * qint64(length) - 9, 10 * qint64(length) - 1}));
     // It only has to end before the root's last unit of own time.
     QCOMPARE(schedule->slack()[size_t(sideRow)], qint64(10 * length - 1 - 5));
+}
+
+void tst_CriticalPath::millionSpanWorkflow()
+{
+    // A root with 999 sequential steps 100 apart, each fanning out to 1,000
+    // parallel leaves: 1,000,000 spans. Leaf 999 of each step is the longest
+    // (80); leaf j < 999 lasts j % 70 and has 80 - j % 70 of slack.
+    constexpr qint32 steps = 999;
+    constexpr qint32 leaves = 1000;
+    auto graph = std::make_shared<SpanGraph>();
+    SpanGraph::Span root;
+    root.end = 100 * qint64(steps);
+    graph->appendSpan(root);
+    for (qint32 i = 0; i < steps; ++i) {
+        SpanGraph::Span step;
+        step.parent = 0;
+        step.start = 100 * qint64(i);
+        step.end = step.start + 90;
+        const qint32 stepRow = graph->appendSpan(step);
+        for (qint32 j = 0; j < leaves; ++j) {
+            SpanGraph::Span leaf;
+            leaf.parent = stepRow;
+            leaf.start = step.start + 1;
+            leaf.end = leaf.start + (j == leaves - 1 ? 80 : j % 70);
+            graph->appendSpan(leaf);
+        }
+    }
+    QCOMPARE(graph->spanCount(), 1'000'000);
+    QString error;
+    const auto schedule = WorkflowSchedule::build(graph, &error);
+    QVERIFY2(schedule, qPrintable(error));
+    QCOMPARE(schedule->timing().e2e(), qint64(99'900));
+    const auto path = schedule->criticalPath();
+    // Per step: its own first unit, the longest leaf, its own tail; then the root's gap.
+    QCOMPARE(path.size(), size_t(4 * steps));
+    const qint32 firstStep = 1;
+    const qint32 lastStep = 1 + (steps - 1) * (leaves + 1);
+    QCOMPARE(path[0], (PathSection{firstStep, 0, 1}));
+    QCOMPARE(path[1], (PathSection{firstStep + leaves, 1, 81}));
+    QCOMPARE(path[2], (PathSection{firstStep, 81, 90}));
+    QCOMPARE(path[3], (PathSection{0, 90, 100}));
+    QCOMPARE(path[path.size() - 3], (PathSection{lastStep + leaves, 99'801, 99'881}));
+    QCOMPARE(path.back(), (PathSection{0, 99'890, 99'900}));
+    qint64 total = 0;
+    for (const auto &section : path)
+        total += section.duration();
+    QCOMPARE(total, schedule->timing().e2e());
+    const auto slack = schedule->slack();
+    const qint32 middleStep = 1 + 500 * (leaves + 1);
+    QCOMPARE(slack[size_t(middleStep)], qint64(0));
+    QCOMPARE(slack[size_t(middleStep + 1 + 5)], qint64(75));           // leaf 5: lasts 5
+    QCOMPARE(slack[size_t(middleStep + 1 + 139)], qint64(80 - 139 % 70));
+    QCOMPARE(slack[size_t(middleStep + leaves)], qint64(0));            // the longest leaf
 }
 
 QTEST_GUILESS_MAIN(tst_CriticalPath)

@@ -12,6 +12,8 @@
 #include "SwimlaneCanvas.h"
 #include "SwimlaneView.h"
 #include "ViewState.h"
+#include "WorkflowGantt.h"
+#include "WorkflowPanel.h"
 #include "analysis/LaneLayout.h"
 #include "store/TraceStore.h"
 
@@ -19,6 +21,7 @@
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -52,6 +55,18 @@ QAction *actionWithShortcut(QWidget &window, const QKeySequence &keys)
     return nullptr;
 }
 
+// The dock in front among the tabbed ones that include "Workflow".
+QString frontTab(const MainWindow &window)
+{
+    for (const QTabBar *bar : window.findChildren<QTabBar *>()) {
+        for (int tab = 0; tab < bar->count(); ++tab) {
+            if (bar->tabText(tab) == QStringLiteral("Workflow"))
+                return bar->tabText(bar->currentIndex());
+        }
+    }
+    return {};
+}
+
 } // namespace
 
 class tst_MainWindow : public QObject
@@ -65,6 +80,8 @@ private slots:
     void reloadAndClose();
     void dropOpensTheFile();
     void activationShowsTheRequest();
+    void spanTraceOpensOnItsWorkflow();
+    void doubleClickOnAWorkflowLaneOpensItsGantt();
     void standardShortcuts_data();
     void standardShortcuts();
     void progressText_data();
@@ -211,6 +228,73 @@ void tst_MainWindow::activationShowsTheRequest()
     QVERIFY(window.requestDetail()->isVisibleTo(&window));
     window.viewState()->selectRow(1);
     QCOMPARE(window.requestDetail()->shownRow(), 1);
+}
+
+void tst_MainWindow::spanTraceOpensOnItsWorkflow()
+{
+    MainWindow window;
+    window.setPersistent(false);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(openAndSettle(window, QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/adviser.otlp.json")));
+    // The workflow is a lane like any request, and its Gantt is in front.
+    QCOMPARE(window.swimlanes()->canvas()->laneLayout()->slotCount(), 1);
+    QCOMPARE(window.requestTable()->model()->rowCount(), 1);
+    QCOMPARE(frontTab(window), QStringLiteral("Workflow"));
+    QVERIFY(window.workflowPanel()->isVisible());
+    QCOMPARE(window.workflowPanel()->workflow(), 0);
+    QVERIFY(window.workflowPanel()->analysis().ok());
+    QCOMPARE(window.workflowPanel()->gantt()->rows().size(), size_t(10));
+    QCOMPARE(window.workflowPanel()->analysis().timing.e2e(), qint64(5'986'000'000));
+    // A flat trace next: back to the requests, no workflow.
+    QVERIFY(openAndSettle(window, fixture(QStringLiteral("seed/three-requests.jsonl"))));
+    QCOMPARE(frontTab(window), QStringLiteral("Requests"));
+    QVERIFY(window.requestTable()->isVisible());
+    QCOMPARE(window.workflowPanel()->workflow(), -1);
+}
+
+void tst_MainWindow::doubleClickOnAWorkflowLaneOpensItsGantt()
+{
+    MainWindow window;
+    window.setPersistent(false);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    // 141 traces of the OpenTelemetry demo: one lane each; the slowest is shown first.
+    QVERIFY(openAndSettle(window, QStringLiteral(TRACELANE_REALDATA_DIR "/otel-tui/test_data.json")));
+    const auto store = window.store();
+    QCOMPARE(store->workflows.rowCount(), 141);
+    QCOMPARE(window.swimlanes()->canvas()->laneLayout()->slotCount(), 141);
+    qint32 slowest = -1;
+    qint64 longest = -1;
+    for (qint32 row = 0; row < store->requests.rowCount(); ++row) {
+        const qint64 e2e = store->requests.stamp(row, Stamp::LastTokenClient) - store->requests.stamp(row, Stamp::ClientSend);
+        if (e2e > longest) {
+            longest = e2e;
+            slowest = row;
+        }
+    }
+    QCOMPARE(window.workflowPanel()->workflow(), WorkflowAnalysis::workflowOfRequestRow(*store, slowest));
+    QCOMPARE(window.workflowPanel()->analysis().timing.e2e(), longest);
+
+    // Put the requests in front, then double-click a lane.
+    window.requestTable()->parentWidget()->raise();
+    QCOMPARE(frontTab(window), QStringLiteral("Requests"));
+    SwimlaneCanvas *canvas = window.swimlanes()->canvas();
+    canvas->setLaneWindow({0.0, 10.0});   // ten lanes: each its own
+    QVERIFY(canvas->showsSingleLanes());
+    const auto &layout = canvas->laneLayout();
+    qint64 slot = 0;
+    while (layout->rowAt(slot) == slowest)
+        ++slot;
+    const qint32 row = layout->rowAt(slot);
+    const QPoint onLane(canvas->width() / 2, int(canvas->height() * (slot + 0.5) / 10.0));
+    QCOMPARE(canvas->slotAt(onLane), slot);
+    QTest::mouseDClick(canvas, Qt::LeftButton, {}, onLane);
+    QTRY_COMPARE(window.workflowPanel()->workflow(), WorkflowAnalysis::workflowOfRequestRow(*store, row));
+    QTRY_VERIFY(!window.isBusy());
+    QCOMPARE(frontTab(window), QStringLiteral("Workflow"));
+    QCOMPARE(window.workflowPanel()->analysis().workflowId, store->requests.idText(row));
 }
 
 void tst_MainWindow::standardShortcuts_data()
