@@ -2,6 +2,7 @@
 
 #include "BackgroundPool.h"
 
+#include <QFutureWatcher>
 #include <QObject>
 #include <QtConcurrent>
 
@@ -34,17 +35,25 @@ public:
         auto cancelled = std::make_shared<std::atomic<bool>>(false);
         m_cancelled = cancelled;
         m_running = true;
-        QtConcurrent::run(BackgroundPool::instance(),
-                          [work = std::move(work), cancelled]() mutable {
-                              BackgroundPool::lowerCurrentThreadPriority();
-                              return work(cancelled.get());
-                          })
-            .then(m_context, [this, generation, apply = std::move(apply)](Result result) mutable {
-                if (generation != m_generation)
-                    return;   // a newer job replaced this one
-                m_running = false;
-                apply(std::move(result));
-            });
+        QFuture<Result> future = QtConcurrent::run(BackgroundPool::instance(),
+                                                   [work = std::move(work), cancelled]() mutable {
+                                                       BackgroundPool::lowerCurrentThreadPriority();
+                                                       return work(cancelled.get());
+                                                   });
+        // A watcher owned by the context, not QFuture::then(context): Qt 6.4
+        // still runs a continuation whose context was destroyed mid-job (an
+        // assertion in debug builds, a call into freed memory otherwise).
+        // The watcher dies with its context, and with it the connection.
+        auto *watcher = new QFutureWatcher<Result>(m_context);
+        QObject::connect(watcher, &QFutureWatcherBase::finished, watcher,
+                         [this, watcher, generation, apply = std::move(apply)]() mutable {
+                             watcher->deleteLater();
+                             if (generation != m_generation || watcher->isCanceled())
+                                 return;   // a newer job replaced this one
+                             m_running = false;
+                             apply(watcher->future().takeResult());
+                         });
+        watcher->setFuture(future);
     }
 
     // Stops waiting for the current job; its result will be dropped.

@@ -28,6 +28,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFutureWatcher>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -336,7 +337,7 @@ void MainWindow::openFile(const QString &path)
     m_progress->show();
     m_cancelAction->setEnabled(true);
     m_progressTimer->start();
-    QtConcurrent::run(BackgroundPool::instance(), [path, control] {
+    QFuture<LoadOutcome> future = QtConcurrent::run(BackgroundPool::instance(), [path, control] {
         BackgroundPool::lowerCurrentThreadPriority();   // the loader's threads inherit it
         LoadOutcome outcome;
         outcome.result = TraceFileLoader::load(path, LoadOptions{}, control.get());
@@ -357,11 +358,17 @@ void MainWindow::openFile(const QString &path)
             outcome.lastNs = last;
         }
         return outcome;
-    }).then(this, [this, generation, path](const LoadOutcome &outcome) {
+    });
+    // A watcher the window owns (see LatestJob): closing the window mid-load
+    // must drop the result, not deliver it to a destroyed window.
+    auto *watcher = new QFutureWatcher<LoadOutcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, path] {
+        watcher->deleteLater();
         if (generation != m_loadGeneration)
             return;   // a newer load replaced this one
-        finishLoad(outcome, path);
+        finishLoad(watcher->result(), path);
     });
+    watcher->setFuture(future);
 }
 
 void MainWindow::reload()
