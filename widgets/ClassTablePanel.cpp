@@ -150,6 +150,10 @@ void ClassTablePanel::rebuildDimensions()
     m_dimensions = table ? classDimensions(*table) : std::vector<ClassDimension>{};
     m_scope = {};
     m_written.reset();
+    // Rows of the old trace must never reach the new one's slice.
+    m_job.cancel();
+    m_cellRows.clear();
+    m_model->setTable({});
     m_first->clear();
     m_second->clear();
     m_second->addItem(tr("(nothing)"), QString());
@@ -322,14 +326,14 @@ void ClassTablePanel::onSelectionChanged()
     QStringList labels;
     for (const QModelIndex &index : m_view->selectionModel()->selectedRows()) {
         const int cell = m_model->cellOfRow(index.row());
-        if (cell < 0)
+        if (cell < 0 || size_t(cell) >= m_cellRows.size())
             continue;   // the overall row is the scope itself
         const auto &members = m_cellRows[size_t(cell)];
         rows.insert(rows.end(), members.begin(), members.end());
         QStringList parts;
         for (size_t d = 0; d < table.dimensions.size(); ++d)
             parts << QStringLiteral("%1 = %2").arg(table.dimensions[d].label, table.cells[size_t(cell)].classes.value(int(d)));
-        labels << parts.join(QStringLiteral(" and "));
+        labels << parts.join(QStringLiteral(", "));
     }
     updateCurves();
     if (labels.isEmpty()) {
@@ -342,10 +346,14 @@ void ClassTablePanel::onSelectionChanged()
             m_state->clearSlice();
         return;
     }
-    QString label = labels.join(QStringLiteral(" or "));
+    // Short enough for a status line: name up to two classes, count the rest.
+    QString label = labels.size() <= 2 ? labels.join(QStringLiteral(" or "))
+                                       : tr("%1 or %2 more classes").arg(labels.first()).arg(labels.size() - 1);
     if (m_scope.sliced)
         label = QStringLiteral("%1; %2").arg(m_scope.label, label);
-    Scope written{true, RowSet::fromRows(std::move(rows)), label};
+    // One cell's rows are already ascending; several are merged by a sort.
+    RowSet members = labels.size() == 1 ? RowSet::fromSortedUnique(std::move(rows)) : RowSet::fromRows(std::move(rows));
+    Scope written{true, std::move(members), label};
     m_written = written;
     m_state->setSlice(written.rows, written.label);
 }

@@ -137,6 +137,10 @@ ExceedancePanel::ExceedancePanel(ViewState *state, QWidget *parent)
     connect(m_order, &QComboBox::activated, this, &ExceedancePanel::recompute);
     connect(state, &ViewState::storeChanged, this, [this] {
         m_cache = m_state->store() ? std::make_shared<ColumnCache>(m_state->store()) : nullptr;
+        // Members of the old trace must not be stepped to in the new one.
+        m_analysis.reset();
+        m_comparison->clear();
+        showMember(-1);
         recompute();
     });
     connect(state, &ViewState::sliceChanged, this, &ExceedancePanel::recompute);
