@@ -172,8 +172,7 @@ void DistributionPanel::redraw()
                   .arg(metricLabel(metric), boundaryKey(m_scope.boundary), locale.toString(m_scope.n), population);
     if (!m_state->store())
         m_title = tr("No trace loaded");
-    if (auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0)))
-        title->setText(m_title);
+    showTitle();
 
     m_plot->clearGraphs();
     m_plot->clearItems();
@@ -309,6 +308,22 @@ void DistributionPanel::applyPalette()
     m_plot->legend->setBorderPen(QPen(pal.color(QPalette::Mid)));
     if (auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0)))
         title->setTextColor(text);
+}
+
+void DistributionPanel::showTitle()
+{
+    if (auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0))) {
+        // A long filter label is cut at its end rather than at both edges.
+        title->setText(QFontMetrics(title->font()).elidedText(m_title, Qt::ElideRight, qMax(100, m_plot->width() - 16)));
+        m_plot->setToolTip(m_title);
+    }
+}
+
+void DistributionPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    showTitle();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void DistributionPanel::changeEvent(QEvent *event)

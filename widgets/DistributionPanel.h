@@ -39,6 +39,7 @@ signals:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     struct Result
@@ -52,6 +53,7 @@ private:
     void apply(const Result &result);
     void redraw();
     void applyPalette();
+    void showTitle();
 
     ViewState *m_state = nullptr;
     QComboBox *m_metric = nullptr;

@@ -62,6 +62,9 @@ SwimlaneView::SwimlaneView(ViewState *state, QWidget *parent)
     m_descending->setObjectName(QStringLiteral("laneDescending"));
     m_laneInfo->setObjectName(QStringLiteral("laneInfo"));
     m_laneInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long filter label must not widen the window: it is cut at the edge.
+    m_laneInfo->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_laneInfo->setMinimumWidth(80);
     fillOrderCombos();
 
     auto *fit = new QToolButton(this);
@@ -269,4 +272,5 @@ void SwimlaneView::updateLaneInfo()
     if (m_state->hasSlice())
         text += tr(" \u00b7 filter: %1").arg(m_state->sliceLabel());
     m_laneInfo->setText(text);
+    m_laneInfo->setToolTip(text);
 }
