@@ -81,7 +81,9 @@ MainWindow::MainWindow(QWidget *parent)
     // A span trace opens on its workflow's Gantt; a flat one on the requests.
     connect(m_state, &ViewState::storeChanged, this, [this] {
         const auto &store = m_state->store();
-        if (store && store->workflows.rowCount() > 0) {
+        if (!m_pinnedDock.isEmpty()) {
+            showPanel(m_pinnedDock);   // the command line asked for this one
+        } else if (store && store->workflows.rowCount() > 0) {
             m_workflowDock->show();
             m_workflowDock->raise();
         } else if (auto *requests = findChild<QDockWidget *>(QStringLiteral("requestsDock"))) {
@@ -494,6 +496,7 @@ bool MainWindow::showPanel(const QString &dockName)
         return false;
     dock->show();
     dock->raise();
+    m_pinnedDock = dockName;
     return true;
 }
 

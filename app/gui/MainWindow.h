@@ -58,7 +58,8 @@ public:
     WorkflowPanel *workflowPanel() const { return m_workflow; }
     ClassTablePanel *classTable() const { return m_classes; }
     ExceedancePanel *exceedance() const { return m_exceedance; }
-    // Shows and raises the dock with this object name; false if there is none.
+    // Shows and raises the dock with this object name (and keeps it in front
+    // when a trace loads); false if there is none.
     bool showPanel(const QString &dockName);
     LoadProgressBar *loadProgress() const { return m_progress; }
     bool isLoading() const { return m_loadControl != nullptr; }
@@ -97,6 +98,7 @@ private:
     ViewState *m_state = nullptr;
     bool m_persistent = true;
     QString m_currentFile;
+    QString m_pinnedDock;   // --panel: raised again after every load
     qint64 m_spanNs = 0;
     std::shared_ptr<LoadControl> m_loadControl;
     quint64 m_loadGeneration = 0;

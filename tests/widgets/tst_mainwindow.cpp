@@ -82,6 +82,7 @@ private slots:
     void activationShowsTheRequest();
     void spanTraceOpensOnItsWorkflow();
     void doubleClickOnAWorkflowLaneOpensItsGantt();
+    void requestedPanelStaysInFront();
     void standardShortcuts_data();
     void standardShortcuts();
     void progressText_data();
@@ -251,6 +252,22 @@ void tst_MainWindow::spanTraceOpensOnItsWorkflow()
     QCOMPARE(frontTab(window), QStringLiteral("Requests"));
     QVERIFY(window.requestTable()->isVisible());
     QCOMPARE(window.workflowPanel()->workflow(), -1);
+}
+
+// `--panel classesDock` (showPanel) before a load: the load must not bring
+// another tab to the front.
+void tst_MainWindow::requestedPanelStaysInFront()
+{
+    MainWindow window;
+    window.setPersistent(false);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(!window.showPanel(QStringLiteral("noSuchDock")));
+    QVERIFY(window.showPanel(QStringLiteral("classesDock")));
+    QVERIFY(openAndSettle(window, QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/adviser.otlp.json")));
+    QCOMPARE(frontTab(window), QStringLiteral("Classes"));
+    QVERIFY(openAndSettle(window, fixture(QStringLiteral("seed/three-requests.jsonl"))));
+    QCOMPARE(frontTab(window), QStringLiteral("Classes"));
 }
 
 void tst_MainWindow::doubleClickOnAWorkflowLaneOpensItsGantt()
