@@ -330,9 +330,11 @@ void WorkflowGantt::paintHeader(QPainter &painter) const
             continue;
         painter.setPen(palette().color(QPalette::Mid));
         painter.drawLine(QPointF(x, header - 4), QPointF(x, height()));
+        const QString label = tr("%1 ms").arg(double(tick - origin) / 1e6, 0, 'g', 6);
+        if (x + 3 + fontMetrics().horizontalAdvance(label) > frame.left + frame.width + 10)
+            continue;   // the last tick's label would be cut at the edge
         painter.setPen(palette().color(QPalette::Text));
-        painter.drawText(QRectF(x + 3, 0, 120, header), Qt::AlignVCenter | Qt::AlignLeft,
-                         tr("%1 ms").arg(double(tick - origin) / 1e6, 0, 'g', 6));
+        painter.drawText(QRectF(x + 3, 0, 120, header), Qt::AlignVCenter | Qt::AlignLeft, label);
     }
 }
 

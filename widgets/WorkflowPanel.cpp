@@ -64,16 +64,20 @@ WorkflowPanel::WorkflowPanel(ViewState *state, QWidget *parent)
     auto *top = new QHBoxLayout;
     top->addWidget(m_title, 1);
     top->addWidget(m_pathOnly);
-    auto *bottom = new QSplitter(Qt::Horizontal, this);
-    bottom->addWidget(m_pathTable);
-    bottom->addWidget(m_whatIf);
-    bottom->setStretchFactor(0, 3);
-    bottom->setStretchFactor(1, 2);
-    auto *split = new QSplitter(Qt::Vertical, this);
+    // The dock is wide and short by default (under the swimlanes): the
+    // Gantt takes the full height on the left, the what-if and the path's
+    // sections share a column on the right.
+    auto *side = new QSplitter(Qt::Vertical, this);
+    side->addWidget(m_whatIf);
+    side->addWidget(m_pathTable);
+    side->setStretchFactor(0, 0);
+    side->setStretchFactor(1, 1);
+    auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_gantt);
-    split->addWidget(bottom);
+    split->addWidget(side);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({600, 400});   // relative: 3:2 of whatever width the dock has
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);

@@ -1,6 +1,7 @@
 // tracelane-cli critical-path and whatif, run the way a script would, on
 // the bundled adviser example, a generated population and the real traces.
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -108,6 +109,7 @@ private slots:
     void populationPercentile();
     void realTraces_data();
     void realTraces();
+    void workflowsSliceAndFormExceedanceSets();
     void errors_data();
     void errors();
 };
@@ -278,6 +280,52 @@ void tst_WorkflowCli::realTraces()
             total += section.toObject().value(QStringLiteral("duration_ns")).toInteger();
         QCOMPARE(total, workflow.value(QStringLiteral("e2e_ns")).toInteger());
     }
+}
+
+void tst_WorkflowCli::workflowsSliceAndFormExceedanceSets()
+{
+    // The OpenTelemetry demo capture: 141 workflows whose type is their root
+    // span's name. Figures checked against a plain Python reading of the file
+    // (E2E = last span end - root start; seed percentiles).
+    const QString file = QStringLiteral(TRACELANE_REALDATA_DIR "/otel-tui/test_data.json");
+    const Run slice = runCli({QStringLiteral("slice"), file, QStringLiteral("--by"), QStringLiteral("workflow_type"),
+                              QStringLiteral("--metric"), QStringLiteral("e2e"), QStringLiteral("--json")});
+    QCOMPARE(slice.exitCode, 0);
+    const QJsonObject table = jsonOf(slice);
+    QCOMPARE(table.value(QStringLiteral("slice_requests")).toInt(), 141);
+    const QJsonObject exceedance = table.value(QStringLiteral("exceedance")).toObject();
+    QCOMPARE(exceedance.value(QStringLiteral("size")).toInt(), 7);
+    QCOMPARE(exceedance.value(QStringLiteral("threshold")).toDouble(), 419.666501);
+    QHash<QString, QJsonObject> cells;
+    for (const auto &entry : table.value(QStringLiteral("cells")).toArray())
+        cells.insert(entry.toObject().value(QStringLiteral("label")).toString(), entry.toObject());
+    QCOMPARE(cells.size(), 8);
+    const auto requests = [&](const char *type) { return cells.value(QString::fromUtf8(type)).value(QStringLiteral("requests")).toInt(); };
+    const auto inSet = [&](const char *type) {
+        return cells.value(QString::fromUtf8(type)).value(QStringLiteral("exceedance_count")).toInt();
+    };
+    QCOMPARE(requests("GET"), 62);
+    QCOMPARE(requests("HTTP GET"), 38);
+    QCOMPARE(requests("POST"), 21);
+    QCOMPARE(requests("HTTP POST"), 15);
+    QCOMPARE(inSet("POST"), 2);
+    QCOMPARE(inSet("HTTP POST"), 2);
+    QCOMPARE(inSet("schema.v1.Service/EventStream"), 2);
+    QCOMPARE(inSet("flagd.evaluation.v1.Service/EventStream"), 1);
+    QCOMPARE(inSet("GET"), 0);
+    const double getP50 = cells.value(QStringLiteral("GET")).value(QStringLiteral("p50")).toObject()
+                              .value(QStringLiteral("value")).toDouble();
+    QVERIFY2(std::abs(getP50 - 11.7273185) < 1e-9, qPrintable(QString::number(getP50, 'f', 9)));
+
+    const Run exceed = runCli({QStringLiteral("exceed"), file, QStringLiteral("--metric"), QStringLiteral("e2e"),
+                               QStringLiteral("--json")});
+    QCOMPARE(exceed.exitCode, 0);
+    const QJsonObject set = jsonOf(exceed);
+    QCOMPARE(set.value(QStringLiteral("set_size")).toInt(), 7);
+    QCOMPARE(set.value(QStringLiteral("rest_size")).toInt(), 134);
+    // The workflow type is what separates the slow workflows from the rest.
+    const QJsonObject top = set.value(QStringLiteral("attribute_ranking")).toArray().first().toObject();
+    QCOMPARE(top.value(QStringLiteral("feature")).toString(), QStringLiteral("workflow_type"));
 }
 
 void tst_WorkflowCli::errors_data()
