@@ -253,7 +253,10 @@ void DistributionPanel::redraw()
         label->setPositionAlignment((value > xMid ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
         label->setPadding(QMargins(3, 1, 3, 1));
         label->setColor(colour);
-        label->setBrush(palette().color(QPalette::Base));
+        // See-through enough that the CDF under a label stays visible.
+        QColor labelBackground = palette().color(QPalette::Base);
+        labelBackground.setAlpha(170);
+        label->setBrush(labelBackground);
         label->setText(caption);
         label->position->setCoords(value, 0.0);   // y is set once the plot is laid out
         labels.push_back(label);

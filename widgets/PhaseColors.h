@@ -30,6 +30,8 @@ inline QColor of(Phase phase)
     return Qt::gray;
 }
 
-inline QColor residual() { return QColor(0xB0, 0xB0, 0xB0); }
+// Light enough to stay 16 CIELAB units from the reddish purple under
+// deuteranopia (0xB0 grey was 11), dark enough to stand out on white.
+inline QColor residual() { return QColor(0xC0, 0xC0, 0xC0); }
 
 } // namespace PhaseColors

@@ -1,4 +1,6 @@
+#include "OverviewStrip.h"
 #include "PhaseColors.h"
+#include "PhaseLegend.h"
 #include "RequestText.h"
 #include "SwimlaneCanvas.h"
 #include "SwimlaneView.h"
@@ -12,6 +14,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace {
@@ -73,12 +77,38 @@ struct Fixture
     }
 };
 
+// CIELAB (D65) of an sRGB colour seen through a colour-vision deficiency:
+// Machado, Oliveira & Fernandes (2009) matrices at full severity, applied in
+// linear RGB.
+using Matrix3 = std::array<std::array<double, 3>, 3>;
+
+std::array<double, 3> labSeenWith(QColor colour, const Matrix3 &deficiency)
+{
+    auto linear = [](int c) {
+        const double v = c / 255.0;
+        return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+    };
+    const std::array<double, 3> rgb = {linear(colour.red()), linear(colour.green()), linear(colour.blue())};
+    std::array<double, 3> seen{};
+    for (int i = 0; i < 3; ++i)
+        seen[size_t(i)] = std::clamp(deficiency[size_t(i)][0] * rgb[0] + deficiency[size_t(i)][1] * rgb[1]
+                                         + deficiency[size_t(i)][2] * rgb[2],
+                                     0.0, 1.0);
+    const double x = (0.4124 * seen[0] + 0.3576 * seen[1] + 0.1805 * seen[2]) / 0.95047;
+    const double y = 0.2126 * seen[0] + 0.7152 * seen[1] + 0.0722 * seen[2];
+    const double z = (0.0193 * seen[0] + 0.1192 * seen[1] + 0.9505 * seen[2]) / 1.08883;
+    auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116.0; };
+    return {116.0 * f(y) - 16.0, 500.0 * (f(x) - f(y)), 200.0 * (f(y) - f(z))};
+}
+
 bool sameColour(QRgb a, QColor b)
 {
     return qAbs(qRed(a) - b.red()) <= 2 && qAbs(qGreen(a) - b.green()) <= 2 && qAbs(qBlue(a) - b.blue()) <= 2;
 }
 
 } // namespace
+
+Q_DECLARE_METATYPE(Matrix3)
 
 class tst_SwimlaneView : public QObject
 {
@@ -96,6 +126,10 @@ private slots:
     void phaseColoursWhereThePhasesAre_data();
     void phaseColoursWhereThePhasesAre();
     void residualIsGreyNotAPhase();
+    void legendNamesEveryPhase();
+    void coloursSurviveColourBlindness_data();
+    void coloursSurviveColourBlindness();
+    void overviewMovesTheWindow();
     void tooltipText();
     void tooltipFacts();
     void clickSelectsAndPropagates();
@@ -305,6 +339,82 @@ void tst_SwimlaneView::residualIsGreyNotAPhase()
     QVERIFY(sameColour(frame.pixel(f.pointAt(0, 150.0)), PhaseColors::residual()));
     QVERIFY(sameColour(frame.pixel(f.pointAt(0, 250.0)), PhaseColors::residual()));
     QVERIFY(sameColour(frame.pixel(f.pointAt(0, 350.0)), PhaseColors::of(Phase::Prefill)));
+}
+
+void tst_SwimlaneView::legendNamesEveryPhase()
+{
+    Fixture f(load(QStringLiteral("three-requests.jsonl")));
+    const auto *legend = f.view.findChild<PhaseLegend *>(QStringLiteral("phaseLegend"));
+    QVERIFY(legend);
+    QVERIFY(legend->isVisible());
+    const QString html = legend->text();
+    // Each phase's name right after a swatch in that phase's colour.
+    for (const Phase phase : kAllPhases) {
+        const QString entry = QStringLiteral("color:%1; font-size:large'>\u25a0</span>&nbsp;%2")
+                                  .arg(PhaseColors::of(phase).name(), phaseLabel(phase).toHtmlEscaped());
+        QVERIFY2(html.contains(entry), qPrintable(phaseLabel(phase)));
+    }
+    QVERIFY(html.contains(QStringLiteral("color:%1; font-size:large'>\u25a0</span>&nbsp;Residual (not observed)")
+                              .arg(PhaseColors::residual().name())));
+    QCOMPARE(html.count(QStringLiteral("\u25a0")), kPhaseCount + 1);
+}
+
+void tst_SwimlaneView::coloursSurviveColourBlindness_data()
+{
+    QTest::addColumn<Matrix3>("deficiency");
+    QTest::newRow("normal vision") << Matrix3{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+    QTest::newRow("protanopia") << Matrix3{{{0.152286, 1.052583, -0.204868},
+                                            {0.114503, 0.786281, 0.099216},
+                                            {-0.003882, -0.048116, 1.051998}}};
+    QTest::newRow("deuteranopia") << Matrix3{{{0.367322, 0.860646, -0.227968},
+                                              {0.280085, 0.672501, 0.047413},
+                                              {-0.011820, 0.042940, 0.968881}}};
+    QTest::newRow("tritanopia") << Matrix3{{{1.255528, -0.076749, -0.178779},
+                                            {-0.078411, 0.930809, 0.147602},
+                                            {0.004733, 0.691367, 0.303900}}};
+}
+
+void tst_SwimlaneView::coloursSurviveColourBlindness()
+{
+    // Every pair of the seven phase colours and the residual grey stays at
+    // least 15 CIELAB units apart (2.3 is a just-noticeable difference).
+    QFETCH(Matrix3, deficiency);
+    std::vector<std::pair<QString, QColor>> categories;
+    for (const Phase phase : kAllPhases)
+        categories.emplace_back(phaseLabel(phase), PhaseColors::of(phase));
+    categories.emplace_back(QStringLiteral("residual"), PhaseColors::residual());
+    for (size_t a = 0; a < categories.size(); ++a) {
+        for (size_t b = a + 1; b < categories.size(); ++b) {
+            const auto la = labSeenWith(categories[a].second, deficiency);
+            const auto lb = labSeenWith(categories[b].second, deficiency);
+            const double distance = std::hypot(la[0] - lb[0], la[1] - lb[1], la[2] - lb[2]);
+            QVERIFY2(distance >= 15.0, qPrintable(QStringLiteral("%1 vs %2: %3")
+                                                      .arg(categories[a].first, categories[b].first)
+                                                      .arg(distance, 0, 'f', 1)));
+        }
+    }
+}
+
+void tst_SwimlaneView::overviewMovesTheWindow()
+{
+    Fixture f(load(QStringLiteral("three-requests.jsonl")));
+    auto *overview = f.view.findChild<OverviewStrip *>(QStringLiteral("overviewStrip"));
+    QVERIFY(overview);
+    QVERIFY(overview->isVisible());
+    f.state.setTimeWindow({0, 1000 * kMs});
+    // The strip spans the whole trace (-80..4080 ms, as the fitted view).
+    const QRect plot = overview->rect().adjusted(0, 2, 0, -2);
+    auto xOf = [&](double ms) { return int(std::lround((ms + 80.0) / 4160.0 * plot.width())); };
+    QSignalSpy windows(&f.state, &ViewState::timeWindowChanged);
+    QTest::mouseClick(overview, Qt::LeftButton, Qt::NoModifier, QPoint(xOf(2500.0), plot.center().y()));
+    QCOMPARE(windows.count(), 1);
+    const TimeWindow moved = f.state.timeWindow();
+    QCOMPARE(moved.duration(), 1000 * kMs);   // a click moves, never zooms
+    QVERIFY2(qAbs(moved.begin + moved.duration() / 2 - 2500 * kMs) <= 4160 * kMs / plot.width(),
+             qPrintable(QString::number(moved.begin)));
+    // Near the end it stops at the trace's end.
+    QTest::mouseClick(overview, Qt::LeftButton, Qt::NoModifier, QPoint(plot.width() - 1, plot.center().y()));
+    QCOMPARE(f.state.timeWindow(), (TimeWindow{3080 * kMs, 4080 * kMs}));
 }
 
 void tst_SwimlaneView::tooltipText()
