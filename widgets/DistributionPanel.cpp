@@ -59,7 +59,8 @@ DistributionPanel::DistributionPanel(ViewState *state, QWidget *parent)
     m_slo->setSpecialValueText(tr("off"));
     m_slo->setToolTip(tr("Draw an SLO line and report the share of requests within it"));
     m_plot->setObjectName(QStringLiteral("distributionPlot"));
-    m_plot->setMinimumSize(320, 220);
+    // Small enough that the window still fits a 1366x768 screen.
+    m_plot->setMinimumSize(240, 160);
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Metric:"), this));

@@ -66,6 +66,11 @@ SwimlaneView::SwimlaneView(ViewState *state, QWidget *parent)
     m_laneInfo->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_laneInfo->setMinimumWidth(80);
     fillOrderCombos();
+    // Long attribute names must not make the panel wider than the screen.
+    for (QComboBox *combo : {m_axis, m_orderKey, m_groupBy}) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(10);
+    }
 
     auto *fit = new QToolButton(this);
     fit->setText(tr("Fit"));

@@ -1,5 +1,7 @@
 #include "AboutDialog.h"
+#include "Appearance.h"
 #include "DistributionPanel.h"
+#include "PhaseColors.h"
 #include "KeyboardShortcutsDialog.h"
 #include "LoadProgressBar.h"
 #include "MainWindow.h"
@@ -9,6 +11,7 @@
 #include "RequestDetailPanel.h"
 #include "RequestTableModel.h"
 #include "RequestTablePanel.h"
+#include "PhaseLegend.h"
 #include "SwimlaneCanvas.h"
 #include "SwimlaneView.h"
 #include "ViewState.h"
@@ -18,6 +21,11 @@
 #include "store/TraceStore.h"
 
 #include <QAction>
+#include <QDockWidget>
+#include <QImage>
+#include <QMenu>
+#include <QProcess>
+#include <QSettings>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -90,6 +98,9 @@ private slots:
     void recentFilesRule_data();
     void recentFilesRule();
     void aboutNamesTheVersions();
+    void settingsPersist();
+    void darkPaletteReachesTheViews();
+    void screenshotCommandLine();
 };
 
 void tst_MainWindow::initTestCase()
@@ -397,6 +408,108 @@ void tst_MainWindow::aboutNamesTheVersions()
                  .arg(NLOHMANN_JSON_VERSION_MAJOR)
                  .arg(NLOHMANN_JSON_VERSION_MINOR)
                  .arg(NLOHMANN_JSON_VERSION_PATCH));
+}
+
+void tst_MainWindow::settingsPersist()
+{
+    // Test mode: QSettings live under ~/.qttest, never the user's.
+    QSettings().clear();
+    const QString path = fixture(QStringLiteral("seed/three-requests.jsonl"));
+    QByteArray savedGeometry;
+    {
+        MainWindow window;   // persistent, as the application runs it
+        window.resize(1500, 950);
+        window.show();
+        QVERIFY(openAndSettle(window, path));
+        window.findChild<QDockWidget *>(QStringLiteral("distributionsDock"))->hide();
+        savedGeometry = window.saveGeometry();
+        QVERIFY(window.close());   // closeEvent writes the settings
+    }
+    QCOMPARE(RecentFiles::load(), QStringList{path});
+    MainWindow again;
+    again.restoreSettings();
+    again.show();
+    QVERIFY(again.findChild<QDockWidget *>(QStringLiteral("distributionsDock"))->isHidden());
+    QVERIFY(!again.findChild<QDockWidget *>(QStringLiteral("requestsDock"))->isHidden());
+    QCOMPARE(QSettings().value(QStringLiteral("window/geometry")).toByteArray(), savedGeometry);
+    QCOMPARE(again.size(), QSize(1500, 950));
+    // The recent file is in File -> Open Recent, and opens from there.
+    QMenu *recent = nullptr;
+    for (QMenu *menu : again.findChildren<QMenu *>()) {
+        if (menu->title() == QStringLiteral("Open &Recent"))
+            recent = menu;
+    }
+    QVERIFY(recent);
+    QAction *first = recent->actions().value(0);
+    QVERIFY(first);
+    QCOMPARE(first->text(), QStringLiteral("&1  three-requests.jsonl"));
+    QCOMPARE(first->toolTip(), path);
+    QSignalSpy finished(&again, &MainWindow::loadFinished);
+    first->trigger();
+    if (finished.isEmpty())
+        QVERIFY(finished.wait(30'000));
+    QCOMPARE(again.store()->requests.rowCount(), 3);
+    again.setPersistent(false);
+    QSettings().clear();
+}
+
+void tst_MainWindow::darkPaletteReachesTheViews()
+{
+    MainWindow window;
+    window.setPersistent(false);
+    window.resize(1500, 950);
+    window.show();
+    QVERIFY(openAndSettle(window, fixture(QStringLiteral("seed/three-requests.jsonl"))));
+    const QColor lightBase = window.palette().color(QPalette::Base);
+    Appearance::apply(Appearance::Mode::Dark);
+    const QColor darkBase(0x1F, 0x21, 0x24);
+    // The palette reaches the widgets through posted change events.
+    QTRY_COMPARE(window.palette().color(QPalette::Base), darkBase);
+    QTRY_COMPARE(window.swimlanes()->canvas()->palette().color(QPalette::Base), darkBase);
+    // Swimlanes: background away from any lane (lane 0 ends at 2 s of 4).
+    window.viewState()->setTimeWindow({0, 4'000'000'000});
+    SwimlaneCanvas *canvas = window.swimlanes()->canvas();
+    const QImage frame = canvas->renderFrame();
+    const QPoint empty(int(canvas->width() * 3.3 / 4.0), canvas->height() / 6);
+    QCOMPARE(QColor(frame.pixel(empty)), darkBase);
+    // Distributions: plot background and text.
+    auto *plot = window.distributions()->findChild<QWidget *>(QStringLiteral("distributionPlot"));
+    QVERIFY(plot);
+    QCOMPARE(QColor(plot->grab().toImage().pixel(2, 2)), darkBase);
+    // The phase colours stay the same on dark.
+    auto *legend = window.findChild<PhaseLegend *>(QStringLiteral("phaseLegend"));
+    QVERIFY(legend->text().contains(PhaseColors::of(Phase::Prefill).name()));
+    Appearance::apply(Appearance::Mode::Light);
+    QTRY_VERIFY(canvas->palette().color(QPalette::Base).lightness() > 200);
+    QCOMPARE(QColor(canvas->renderFrame().pixel(empty)), canvas->palette().color(QPalette::Base));
+    Appearance::apply(Appearance::Mode::FollowSystem);
+    QTRY_COMPARE(window.palette().color(QPalette::Base), lightBase);
+}
+
+void tst_MainWindow::screenshotCommandLine()
+{
+    // tracelane --screenshot OUT.png --size WxH FILE: loads FILE given on the
+    // command line, renders the whole window offscreen at that size, exits 0.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("window.png"));
+    QProcess app;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path());   // no user settings
+    app.setProcessEnvironment(environment);
+    app.start(QStringLiteral(TRACELANE_GUI_PATH),
+              {QStringLiteral("--screenshot"), out, QStringLiteral("--size"), QStringLiteral("1600x1000"),
+               fixture(QStringLiteral("seed/multiclass.jsonl"))});
+    QVERIFY(app.waitForFinished(120'000));
+    QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(app.exitCode(), 0);
+    const QImage image(out);
+    QCOMPARE(image.size(), QSize(1600, 1000));
+    // A usage error is exit status 2.
+    app.start(QStringLiteral(TRACELANE_GUI_PATH), {QStringLiteral("--screenshot"), out, QStringLiteral("--size"),
+                                                   QStringLiteral("big"), fixture(QStringLiteral("seed/burst.jsonl"))});
+    QVERIFY(app.waitForFinished(120'000));
+    QCOMPARE(app.exitCode(), 2);
 }
 
 QTEST_MAIN(tst_MainWindow)

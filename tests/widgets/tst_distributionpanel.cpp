@@ -1,0 +1,219 @@
+#include "DistributionPanel.h"
+#include "ViewState.h"
+#include "io/TraceFileLoader.h"
+#include "store/TraceStore.h"
+
+#include <qcustomplot.h>
+
+#include <QSignalSpy>
+#include <QTest>
+
+namespace {
+
+// TTFT at the client boundary: r-a 1200 ms, r-b 900 ms, r-c 800 ms.
+std::shared_ptr<TraceStore> threeRequests()
+{
+    return TraceFileLoader::load(QStringLiteral(TRACELANE_TEST_DATA_DIR "/seed/three-requests.jsonl"), {}).store;
+}
+
+// Texts of the plot's labels (percentile marks and SLO), top to bottom.
+QStringList labels(const DistributionPanel &panel)
+{
+    QStringList texts;
+    for (int i = 0; i < panel.plot()->itemCount(); ++i) {
+        if (auto *text = qobject_cast<QCPItemText *>(panel.plot()->item(i)))
+            texts.append(text->text());
+    }
+    return texts;
+}
+
+// x of each vertical mark line, in the order drawn.
+QList<double> markPositions(const DistributionPanel &panel)
+{
+    QList<double> xs;
+    for (int i = 0; i < panel.plot()->itemCount(); ++i) {
+        if (auto *line = qobject_cast<QCPItemStraightLine *>(panel.plot()->item(i)))
+            xs.append(line->point1->coords().x());
+    }
+    return xs;
+}
+
+QStringList graphNames(const DistributionPanel &panel)
+{
+    QStringList names;
+    for (int i = 0; i < panel.plot()->graphCount(); ++i)
+        names.append(panel.plot()->graph(i)->name());
+    return names;
+}
+
+// A panel on the three-request trace, shown and computed.
+struct Fixture
+{
+    ViewState state;
+    DistributionPanel panel{&state};
+
+    Fixture()
+    {
+        panel.resize(640, 420);
+        panel.show();
+        change([this] { state.setStore(threeRequests()); });
+        QCOMPARE(panel.scopeDistribution().n, 3);
+    }
+    // Runs `action` and waits for the distribution it causes, if any (an
+    // unchanged metric or boundary recomputes nothing).
+    template<typename Action>
+    void change(Action action)
+    {
+        QSignalSpy ready(&panel, &DistributionPanel::distributionReady);
+        action();
+        if (ready.isEmpty() && panel.isComputing())
+            QVERIFY(ready.wait(10'000));
+        QVERIFY(!panel.isComputing());
+    }
+};
+
+} // namespace
+
+class tst_DistributionPanel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void percentilesMarkedAndLabelled_data();
+    void percentilesMarkedAndLabelled();
+    void histogramAndCdf();
+    void sloLineAndShare();
+    void logScale();
+    void filterAndSelection();
+};
+
+void tst_DistributionPanel::initTestCase()
+{
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+}
+
+void tst_DistributionPanel::percentilesMarkedAndLabelled_data()
+{
+    QTest::addColumn<int>("metric");
+    QTest::addColumn<int>("boundary");
+    QTest::addColumn<QString>("title");
+    QTest::addColumn<QStringList>("labels");
+    QTest::addColumn<QList<double>>("marks");
+    // Seed interpolation over 800, 900, 1200: p90 = 900 + 0.8 x 300.
+    QTest::newRow("TTFT, client")
+        << int(Metric::Ttft) << int(Boundary::Client)
+        << QStringLiteral("TTFT at the client boundary \u00b7 n = 3 \u00b7 whole trace")
+        << QStringList{QStringLiteral("p50 900.0 ms"), QStringLiteral("p90 1140.0 ms"), QStringLiteral("p95 1170.0 ms"),
+                       QStringLiteral("p99 1194.0 ms")}
+        << QList<double>{900.0, 1140.0, 1170.0, 1194.0};
+    // Server: queue enter to first server token: 900, 750, 300 ms.
+    QTest::newRow("TTFT, server")
+        << int(Metric::Ttft) << int(Boundary::Server)
+        << QStringLiteral("TTFT at the server boundary \u00b7 n = 3 \u00b7 whole trace")
+        << QStringList{QStringLiteral("p50 750.0 ms"), QStringLiteral("p90 870.0 ms"), QStringLiteral("p95 885.0 ms"),
+                       QStringLiteral("p99 897.0 ms")}
+        << QList<double>{750.0, 870.0, 885.0, 897.0};
+    // ITL = (last - first client token) / (output tokens - 1): 100, 100, 300 ms.
+    QTest::newRow("ITL")
+        << int(Metric::Itl) << int(Boundary::Client)
+        << QStringLiteral("ITL at the client boundary \u00b7 n = 3 \u00b7 whole trace")
+        << QStringList{QStringLiteral("p50 100.00 ms/token"), QStringLiteral("p90 260.00 ms/token"),
+                       QStringLiteral("p95 280.00 ms/token"), QStringLiteral("p99 296.00 ms/token")}
+        << QList<double>{100.0, 260.0, 280.0, 296.0};
+}
+
+void tst_DistributionPanel::percentilesMarkedAndLabelled()
+{
+    QFETCH(int, metric);
+    QFETCH(int, boundary);
+    QFETCH(QString, title);
+    QFETCH(QStringList, labels);
+    QFETCH(QList<double>, marks);
+    Fixture f;
+    f.change([&] {
+        f.state.setMetric(static_cast<Metric>(metric));
+        f.state.setBoundary(static_cast<Boundary>(boundary));
+    });
+    QCOMPARE(f.panel.title(), title);
+    auto *titleElement = qobject_cast<QCPTextElement *>(f.panel.plot()->plotLayout()->element(0, 0));
+    QVERIFY(titleElement);
+    QCOMPARE(titleElement->text(), title);
+    QCOMPARE(::labels(f.panel), labels);
+    const QList<double> drawn = markPositions(f.panel);
+    QCOMPARE(drawn.size(), marks.size());
+    for (qsizetype i = 0; i < marks.size(); ++i)
+        QVERIFY2(qAbs(drawn[i] - marks[i]) < 1e-6, qPrintable(QString::number(drawn[i])));
+    // The labels are stacked, one line apart, so none hides another.
+    std::vector<double> ys;
+    for (int i = 0; i < f.panel.plot()->itemCount(); ++i) {
+        if (auto *text = qobject_cast<QCPItemText *>(f.panel.plot()->item(i)))
+            ys.push_back(text->position->coords().y());
+    }
+    for (size_t i = 1; i < ys.size(); ++i)
+        QVERIFY(ys[i] > ys[i - 1]);
+}
+
+void tst_DistributionPanel::histogramAndCdf()
+{
+    Fixture f;
+    QCOMPARE(graphNames(f.panel), (QStringList{QStringLiteral("histogram"), QStringLiteral("CDF (n = 3)")}));
+    // The CDF steps to 1/3, 2/3 and 1 at the three TTFTs.
+    const QCPGraph *cdf = f.panel.plot()->graph(1);
+    QCOMPARE(cdf->valueAxis(), f.panel.plot()->yAxis2);
+    QList<QPair<double, double>> steps;
+    for (auto it = cdf->data()->constBegin(); it != cdf->data()->constEnd(); ++it)
+        steps.append({it->key, it->value});
+    QVERIFY2(steps.size() >= 3, qPrintable(QString::number(steps.size())));
+    QCOMPARE(steps.last().first, 1200.0);
+    QCOMPARE(steps.last().second, 1.0);
+    double histogramTotal = 0.0;
+    const QCPGraph *bars = f.panel.plot()->graph(0);
+    // The last point only closes the step outline.
+    for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd() - 1; ++it)
+        histogramTotal += it->value;
+    QCOMPARE(histogramTotal, 3.0);
+    QCOMPARE(f.panel.plot()->xAxis->label(), QStringLiteral("TTFT (ms)"));
+    QCOMPARE(f.panel.plot()->yAxis->label(), QStringLiteral("Requests per bin"));
+    QCOMPARE(f.panel.plot()->yAxis2->label(), QStringLiteral("Share of requests \u2264 x"));
+}
+
+void tst_DistributionPanel::sloLineAndShare()
+{
+    Fixture f;
+    f.change([&] { f.panel.setSloMs(1000.0); });
+    // Two of the three TTFTs (800, 900) are within 1 s.
+    QCOMPARE(::labels(f.panel).last(), QStringLiteral("SLO 1000.0 ms: 66.7% within"));
+    QCOMPARE(markPositions(f.panel).last(), 1000.0);
+    QCOMPARE(markPositions(f.panel).size(), 5);
+    f.change([&] { f.panel.setSloMs(0.0); });
+    QCOMPARE(markPositions(f.panel).size(), 4);   // 0 removes it
+}
+
+void tst_DistributionPanel::logScale()
+{
+    Fixture f;
+    QCOMPARE(f.panel.plot()->xAxis->scaleType(), QCPAxis::stLinear);
+    f.change([&] { f.panel.setLogScale(true); });
+    QCOMPARE(f.panel.plot()->xAxis->scaleType(), QCPAxis::stLogarithmic);
+    QVERIFY(!f.panel.plot()->xAxis->ticker().dynamicCast<QCPAxisTickerLog>().isNull());
+    QVERIFY(f.panel.plot()->xAxis->range().lower > 0.0);
+    // Same percentiles, whatever the scale.
+    QCOMPARE(::labels(f.panel).first(), QStringLiteral("p50 900.0 ms"));
+}
+
+void tst_DistributionPanel::filterAndSelection()
+{
+    Fixture f;
+    f.change([&] { f.state.setSlice(RowSet::fromRows({0, 2}), QStringLiteral("region = eu")); });
+    QCOMPARE(f.panel.title(), QStringLiteral("TTFT at the client boundary \u00b7 n = 2 \u00b7 filter: region = eu"));
+    QCOMPARE(f.panel.scopeDistribution().n, 2);
+    // Two selected requests get their own CDF on top.
+    f.change([&] { f.state.setSelection(RowSet::fromRows({0, 1})); });
+    QCOMPARE(graphNames(f.panel), (QStringList{QStringLiteral("histogram"), QStringLiteral("CDF (n = 2)"),
+                                               QStringLiteral("selection CDF (n = 2)")}));
+    f.change([&] { f.state.clearSelection(); });
+    QCOMPARE(f.panel.plot()->graphCount(), 2);
+}
+
+QTEST_MAIN(tst_DistributionPanel)
+#include "tst_distributionpanel.moc"
