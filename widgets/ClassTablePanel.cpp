@@ -10,6 +10,7 @@
 #include "store/TraceStore.h"
 
 #include <QComboBox>
+#include <QSignalBlocker>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -225,7 +226,16 @@ void ClassTablePanel::onSliceChanged()
     const Scope now{m_state->hasSlice(), m_state->slice(), m_state->sliceLabel()};
     if (m_written && now == *m_written)
         return;   // the filter this panel set from its own selection
-    m_written.reset();
+    if (m_written) {
+        // Someone else replaced the class filter: the picked cells no longer hold.
+        m_written.reset();
+        {
+            const QSignalBlocker blocker(m_view->selectionModel());
+            m_view->clearSelection();
+        }
+        m_view->viewport()->update();
+        updateCurves();
+    }
     if (now == m_scope)
         return;
     m_scope = now;

@@ -89,6 +89,7 @@ private slots:
     void cdfLegendNamesClassesWithN();
     void selectingACellFiltersTheSwimlanes();
     void sliceFromElsewhereRecomputes();
+    void filterClearedElsewhereDropsThePick();
     void twoDimensions();
     void editedBandEdges();
     void badBandEdgesAreRefused();
@@ -231,6 +232,19 @@ void tst_ClassTablePanel::sliceFromElsewhereRecomputes()
     f.panel.view()->clearSelection();
     QCOMPARE(f.state.slice().size(), 100);
     QCOMPARE(f.state.sliceLabel(), QStringLiteral("first 100"));
+}
+
+void tst_ClassTablePanel::filterClearedElsewhereDropsThePick()
+{
+    Fixture f;
+    f.select({1});
+    QCOMPARE(f.state.slice().size(), 20);
+    QSignalSpy table(&f.panel, &ClassTablePanel::tableReady);
+    f.state.clearSlice();   // e.g. "Clear slice" in the request table
+    QVERIFY(f.panel.view()->selectionModel()->selectedRows().isEmpty());
+    QVERIFY(!f.state.hasSlice());
+    QCOMPARE(f.panel.cdfPlot()->legendNames().size(), 3);   // back to every class and overall
+    QCOMPARE(table.count(), 0);   // the scope did not change: no recompute
 }
 
 void tst_ClassTablePanel::twoDimensions()
