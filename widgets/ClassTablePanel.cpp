@@ -2,6 +2,7 @@
 
 #include "ClassCdfPlot.h"
 #include "ClassTableModel.h"
+#include "ClassTableSortModel.h"
 #include "ViewState.h"
 #include "analysis/ClassCellRows.h"
 #include "analysis/ClassColumn.h"
@@ -52,6 +53,7 @@ ClassTablePanel::ClassTablePanel(ViewState *state, QWidget *parent)
     , m_status(new QLabel(this))
     , m_mixture(new QLabel(this))
     , m_model(new ClassTableModel(this))
+    , m_sort(new ClassTableSortModel(this))
     , m_view(new QTableView(this))
     , m_cdf(new ClassCdfPlot(this))
 {
@@ -101,7 +103,10 @@ ClassTablePanel::ClassTablePanel(ViewState *state, QWidget *parent)
     m_mixture->hide();
     m_status->setWordWrap(true);
 
-    m_view->setModel(m_model);
+    m_sort->setSourceModel(m_model);
+    m_view->setModel(m_sort);
+    m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);   // table order until a header is clicked
+    m_view->setSortingEnabled(true);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->setAlternatingRowColors(true);
@@ -325,8 +330,20 @@ void ClassTablePanel::selectCells(const QList<int> &rows)
 {
     QItemSelection selection;
     for (const int row : rows)
-        selection.select(m_model->index(row, 0), m_model->index(row, m_model->columnCount() - 1));
+        selection.select(m_sort->mapFromSource(m_model->index(row, 0)),
+                         m_sort->mapFromSource(m_model->index(row, m_model->columnCount() - 1)));
     m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
+}
+
+std::vector<int> ClassTablePanel::selectedCells() const
+{
+    std::vector<int> cells;
+    for (const QModelIndex &index : m_view->selectionModel()->selectedRows()) {
+        const int cell = m_model->cellOfRow(m_sort->mapToSource(index).row());
+        if (cell >= 0)
+            cells.push_back(cell);   // the overall row is the scope itself
+    }
+    return cells;
 }
 
 void ClassTablePanel::onSelectionChanged()
@@ -334,10 +351,9 @@ void ClassTablePanel::onSelectionChanged()
     const ClassTable &table = m_model->table();
     std::vector<qint32> rows;
     QStringList labels;
-    for (const QModelIndex &index : m_view->selectionModel()->selectedRows()) {
-        const int cell = m_model->cellOfRow(index.row());
-        if (cell < 0 || size_t(cell) >= m_cellRows.size())
-            continue;   // the overall row is the scope itself
+    for (const int cell : selectedCells()) {
+        if (size_t(cell) >= m_cellRows.size())
+            continue;
         const auto &members = m_cellRows[size_t(cell)];
         rows.insert(rows.end(), members.begin(), members.end());
         QStringList parts;
@@ -372,11 +388,8 @@ void ClassTablePanel::updateCurves()
 {
     const ClassTable &table = m_model->table();
     std::vector<ClassCell> cells;
-    for (const QModelIndex &index : m_view->selectionModel()->selectedRows()) {
-        const int cell = m_model->cellOfRow(index.row());
-        if (cell >= 0)
-            cells.push_back(table.cells[size_t(cell)]);
-    }
+    for (const int cell : selectedCells())
+        cells.push_back(table.cells[size_t(cell)]);
     std::sort(cells.begin(), cells.end(), [&](const ClassCell &a, const ClassCell &b) {
         return std::pair(a.codes[0], a.codes[1]) < std::pair(b.codes[0], b.codes[1]);
     });

@@ -12,6 +12,7 @@
 
 class ClassCdfPlot;
 class ClassTableModel;
+class ClassTableSortModel;
 class ColumnCache;
 class QComboBox;
 class QItemSelection;
@@ -49,7 +50,7 @@ public:
     QStringList dimensions() const;
     // Band edges as typed ("512, 2k, 8k"); false with the reason on bad input.
     bool setBands(const QString &prompt, const QString &output, QString *error = nullptr);
-    // Selects these model rows (class cells) as a user would.
+    // Selects these rows of model() (class cells) as a user would.
     void selectCells(const QList<int> &rows);
 
 signals:
@@ -78,6 +79,8 @@ private:
     void updateCurves();
     void updateStatus();
     void applyBandEdits();
+    // Cells (indices into the table's cells) selected in the view, in view order.
+    std::vector<int> selectedCells() const;
 
     ViewState *m_state = nullptr;
     std::shared_ptr<ColumnCache> m_cache;
@@ -98,6 +101,7 @@ private:
     QLabel *m_status = nullptr;
     QLabel *m_mixture = nullptr;
     ClassTableModel *m_model = nullptr;
+    ClassTableSortModel *m_sort = nullptr;
     QTableView *m_view = nullptr;
     ClassCdfPlot *m_cdf = nullptr;
 };
