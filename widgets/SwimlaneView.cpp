@@ -67,9 +67,9 @@ SwimlaneView::SwimlaneView(ViewState *state, QWidget *parent)
     m_laneInfo->setMinimumWidth(80);
     fillOrderCombos();
     // Long attribute names must not make the panel wider than the screen.
-    for (QComboBox *combo : {m_axis, m_orderKey, m_groupBy}) {
+    for (QComboBox *combo : {m_orderKey, m_groupBy}) {
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        combo->setMinimumContentsLength(10);
+        combo->setMinimumContentsLength(14);
     }
 
     auto *fit = new QToolButton(this);
