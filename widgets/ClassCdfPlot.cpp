@@ -44,8 +44,16 @@ ClassCdfPlot::ClassCdfPlot(QWidget *parent)
     layout->addLayout(controls);
     layout->addWidget(m_plot, 1);
 
+    // The legend sits in its own row under the plot: slow classes reach the
+    // lower right, where an inset legend would cover them.
     m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    auto *legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(1, 0, legendRow);
+    legendRow->setMargins(QMargins(5, 0, 5, 5));
+    legendRow->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setWrap(3);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
     m_plot->yAxis->setLabel(tr("Share of requests \u2264 x"));
     applyPalette();
     connect(m_slo, &QDoubleSpinBox::valueChanged, this, &ClassCdfPlot::redraw);
@@ -180,9 +188,7 @@ void ClassCdfPlot::applyPalette()
         grid.setAlpha(40);
         axis->grid()->setPen(QPen(grid, 1.0, Qt::DotLine));
     }
-    QColor legendBack = pal.color(QPalette::Base);
-    legendBack.setAlpha(220);
-    m_plot->legend->setBrush(legendBack);
+    m_plot->legend->setBrush(pal.color(QPalette::Base));
     m_plot->legend->setTextColor(text);
     m_plot->legend->setBorderPen(QPen(pal.color(QPalette::Mid)));
 }
