@@ -4,6 +4,7 @@
 #include "RequestText.h"
 #include "SwimlaneCanvas.h"
 #include "SwimlaneView.h"
+#include "SwimlaneColors.h"
 #include "TimeRuler.h"
 #include "ViewState.h"
 #include "analysis/LaneLayout.h"
@@ -178,6 +179,19 @@ void tst_SwimlaneView::orderAndGroup()
     f.relayout(order);
     QCOMPARE(f.laneIds(), (QStringList{QStringLiteral("#"), QStringLiteral("r-c"), QStringLiteral("r-a"),
                                        QStringLiteral("#"), QStringLiteral("r-b")}));
+    // Header slots are drawn as header bands across the whole width.
+    {
+        f.canvas()->fitAll();
+        const QImage frame = f.canvas()->renderFrame();
+        const QColor header = QColor(SwimlaneColors::fromPalette(f.canvas()->palette()).headerBackground);
+        for (const qint64 slot : {qint64(0), qint64(3)}) {
+            for (const double ms : {2500.0, 3900.0})   // right of the label
+                QVERIFY2(sameColour(frame.pixel(f.pointAt(slot, ms)), header), qPrintable(QString::number(slot)));
+        }
+        QVERIFY(!sameColour(frame.pixel(f.pointAt(1, 2500.0)), header));
+        QCOMPARE(f.layout().groups()[size_t(f.layout().groupAt(0))].label, QStringLiteral("eu"));
+        QCOMPARE(f.layout().groups()[size_t(f.layout().groupAt(3))].label, QStringLiteral("us"));
+    }
     // Ordering by TTFT follows the boundary: at the engine boundary r-b's
     // prefill (600 ms) makes it the slowest.
     QSignalSpy ready(&f.view, &SwimlaneView::layoutReady);
@@ -277,6 +291,18 @@ void tst_SwimlaneView::laneZoomRevealsSingleLanes()
     QCOMPARE(f.canvas()->laneWindow().first, 180.0);
     QTest::keyClick(f.canvas(), Qt::Key_Home, Qt::ControlModifier);
     QCOMPARE(f.canvas()->laneWindow().first, 0.0);
+    // Arrows step one lane, pages a screen less one lane.
+    QTest::keyClick(f.canvas(), Qt::Key_Down);
+    QCOMPARE(f.canvas()->laneWindow().first, 1.0);
+    QTest::keyClick(f.canvas(), Qt::Key_PageDown);
+    QCOMPARE(f.canvas()->laneWindow().first, 60.0);
+    QTest::keyClick(f.canvas(), Qt::Key_Up);
+    QCOMPARE(f.canvas()->laneWindow().first, 59.0);
+    QTest::keyClick(f.canvas(), Qt::Key_End, Qt::ControlModifier);
+    QCOMPARE(f.canvas()->laneWindow(), (SwimlaneCoordinates::LaneWindow{180.0, 60.0}));
+    // Ctrl+Down zooms lanes out around the middle.
+    QTest::keyClick(f.canvas(), Qt::Key_Down, Qt::ControlModifier);
+    QVERIFY(f.canvas()->laneWindow().count > 60.0);
 }
 
 void tst_SwimlaneView::phaseColoursWhereThePhasesAre_data()
