@@ -164,10 +164,12 @@ void WorkflowPanel::applyAnalysis(WorkflowAnalysis analysis)
         return;
     }
     m_pathModel->setPath(m_analysis.schedule, m_analysis.path, m_analysis.timing);
-    m_title->setText(tr("Workflow %1: %2 spans, E2E %3 ms, TTFT %4 ms")
+    const qint64 ttft = m_analysis.timing.ttft();
+    m_title->setText(tr("Workflow %1: %2 spans, E2E %3 ms, %4")
                          .arg(m_analysis.workflowId)
                          .arg(graph->spanCount())
-                         .arg(ms(m_analysis.timing.e2e()), ms(m_analysis.timing.ttft())));
+                         .arg(ms(m_analysis.timing.e2e()),
+                              ttft == kNoTime ? tr("no TTFT (no token time recorded)") : tr("TTFT %1 ms").arg(ms(ttft))));
     emit analysisShown(m_workflow);
 }
 

@@ -23,6 +23,7 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QImage>
+#include <QLabel>
 #include <QMenu>
 #include <QProcess>
 #include <QSettings>
@@ -304,6 +305,9 @@ void tst_MainWindow::doubleClickOnAWorkflowLaneOpensItsGantt()
     }
     QCOMPARE(window.workflowPanel()->workflow(), WorkflowAnalysis::workflowOfRequestRow(*store, slowest));
     QCOMPARE(window.workflowPanel()->analysis().timing.e2e(), longest);
+    QCOMPARE(window.workflowPanel()->title()->text(),
+             QStringLiteral("Workflow 8f2e9d887dc12a3a28a26c47945d52fb: 1 spans, E2E 48510.40 ms, no TTFT (no token "
+                            "time recorded)"));
 
     // Put the requests in front, then double-click a lane.
     window.requestTable()->parentWidget()->raise();
