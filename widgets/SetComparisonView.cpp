@@ -1,12 +1,15 @@
 #include "SetComparisonView.h"
 
+#include "FeatureComparisonPlot.h"
 #include "FeatureText.h"
 #include "PhaseAttributionModel.h"
 #include "SetComparisonModel.h"
 #include "analysis/ExceedanceAnalysis.h"
 
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -58,11 +61,25 @@ SetComparisonView::SetComparisonView(QWidget *parent)
     , m_note(new QLabel(this))
 {
     setObjectName(QStringLiteral("setComparisonView"));
-    auto *ranking = new QSplitter(Qt::Vertical, this);
-    ranking->addWidget(titled(tr("Attributes ranked by how they separate the set from the rest"),
-                              tableFor(m_attributes, QStringLiteral("attributeRanking"), this), this));
-    ranking->addWidget(titled(tr("Phases ranked by separation"),
-                              tableFor(m_phases, QStringLiteral("phaseRanking"), this), this));
+    m_attributeView = tableFor(m_attributes, QStringLiteral("attributeRanking"), this);
+    m_phaseView = tableFor(m_phases, QStringLiteral("phaseRanking"), this);
+    m_featurePlot = new FeatureComparisonPlot(this);
+    auto *tables = new QSplitter(Qt::Vertical, this);
+    tables->addWidget(titled(tr("Attributes ranked by how they separate the set from the rest"), m_attributeView, this));
+    tables->addWidget(titled(tr("Phases ranked by separation"), m_phaseView, this));
+    auto *ranking = new QSplitter(Qt::Horizontal, this);
+    ranking->addWidget(tables);
+    ranking->addWidget(m_featurePlot);
+    ranking->setSizes({560, 440});
+    for (QTableView *view : {m_attributeView, m_phaseView}) {
+        view->setSelectionMode(QAbstractItemView::SingleSelection);
+        const bool phase = view == m_phaseView;
+        connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+                [this, phase](const QModelIndex &current) {
+                    if (current.isValid())
+                        showFeature(phase, current.row());
+                });
+    }
 
     auto *attribution = new QWidget(this);
     auto *attributionLayout = new QVBoxLayout(attribution);
@@ -96,6 +113,22 @@ void SetComparisonView::clear()
     m_attribution->setAttribution({});
     m_excess->setText(tr("No exceedance set."));
     m_suspect->clear();
+    m_featurePlot->clear();
+}
+
+void SetComparisonView::showFeature(bool phase, int row)
+{
+    const SetComparisonModel *model = phase ? m_phases : m_attributes;
+    if (row < 0 || row >= model->rowCount()) {
+        m_featurePlot->clear();
+        return;
+    }
+    m_featurePlot->setSeparation(model->ranking()[size_t(row)]);
+    // One feature at a time: the other list lets go of its pick.
+    QTableView *other = phase ? m_attributeView : m_phaseView;
+    const QSignalBlocker blocker(other->selectionModel());
+    other->selectionModel()->clear();
+    other->viewport()->update();
 }
 
 void SetComparisonView::setAnalysis(const ExceedanceAnalysis &analysis)
@@ -104,6 +137,11 @@ void SetComparisonView::setAnalysis(const ExceedanceAnalysis &analysis)
     m_phases->setRanking(analysis.comparison.phases);
     const PhaseAttribution &a = analysis.attribution;
     m_attribution->setAttribution(a);
+    // The strongest separator is drawn until the user picks another.
+    if (m_attributes->rowCount() > 0)
+        showFeature(false, 0);
+    else
+        showFeature(true, 0);
     if (analysis.set.isEmpty() || std::isnan(a.differenceMs)) {
         m_excess->setText(tr("No exceedance set to attribute."));
         m_suspect->clear();

@@ -2,6 +2,7 @@
 
 #include <QWidget>
 
+class FeatureComparisonPlot;
 class PhaseAttributionModel;
 class QLabel;
 class QTabWidget;
@@ -10,7 +11,7 @@ class SetComparisonModel;
 struct ExceedanceAnalysis;
 
 // How the exceedance set differs from the rest: attributes and phases ranked
-// by separation, and the phase attribution of the mean excess with the
+// by separation (the picked one drawn set beside rest), and the phase attribution of the mean excess with the
 // suspected phase, the next test and why phase percentiles are not added.
 // Draws what ExceedanceAnalysis computed.
 class SetComparisonView : public QWidget
@@ -27,12 +28,21 @@ public:
     PhaseAttributionModel *attributionModel() const { return m_attribution; }
     QLabel *suspectLabel() const { return m_suspect; }
     QTabWidget *tabs() const { return m_tabs; }
+    QTableView *attributeView() const { return m_attributeView; }
+    QTableView *phaseView() const { return m_phaseView; }
+    FeatureComparisonPlot *featurePlot() const { return m_featurePlot; }
+
+    // Draws row `row` of the attribute (or phase) ranking side by side.
+    void showFeature(bool phase, int row);
 
 private:
     SetComparisonModel *m_attributes = nullptr;
     SetComparisonModel *m_phases = nullptr;
     PhaseAttributionModel *m_attribution = nullptr;
     QTabWidget *m_tabs = nullptr;
+    QTableView *m_attributeView = nullptr;
+    QTableView *m_phaseView = nullptr;
+    FeatureComparisonPlot *m_featurePlot = nullptr;
     QLabel *m_excess = nullptr;
     QLabel *m_suspect = nullptr;
     QLabel *m_note = nullptr;

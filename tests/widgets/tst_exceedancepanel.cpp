@@ -4,6 +4,7 @@
 // lane in the swimlanes.
 
 #include "ExceedancePanel.h"
+#include "FeatureComparisonPlot.h"
 #include "MemberComparisonModel.h"
 #include "PhaseAttributionModel.h"
 #include "SetComparisonModel.h"
@@ -23,7 +24,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
+
+#include <qcustomplot.h>
 
 namespace {
 
@@ -109,6 +113,7 @@ private slots:
     void rankingNamesRegionFirst_data();
     void rankingNamesRegionFirst();
     void attributionNamesQueue();
+    void featureSideBySide();
     void stepWithKeys();
     void keysDoNotStepWhileTyping();
     void memberAgainstTheRest_data();
@@ -179,6 +184,31 @@ void tst_ExceedancePanel::attributionNamesQueue()
     QVERIFY2(f.panel->comparison()->suspectLabel()->text().startsWith(
                  QStringLiteral("<b>Suspected phase: Queue</b> (463.0 ms of the 463.0 ms excess)<br>Next test: ")),
              qPrintable(f.panel->comparison()->suspectLabel()->text()));
+}
+
+void tst_ExceedancePanel::featureSideBySide()
+{
+    Fixture f;
+    SetComparisonView *comparison = f.panel->comparison();
+    FeatureComparisonPlot *plot = comparison->featurePlot();
+    // The strongest separator first: region, share of each value.
+    QCOMPARE(plot->title(), QStringLiteral("region: share of each value"));
+    QCOMPARE(plot->setBars()->name(), QStringLiteral("set (n = 5)"));
+    QCOMPARE(plot->restBars()->name(), QStringLiteral("rest (n = 95)"));
+    QCOMPARE(plot->setBars()->data()->at(0)->mainValue(), 100.0);    // ap-south in the set
+    QCOMPARE(plot->restBars()->data()->at(0)->mainValue(), 20.0);    // ap-south in the rest
+    // Picking the queue phase draws both distributions over the same 20 bins.
+    comparison->phaseView()->selectRow(0);
+    QCOMPARE(plot->title(), QStringLiteral("Queue: distribution over the same bins"));
+    QCOMPARE(plot->setBars()->name(), QStringLiteral("set (n = 5, median 520.0 ms)"));
+    QCOMPARE(plot->restBars()->name(), QStringLiteral("rest (n = 95, median 57.0 ms)"));
+    QCOMPARE(plot->setBars()->data()->size(), 20);
+    QCOMPARE(plot->restBars()->data()->size(), 20);
+    double setTotal = 0.0;
+    for (auto it = plot->setBars()->data()->constBegin(); it != plot->setBars()->data()->constEnd(); ++it)
+        setTotal += it->mainValue();
+    QCOMPARE(setTotal, 100.0);
+    QVERIFY(!comparison->attributeView()->selectionModel()->hasSelection());
 }
 
 void tst_ExceedancePanel::stepWithKeys()
