@@ -1,5 +1,6 @@
 #include "RequestQuery.h"
 
+#include "StableKeySort.h"
 #include "store/RequestTable.h"
 
 #include <QCollator>
@@ -42,12 +43,6 @@ void parallelSort(std::vector<Item> &items, int threads, Less less)
     worker.join();
     std::inplace_merge(items.begin(), middle, items.end(), less);
 }
-
-struct NumberKey
-{
-    double key;
-    qint32 row;
-};
 
 } // namespace
 
@@ -194,7 +189,7 @@ std::vector<qint32> sort(const RequestTable &table, const RowSet &rows, const Re
         for (size_t i = 1; i < codes.size(); ++i)
             codeRank[size_t(codes[i])] = double(i);
     }
-    std::vector<NumberKey> items;
+    std::vector<StableKeySort::KeyedRow> items;
     items.reserve(ordered.size());
     for (const qint32 row : ordered) {
         double key = 0.0;
@@ -214,19 +209,12 @@ std::vector<qint32> sort(const RequestTable &table, const RowSet &rows, const Re
         case RequestColumn::Kind::Id:
             break;
         }
-        items.push_back({key, row});
+        items.push_back({StableKeySort::orderedKey(key, descending), row});
     }
-    if (isCancelled(cancelled))
+    // `ordered` came in ascending row order and the radix sort is stable:
+    // ties keep row order in both directions.
+    if (isCancelled(cancelled) || !StableKeySort::sort(items, cancelled))
         return {};
-    parallelSort(items, threads, [descending](const NumberKey &a, const NumberKey &b) {
-        const bool aMissing = std::isnan(a.key);
-        const bool bMissing = std::isnan(b.key);
-        if (aMissing != bMissing)
-            return bMissing;
-        if (!aMissing && a.key != b.key)
-            return descending ? a.key > b.key : a.key < b.key;
-        return a.row < b.row;
-    });
     for (size_t i = 0; i < items.size(); ++i)
         ordered[i] = items[i].row;
     return ordered;

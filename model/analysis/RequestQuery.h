@@ -52,8 +52,9 @@ namespace RequestQueries {
 RowSet filter(const RequestTable &table, const RequestQuery &query, const std::atomic<bool> *cancelled = nullptr);
 
 // `rows` in the order of query.sortColumn; ties keep row order. Missing
-// values (NaN, absent attribute) sort last in both directions. Uses up to
-// `threads` threads (sorted halves merged).
+// values (NaN, absent attribute) sort last in both directions. Numbers sort
+// with a stable radix sort (StableKeySort); ids on up to `threads` threads
+// (sorted halves merged).
 std::vector<qint32> sort(const RequestTable &table, const RowSet &rows, const RequestQuery &query, int threads = 2,
                          const std::atomic<bool> *cancelled = nullptr);
 

@@ -3,7 +3,7 @@
 // responsiveness while the main window loads a 1M-record trace. Every figure
 // is printed next to a naive reference measured in the same run.
 //
-//   tracelane-bench-gui TRACE.jsonl [--frames N] [--skip-naive]
+//   tracelane-bench-gui TRACE.jsonl [--frames N] [--skip-naive] [--only-sort]
 //
 // Make the trace with: tracelane-gen /tmp/bench-1m.jsonl 1000000
 
@@ -547,6 +547,10 @@ int main(int argc, char *argv[])
         for (int i = 0; i < 50; ++i)
             QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
         std::printf("table first paints %lld ms\n", static_cast<long long>(t.restart()));
+        return 0;
+    }
+    if (args.contains(QStringLiteral("--only-sort"))) {
+        benchSort(result.store, naive);
         return 0;
     }
     if (args.contains(QStringLiteral("--only-store"))) {

@@ -1,8 +1,13 @@
 #include "analysis/RequestQuery.h"
+#include "analysis/StableKeySort.h"
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
 
 #include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace {
 
@@ -30,6 +35,8 @@ private slots:
     void sort_data();
     void sort();
     void parallelSortMatchesSerial();
+    void radixKeysOrderLikeTheComparator_data();
+    void radixKeysOrderLikeTheComparator();
     void filterLabel();
 };
 
@@ -134,6 +141,58 @@ void tst_RequestQuery::parallelSortMatchesSerial()
     QVERIFY(parallel == serial);
     query.sortColumn = {RequestColumn::Kind::Id};
     QVERIFY(RequestQueries::sort(store.requests, all, query, 2) == RequestQueries::sort(store.requests, all, query, 1));
+}
+
+void tst_RequestQuery::radixKeysOrderLikeTheComparator_data()
+{
+    QTest::addColumn<bool>("descending");
+    QTest::newRow("ascending") << false;
+    QTest::newRow("descending") << true;
+}
+
+void tst_RequestQuery::radixKeysOrderLikeTheComparator()
+{
+    // Every kind of double a column can hold, many times over (so several
+    // radix passes run): the stable radix order must equal a stable sort
+    // with the table's rule (missing last both ways, ties by row).
+    QFETCH(bool, descending);
+    const double nan = std::nan("");
+    const double inf = std::numeric_limits<double>::infinity();
+    const std::vector<double> kinds = {0.0,   -0.0, 1.0,    -1.0,  1e-300, -1e-300, 5e-324, 123.456, 123.456,
+                                       1e300, -inf, inf,    nan,   2.5,    -2.5,    1e6,    0.001,   42.0};
+    std::vector<double> values;
+    for (int i = 0; i < 5000; ++i)
+        values.push_back(kinds[size_t(i * 7919) % kinds.size()] * (i % 3 == 0 ? 1.0 : double(i % 11) + 1.0));
+    std::vector<StableKeySort::KeyedRow> items;
+    std::vector<qint32> reference;
+    for (qint32 row = 0; row < qint32(values.size()); ++row) {
+        items.push_back({StableKeySort::orderedKey(values[size_t(row)], descending), row});
+        reference.push_back(row);
+    }
+    std::stable_sort(reference.begin(), reference.end(), [&](qint32 a, qint32 b) {
+        const double x = values[size_t(a)];
+        const double y = values[size_t(b)];
+        if (std::isnan(x) || std::isnan(y))
+            return !std::isnan(x) && std::isnan(y);
+        return descending ? x > y : x < y;
+    });
+    QVERIFY(StableKeySort::sort(items));
+    std::vector<qint32> radix;
+    for (const auto &item : items)
+        radix.push_back(item.row);
+    QCOMPARE(radix.size(), reference.size());
+    for (size_t i = 0; i < radix.size(); ++i) {
+        if (radix[i] != reference[i])
+            QFAIL(qPrintable(QStringLiteral("position %1: row %2 (%3), want row %4 (%5)")
+                                 .arg(i)
+                                 .arg(radix[i])
+                                 .arg(values[size_t(radix[i])])
+                                 .arg(reference[i])
+                                 .arg(values[size_t(reference[i])])));
+    }
+    // A cancelled sort says so.
+    std::atomic<bool> cancelled{true};
+    QVERIFY(!StableKeySort::sort(items, &cancelled));
 }
 
 void tst_RequestQuery::filterLabel()
