@@ -287,7 +287,7 @@ void ExceedancePanel::showMember(qint32 row)
         m_member->setComparison({});
         m_timeline->setStamps(stamps);
         const qsizetype size = m_analysis ? m_analysis->set.size() : 0;
-        m_positionText->setText(size > 0 ? tr("Press N to step through the %n slow request(s).", nullptr, int(size))
+        m_positionText->setText(size > 0 ? tr("Press N to step through the %1 slow requests.").arg(QLocale().toString(size))
                                          : tr("No request is above the threshold."));
         emit memberShown(-1);
         return;

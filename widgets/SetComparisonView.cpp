@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLocale>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTabWidget>
@@ -151,9 +152,9 @@ void SetComparisonView::setAnalysis(const ExceedanceAnalysis &analysis)
     m_excess->setText(tr("Mean %1 at the %2 boundary: set %3 (n = %4) \u2212 rest %5 (n = %6) = %7, split exactly "
                          "by phase:")
                           .arg(metricLabel(a.total), boundaryKey(a.boundary), FeatureText::withUnit(a.setMeanMs, ms))
-                          .arg(a.setN)
+                          .arg(QLocale().toString(a.setN))
                           .arg(FeatureText::withUnit(a.restMeanMs, ms))
-                          .arg(a.restN)
+                          .arg(QLocale().toString(a.restN))
                           .arg(FeatureText::withUnit(a.differenceMs, ms)));
     QString suspect;
     if (a.suspected) {

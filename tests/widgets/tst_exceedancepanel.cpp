@@ -134,7 +134,7 @@ void tst_ExceedancePanel::thresholdAndSet()
              QStringLiteral("Threshold: p95 of TTFT at the client boundary = <b>128.8 ms</b> \u00b7 set: <b>5</b> of "
                             "100 requests with TTFT (whole trace)"));
     QCOMPARE(f.panel->position(), -1);
-    QCOMPARE(f.panel->positionLabel()->text(), QStringLiteral("Press N to step through the 5 slow request(s)."));
+    QCOMPARE(f.panel->positionLabel()->text(), QStringLiteral("Press N to step through the 5 slow requests."));
 }
 
 void tst_ExceedancePanel::rankingNamesRegionFirst_data()
