@@ -6,6 +6,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSpinBox>
 
 #include <set>
@@ -26,7 +27,7 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     , m_target(new QComboBox(this))
     , m_from(new QComboBox(this))
     , m_phase(new QComboBox(this))
-    , m_factor(new QDoubleSpinBox(this))
+    , m_factor(new QLineEdit(QStringLiteral("0.75"), this))
     , m_tokens(new QSpinBox(this))
     , m_msPerToken(new QDoubleSpinBox(this))
     , m_result(new QLabel(this))
@@ -44,11 +45,8 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     m_change->addItem(tr("Scale a phase"), int(Change::ScalePhase));
     m_change->addItem(tr("Shorten the final answer"), int(Change::ShortenAnswer));
     m_change->addItem(tr("Make a span wait for another"), int(Change::AddDependency));
-    m_factor->setRange(0.0, 10.0);
-    m_factor->setDecimals(3);
-    m_factor->setSingleStep(0.05);
-    m_factor->setValue(0.75);
-    m_factor->setPrefix(QStringLiteral("× "));
+    m_factor->setPlaceholderText(tr("0.75, 2/3 or -25%"));
+    m_factor->setToolTip(tr("A factor (0.75), an exact fraction (2/3) or a change in per cent (-25%)"));
     m_tokens->setRange(0, 1'000'000);
     m_tokens->setValue(30);
     m_tokens->setSuffix(tr(" tokens"));
@@ -78,7 +76,14 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     connect(m_target, &QComboBox::currentIndexChanged, this, changed);
     connect(m_from, &QComboBox::currentIndexChanged, this, changed);
     connect(m_phase, &QComboBox::currentIndexChanged, this, changed);
-    connect(m_factor, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(m_factor, &QLineEdit::textChanged, this, [this, changed](const QString &text) {
+        QString error;
+        if (!WhatIfEdit::parseFactor(text, &m_factorValue, &error)) {
+            showMessage(error);   // the last valid what-if stays drawn
+            return;
+        }
+        changed();
+    });
     connect(m_tokens, &QSpinBox::valueChanged, this, changed);
     connect(m_msPerToken, &QDoubleSpinBox::valueChanged, this, changed);
     refillTargets();
@@ -102,7 +107,7 @@ void WhatIfPanel::setChange(Change change)
 
 void WhatIfPanel::setFactor(double factor)
 {
-    m_factor->setValue(factor);
+    m_factor->setText(QString::number(factor, 'g', 10));
 }
 
 void WhatIfPanel::setPhase(Phase phase)
@@ -226,7 +231,7 @@ std::vector<WhatIfEdit> WhatIfPanel::edits() const
         edit.from = spanSelector(1);
         break;
     }
-    edit.factor = m_factor->value();
+    edit.factor = m_factorValue;
     if (edit.kind != WhatIfEdit::Kind::ShortenAnswer && edit.kind != WhatIfEdit::Kind::ScalePhase
         && edit.target.isEmpty())
         return {};

@@ -11,6 +11,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
+class QLineEdit;
 class QSpinBox;
 class SpanGraph;
 struct WhatIfOutcome;
@@ -53,10 +54,11 @@ private:
     QComboBox *m_target = nullptr;
     QComboBox *m_from = nullptr;
     QComboBox *m_phase = nullptr;
-    QDoubleSpinBox *m_factor = nullptr;
+    QLineEdit *m_factor = nullptr;   // "0.75", "2/3" or "-25%", as on the command line
     QSpinBox *m_tokens = nullptr;
     QDoubleSpinBox *m_msPerToken = nullptr;
     QLabel *m_result = nullptr;
+    double m_factorValue = 0.75;     // the last factor that parsed
     qint32 m_preferredSpan = -1;
     bool m_filling = false;
 };

@@ -17,6 +17,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QTableView>
 #include <QSignalSpy>
 #include <QTest>
@@ -104,6 +105,7 @@ private slots:
     void toolTips();
     void whatIfRedrawsAtOnce_data();
     void whatIfRedrawsAtOnce();
+    void badFactorKeepsTheLastWhatIf();
     void noSignalWhenNothingChanged();
     void pixels();
     void dependencyArrowPixels();
@@ -247,32 +249,36 @@ void tst_WorkflowPanel::whatIfRedrawsAtOnce_data()
     QTest::addColumn<int>("change");
     QTest::addColumn<QString>("target");      // span name, or kind for "scale a kind"; empty: the default
     QTest::addColumn<QString>("waitsFor");    // span name for "make a span wait for another"
-    QTest::addColumn<double>("factor");
+    QTest::addColumn<QString>("factor");      // as typed
     QTest::addColumn<QString>("result");
     QTest::addColumn<int>("toolRow");         // the tool's row in the new path table
     QTest::addColumn<QString>("toolStart");   // its new start there
 
     // PRODUCT.md's acceptance figures, chosen in the panel.
-    QTest::newRow("first prefill x0.75") << int(WhatIfPanel::Change::ScalePhase) << QString() << QString() << 0.75
+    QTest::newRow("first prefill x0.75") << int(WhatIfPanel::Change::ScalePhase) << QString() << QString() << QStringLiteral("0.75")
                                          << QStringLiteral("E2E</b> 5986.00 → 5914.75 ms (saves 71.25 ms)") << 5
                                          << QStringLiteral("1874.75");
     QTest::newRow("first queue x0.5") << int(WhatIfPanel::Change::ScalePhase) << QStringLiteral("queue") << QString()
-                                      << 0.5 << QStringLiteral("E2E</b> 5986.00 → 5681.00 ms (saves 305.00 ms)") << 5
+                                      << QStringLiteral("-50%") << QStringLiteral("E2E</b> 5986.00 → 5681.00 ms (saves 305.00 ms)") << 5
                                       << QStringLiteral("1641.00");
     QTest::newRow("final answer 30 tokens shorter") << int(WhatIfPanel::Change::ShortenAnswer) << QString()
-                                                    << QString() << 0.75
+                                                    << QString() << QStringLiteral("0.75")
                                                     << QStringLiteral("E2E</b> 5986.00 → 5266.00 ms (saves 720.00 ms)")
                                                     << 5 << QStringLiteral("1946.00");
     QTest::newRow("every tool x0.5 (a kind)") << int(WhatIfPanel::Change::ScaleKind) << QStringLiteral("execute_tool")
-                                              << QString() << 0.5
+                                              << QString() << QStringLiteral("0.5")
                                               << QStringLiteral("E2E</b> 5986.00 → 5606.00 ms (saves 380.00 ms)") << 5
                                               << QStringLiteral("1946.00");
+    QTest::newRow("tool -1/3 (a span, typed as 2/3)")
+        << int(WhatIfPanel::Change::ScaleSpan) << QStringLiteral("calculation tool") << QString() << QStringLiteral("2/3")
+        << QStringLiteral("E2E</b> 5986.00 → 5732.67 ms (saves 253.33 ms)") << 5 << QStringLiteral("1946.00");
     QTest::newRow("account retrieval x2 (a span, past its slack)")
-        << int(WhatIfPanel::Change::ScaleSpan) << QStringLiteral("account retrieval") << QString() << 2.0
+        << int(WhatIfPanel::Change::ScaleSpan) << QStringLiteral("account retrieval") << QString() << QStringLiteral("2")
         << QStringLiteral("E2E</b> 5986.00 → 6116.00 ms (costs 130.00 ms)") << 5 << QStringLiteral("2076.00");
     QTest::newRow("account waits for policy") << int(WhatIfPanel::Change::AddDependency)
                                               << QStringLiteral("account retrieval") << QStringLiteral("policy retrieval")
-                                              << 0.75 << QStringLiteral("E2E</b> 5986.00 → 6266.00 ms (costs 280.00 ms)")
+                                              << QStringLiteral("0.75")
+                                              << QStringLiteral("E2E</b> 5986.00 → 6266.00 ms (costs 280.00 ms)")
                                               << 6 << QStringLiteral("2226.00");
 }
 
@@ -281,7 +287,7 @@ void tst_WorkflowPanel::whatIfRedrawsAtOnce()
     QFETCH(int, change);
     QFETCH(QString, target);
     QFETCH(QString, waitsFor);
-    QFETCH(double, factor);
+    QFETCH(QString, factor);
     QFETCH(QString, result);
     QFETCH(int, toolRow);
     QFETCH(QString, toolStart);
@@ -291,7 +297,7 @@ void tst_WorkflowPanel::whatIfRedrawsAtOnce()
     const QRectF before = panel.gantt()->barRect(tool);
     WhatIfPanel *whatIf = panel.whatIfPanel();
     whatIf->setPhase(target == QStringLiteral("queue") ? Phase::Queue : Phase::Prefill);
-    whatIf->setFactor(factor);
+    whatIf->findChild<QLineEdit *>(QStringLiteral("whatIfFactor"))->setText(factor);
     whatIf->setTokens(30, 24.0);
     auto *targets = whatIf->findChild<QComboBox *>(QStringLiteral("whatIfTarget"));
     auto *from = whatIf->findChild<QComboBox *>(QStringLiteral("whatIfFrom"));
@@ -320,6 +326,30 @@ void tst_WorkflowPanel::whatIfRedrawsAtOnce()
     fixture.whatIf([&] { whatIf->setChange(WhatIfPanel::Change::None); });
     QCOMPARE(panel.gantt()->barRect(tool), before);
     QCOMPARE(panel.pathModel()->index(5, WorkflowPathModel::StartColumn).data().toString(), QStringLiteral("1946.00"));
+}
+
+void tst_WorkflowPanel::badFactorKeepsTheLastWhatIf()
+{
+    Fixture fixture;
+    WhatIfPanel *whatIf = fixture.panel.whatIfPanel();
+    auto *factor = whatIf->findChild<QLineEdit *>(QStringLiteral("whatIfFactor"));
+    const qint32 tool = spanNamed(fixture.panel.analysis(), QStringLiteral("calculation tool"));
+    fixture.panel.gantt()->resize(900, 300);
+    whatIf->setTargetSpan(tool);
+    factor->setText(QStringLiteral("-25%"));
+    const QRectF recorded = fixture.panel.gantt()->barRect(tool);
+    fixture.whatIf([&] { whatIf->setChange(WhatIfPanel::Change::ScaleSpan); });
+    QCOMPARE(whatIf->edits().front().factor, 0.75);
+    const QRectF scaled = fixture.panel.gantt()->barRect(tool);
+    QVERIFY2(scaled.width() < recorded.width(), qPrintable(QStringLiteral("%1 %2").arg(scaled.width()).arg(recorded.width())));
+    QSignalSpy changed(whatIf, &WhatIfPanel::editsChanged);
+    factor->setText(QStringLiteral("fast"));
+    QCOMPARE(changed.count(), 0);
+    QCOMPARE(whatIf->findChild<QLabel *>(QStringLiteral("whatIfResult"))->text(),
+             QStringLiteral("'fast' is not a factor; use a number ≥ 0 (0.75), a fraction (2/3) or a change in "
+                            "per cent (-25%)"));
+    QCOMPARE(whatIf->edits().front().factor, 0.75);
+    QCOMPARE(fixture.panel.gantt()->barRect(tool), scaled);
 }
 
 void tst_WorkflowPanel::noSignalWhenNothingChanged()
