@@ -116,6 +116,7 @@ private slots:
     void featureSideBySide();
     void stepWithKeys();
     void keysDoNotStepWhileTyping();
+    void clickingAMemberMakesItCurrent();
     void memberAgainstTheRest_data();
     void memberAgainstTheRest();
     void orderByArrival();
@@ -265,6 +266,22 @@ void tst_ExceedancePanel::keysDoNotStepWhileTyping()
     // The buttons and the menu actions still work.
     f.panel->nextAction()->trigger();
     QCOMPARE(f.currentId(), QStringLiteral("r-031"));
+}
+
+void tst_ExceedancePanel::clickingAMemberMakesItCurrent()
+{
+    Fixture f;
+    QSignalSpy shown(f.panel, &ExceedancePanel::memberShown);
+    f.state.selectRow(rowOf(f.state, QStringLiteral("r-011")));   // a click on its lane
+    QCOMPARE(f.currentId(), QStringLiteral("r-011"));
+    QCOMPARE(f.panel->position(), 2);   // third slowest
+    QCOMPARE(shown.count(), 1);
+    // N continues from there.
+    f.panel->stepNext();
+    QCOMPARE(f.currentId(), QStringLiteral("r-091"));
+    // A request of the rest does not move the cursor.
+    f.state.selectRow(rowOf(f.state, QStringLiteral("r-001")));
+    QCOMPARE(f.currentId(), QStringLiteral("r-091"));
 }
 
 void tst_ExceedancePanel::memberAgainstTheRest_data()
