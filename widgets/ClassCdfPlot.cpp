@@ -32,9 +32,11 @@ ClassCdfPlot::ClassCdfPlot(QWidget *parent)
     m_slo->setSuffix(QStringLiteral(" ms"));
     m_slo->setSpecialValueText(tr("off"));
     m_slo->setToolTip(tr("Draw an SLO line over the class CDFs"));
-    m_plot->setMinimumSize(300, 200);
+    m_plot->setMinimumSize(260, 180);
     auto *controls = new QHBoxLayout;
-    auto *markers = new QLabel(tr("Markers: \u25cb p50  \u25a1 p90  \u25b3 p95  \u25c7 p99 (where the class holds them)"), this);
+    auto *markers = new QLabel(tr("\u25cb p50  \u25a1 p90  \u25b3 p95  \u25c7 p99"), this);
+    markers->setToolTip(tr("Each class is marked where it reaches a percentile it holds (one whose 95% interval "
+                           "its n can form)"));
     controls->addWidget(markers);
     controls->addStretch(1);
     controls->addWidget(new QLabel(tr("SLO:"), this));
@@ -44,16 +46,18 @@ ClassCdfPlot::ClassCdfPlot(QWidget *parent)
     layout->addLayout(controls);
     layout->addWidget(m_plot, 1);
 
-    // The legend sits in its own row under the plot: slow classes reach the
-    // lower right, where an inset legend would cover them.
+    // The legend sits in its own column right of the plot: slow classes
+    // reach the lower right, where an inset legend would cover them, and
+    // the dock is wider than it is tall.
     m_plot->legend->setVisible(true);
-    auto *legendRow = new QCPLayoutGrid;
-    m_plot->plotLayout()->addElement(1, 0, legendRow);
-    legendRow->setMargins(QMargins(5, 0, 5, 5));
-    legendRow->addElement(0, 0, m_plot->legend);
-    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    m_plot->legend->setWrap(3);
-    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    auto *legendColumn = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(0, 1, legendColumn);
+    legendColumn->setMargins(QMargins(0, 5, 5, 5));
+    legendColumn->addElement(0, 0, m_plot->legend);
+    legendColumn->addElement(1, 0, new QCPLayoutElement(m_plot));   // pushes the legend to the top
+    legendColumn->setRowStretchFactor(1, 100.0);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
+    m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);
     m_plot->yAxis->setLabel(tr("Share of requests \u2264 x"));
     applyPalette();
     connect(m_slo, &QDoubleSpinBox::valueChanged, this, &ClassCdfPlot::redraw);

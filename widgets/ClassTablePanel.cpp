@@ -1,6 +1,7 @@
 #include "ClassTablePanel.h"
 
 #include "ClassCdfPlot.h"
+#include "ClassSplitBar.h"
 #include "ClassTableModel.h"
 #include "ClassTableSortModel.h"
 #include "ViewState.h"
@@ -10,14 +11,11 @@
 #include "analysis/RequestSlice.h"
 #include "store/TraceStore.h"
 
-#include <QComboBox>
-#include <QSignalBlocker>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
-#include <QLineEdit>
 #include <QLocale>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -30,26 +28,12 @@ namespace {
 // With no class selected the plot shows the largest classes, at most this many.
 constexpr size_t kDefaultCurves = 6;
 
-QString bandsText(const TokenBands &bands)
-{
-    QStringList parts;
-    for (const qint32 edge : bands.edges())
-        parts << TokenBands::tokenCountLabel(edge);
-    return parts.join(QStringLiteral(", "));
-}
-
 } // namespace
 
 ClassTablePanel::ClassTablePanel(ViewState *state, QWidget *parent)
     : QWidget(parent)
     , m_state(state)
-    , m_first(new QComboBox(this))
-    , m_second(new QComboBox(this))
-    , m_metric(new QComboBox(this))
-    , m_boundary(new QLabel(this))
-    , m_promptBands(new QLineEdit(this))
-    , m_outputBands(new QLineEdit(this))
-    , m_cacheStatus(new QLabel(this))
+    , m_split(new ClassSplitBar(this))
     , m_status(new QLabel(this))
     , m_mixture(new QLabel(this))
     , m_model(new ClassTableModel(this))
@@ -58,43 +42,8 @@ ClassTablePanel::ClassTablePanel(ViewState *state, QWidget *parent)
     , m_cdf(new ClassCdfPlot(this))
 {
     setObjectName(QStringLiteral("classTablePanel"));
-    m_first->setObjectName(QStringLiteral("classDimension1"));
-    m_second->setObjectName(QStringLiteral("classDimension2"));
-    m_metric->setObjectName(QStringLiteral("classMetric"));
-    m_promptBands->setObjectName(QStringLiteral("classPromptBands"));
-    m_outputBands->setObjectName(QStringLiteral("classOutputBands"));
     m_mixture->setObjectName(QStringLiteral("classMixtureWarning"));
     m_view->setObjectName(QStringLiteral("classTableView"));
-    for (const Metric metric : allMetrics())
-        m_metric->addItem(metricLabel(metric), int(metric));
-    for (QLineEdit *edit : {m_promptBands, m_outputBands}) {
-        edit->setToolTip(tr("Upper edges of the token bands, ascending: \"512, 2k, 8k\" gives <512, 512\u20132k, "
-                            "2k\u20138k, \u22658k. Press Enter to apply."));
-        edit->setMaximumWidth(140);
-    }
-    m_promptBands->setText(bandsText(m_bands.prompt));
-    m_outputBands->setText(bandsText(m_bands.output));
-    m_first->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_second->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-
-    auto *split = new QHBoxLayout;
-    split->addWidget(new QLabel(tr("By:"), this));
-    split->addWidget(m_first);
-    split->addWidget(new QLabel(tr("and"), this));
-    split->addWidget(m_second);
-    split->addSpacing(12);
-    split->addWidget(new QLabel(tr("Metric:"), this));
-    split->addWidget(m_metric);
-    split->addWidget(m_boundary);
-    split->addStretch(1);
-    auto *bands = new QHBoxLayout;
-    bands->addWidget(new QLabel(tr("Prompt bands (tokens):"), this));
-    bands->addWidget(m_promptBands);
-    bands->addWidget(new QLabel(tr("Output bands (tokens):"), this));
-    bands->addWidget(m_outputBands);
-    bands->addSpacing(12);
-    bands->addWidget(m_cacheStatus);
-    bands->addStretch(1);
 
     m_mixture->setWordWrap(true);
     m_mixture->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -118,32 +67,28 @@ ClassTablePanel::ClassTablePanel(ViewState *state, QWidget *parent)
     splitter->addWidget(m_cdf);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
-    splitter->setSizes({740, 260});   // the table's four interval columns need the room
+    splitter->setSizes({650, 350});   // the table's four interval columns need the room
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(split);
-    layout->addLayout(bands);
+    layout->addWidget(m_split);
     layout->addWidget(m_status);
     layout->addWidget(m_mixture);
     layout->addWidget(splitter, 1);
 
-    connect(m_first, &QComboBox::activated, this, &ClassTablePanel::recompute);
-    connect(m_second, &QComboBox::activated, this, &ClassTablePanel::recompute);
-    connect(m_metric, &QComboBox::activated, this,
-            [this] { m_state->setMetric(static_cast<Metric>(m_metric->currentData().toInt())); });
-    connect(m_promptBands, &QLineEdit::editingFinished, this, &ClassTablePanel::applyBandEdits);
-    connect(m_outputBands, &QLineEdit::editingFinished, this, &ClassTablePanel::applyBandEdits);
+    connect(m_split, &ClassSplitBar::splitChanged, this, &ClassTablePanel::recompute);
+    connect(m_split, &ClassSplitBar::metricPicked, m_state, &ViewState::setMetric);
+    connect(m_split, &ClassSplitBar::bandsRefused, m_status, &QLabel::setText);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &ClassTablePanel::onSelectionChanged);
     connect(state, &ViewState::storeChanged, this, &ClassTablePanel::rebuildDimensions);
     connect(state, &ViewState::sliceChanged, this, &ClassTablePanel::onSliceChanged);
     connect(state, &ViewState::boundaryChanged, this, &ClassTablePanel::recompute);
     connect(state, &ViewState::metricChanged, this, [this](Metric metric) {
-        m_metric->setCurrentIndex(m_metric->findData(int(metric)));
+        m_split->showMetric(metric);
         recompute();
     });
-    m_metric->setCurrentIndex(m_metric->findData(int(state->metric())));
+    m_split->showMetric(state->metric());
     rebuildDimensions();
 }
 
@@ -151,79 +96,30 @@ ClassTablePanel::~ClassTablePanel() = default;
 
 void ClassTablePanel::rebuildDimensions()
 {
-    const RequestTable *table = m_state->requests();
     m_cache = m_state->store() ? std::make_shared<ColumnCache>(m_state->store()) : nullptr;
-    m_dimensions = table ? classDimensions(*table) : std::vector<ClassDimension>{};
     m_scope = {};
     m_written.reset();
     // Rows of the old trace must never reach the new one's slice.
     m_job.cancel();
     m_cellRows.clear();
     m_model->setTable({});
-    m_first->clear();
-    m_second->clear();
-    m_second->addItem(tr("(nothing)"), QString());
-    for (const auto &dimension : m_dimensions) {
-        m_first->addItem(dimension.label, dimension.key);
-        m_second->addItem(dimension.label, dimension.key);
-    }
-    const qsizetype cache = table ? cachedPrefixAttribute(*table) : -1;
-    m_cacheStatus->setText(cache >= 0 ? tr("Cached prefix: read from \u201c%1\u201d")
-                                            .arg(table->attributes()[size_t(cache)].name())
-                                      : tr("Cached prefix: no cache attribute in this trace"));
+    m_split->setTable(m_state->requests());
     recompute();
 }
 
 bool ClassTablePanel::setDimensions(const QStringList &keys)
 {
-    if (keys.isEmpty() || keys.size() > 2)
-        return false;
-    const int first = m_first->findData(keys[0]);
-    const int second = keys.size() == 2 ? m_second->findData(keys[1]) : 0;
-    if (first < 0 || second < 0)
-        return false;
-    m_first->setCurrentIndex(first);
-    m_second->setCurrentIndex(second);
-    recompute();
-    return true;
+    return m_split->setKeys(keys);
 }
 
 QStringList ClassTablePanel::dimensions() const
 {
-    QStringList keys{m_first->currentData().toString()};
-    if (!m_second->currentData().toString().isEmpty())
-        keys << m_second->currentData().toString();
-    return keys;
+    return m_split->keys();
 }
 
 bool ClassTablePanel::setBands(const QString &prompt, const QString &output, QString *error)
 {
-    ClassBands bands;
-    QString reason;
-    if (!TokenBands::parse(prompt, &bands.prompt, &reason)) {
-        if (error)
-            *error = tr("Prompt bands: %1").arg(reason);
-        return false;
-    }
-    if (!TokenBands::parse(output, &bands.output, &reason)) {
-        if (error)
-            *error = tr("Output bands: %1").arg(reason);
-        return false;
-    }
-    m_promptBands->setText(bandsText(bands.prompt));
-    m_outputBands->setText(bandsText(bands.output));
-    if (bands != m_bands) {
-        m_bands = bands;
-        recompute();
-    }
-    return true;
-}
-
-void ClassTablePanel::applyBandEdits()
-{
-    QString error;
-    if (!setBands(m_promptBands->text(), m_outputBands->text(), &error))
-        m_status->setText(error);
+    return m_split->setBands(prompt, output, error);
 }
 
 void ClassTablePanel::onSliceChanged()
@@ -250,25 +146,18 @@ void ClassTablePanel::onSliceChanged()
 void ClassTablePanel::recompute()
 {
     const auto store = m_state->store();
-    const QStringList keys = dimensions();
-    if (!store || keys.first().isEmpty()) {
+    const std::vector<ClassDimension> chosen = m_split->chosen();
+    if (!store || chosen.empty()) {
         m_job.cancel();
         apply({});
         return;
-    }
-    std::vector<ClassDimension> chosen;
-    for (const QString &key : keys) {
-        for (const auto &dimension : m_dimensions) {
-            if (dimension.key == key)
-                chosen.push_back(dimension);
-        }
     }
     ClassTableSpec spec;
     spec.metric = m_state->metric();
     spec.boundary = m_state->boundary();
     m_status->setText(tr("Computing\u2026"));
     m_job.start(
-        [cache = m_cache, chosen, bands = m_bands, spec, scope = m_scope](const std::atomic<bool> *) {
+        [cache = m_cache, chosen, bands = m_split->bands(), spec, scope = m_scope](const std::atomic<bool> *) {
             const RequestTable &table = cache->table();
             const RequestSlice slice = scope.sliced ? RequestSlice::fromRows(table.rowCount(), scope.rows.rows())
                                                     : RequestSlice::all(table.rowCount());
@@ -308,7 +197,7 @@ void ClassTablePanel::updateStatus()
 {
     const ClassTable &table = m_model->table();
     const QLocale locale;
-    m_boundary->setText(tr("at the %1 boundary").arg(boundaryKey(table.boundary)));
+    m_split->showBoundary(table.boundary);
     if (!m_state->store()) {
         m_status->setText(tr("No trace loaded."));
         return;

@@ -11,13 +11,12 @@
 #include <optional>
 
 class ClassCdfPlot;
+class ClassSplitBar;
 class ClassTableModel;
 class ClassTableSortModel;
 class ColumnCache;
-class QComboBox;
 class QItemSelection;
 class QLabel;
-class QLineEdit;
 class QTableView;
 class ViewState;
 
@@ -78,26 +77,17 @@ private:
     void onSelectionChanged();
     void updateCurves();
     void updateStatus();
-    void applyBandEdits();
     // Cells (indices into the table's cells) selected in the view, in view order.
     std::vector<int> selectedCells() const;
 
     ViewState *m_state = nullptr;
     std::shared_ptr<ColumnCache> m_cache;
     LatestJob m_job{this};
-    ClassBands m_bands;
-    std::vector<ClassDimension> m_dimensions;   // offered by the trace
     Scope m_scope;                              // what the table was computed on
     std::optional<Scope> m_written;             // the slice this panel set from a selection
     std::vector<std::vector<qint32>> m_cellRows;
 
-    QComboBox *m_first = nullptr;
-    QComboBox *m_second = nullptr;
-    QComboBox *m_metric = nullptr;
-    QLabel *m_boundary = nullptr;
-    QLineEdit *m_promptBands = nullptr;
-    QLineEdit *m_outputBands = nullptr;
-    QLabel *m_cacheStatus = nullptr;
+    ClassSplitBar *m_split = nullptr;
     QLabel *m_status = nullptr;
     QLabel *m_mixture = nullptr;
     ClassTableModel *m_model = nullptr;
