@@ -73,6 +73,7 @@ ExceedancePanel::ExceedancePanel(ViewState *state, QWidget *parent)
     m_order->addItem(tr("slowest first"), int(ExceedanceOrder::MetricDescending));
     m_order->addItem(tr("by arrival"), int(ExceedanceOrder::Arrival));
     m_summary->setWordWrap(true);
+    m_timeline->setPlaceholderText(tr("The slow request being stepped through, to the scale of the longest one."));
     QFont bold = m_positionText->font();
     bold.setBold(true);
     m_positionText->setFont(bold);

@@ -11,6 +11,13 @@ RequestTimeline::RequestTimeline(QWidget *parent)
     setObjectName(QStringLiteral("requestTimeline"));
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     m_stamps.fill(kNoTime);
+    m_placeholder = tr("Click a request to see its timeline.");
+}
+
+void RequestTimeline::setPlaceholderText(const QString &text)
+{
+    m_placeholder = text;
+    update();
 }
 
 void RequestTimeline::setStamps(const std::array<qint64, kStampCount> &stamps)
@@ -42,7 +49,7 @@ void RequestTimeline::paintEvent(QPaintEvent *)
     painter.fillRect(rect(), palette().color(QPalette::Base));
     if (m_empty) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
-        painter.drawText(rect(), Qt::AlignCenter, tr("Click a request to see its timeline."));
+        painter.drawText(rect(), Qt::AlignCenter, m_placeholder);
         return;
     }
     qint64 first = kNoTime;

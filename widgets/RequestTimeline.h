@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QString>
 #include <QWidget>
 
 #include <array>
@@ -20,6 +21,8 @@ public:
     // Draws against an axis at least this long (ns), so that several
     // requests shown one after another share a scale; 0 fits the request.
     void setMinimumSpan(qint64 ns);
+    // Shown while there is no request.
+    void setPlaceholderText(const QString &text);
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -31,4 +34,5 @@ private:
     std::array<qint64, kStampCount> m_stamps{};
     bool m_empty = true;
     qint64 m_minimumSpanNs = 0;
+    QString m_placeholder;
 };
