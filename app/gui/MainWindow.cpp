@@ -28,13 +28,14 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
-#include <QFutureWatcher>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QLabel>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
@@ -105,7 +106,13 @@ QDockWidget *MainWindow::addDock(const QString &objectName, const QString &title
 {
     auto *dock = new QDockWidget(title, this);
     dock->setObjectName(objectName);   // stable: the layout is saved by name
-    dock->setWidget(widget);
+    // Inside a scroll area a dock can shrink below its panel's minimum size,
+    // so the window still fits a laptop screen; the panel scrolls instead.
+    auto *scroll = new QScrollArea(dock);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(widget);
+    dock->setWidget(scroll);
     dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable
                       | QDockWidget::DockWidgetFloatable);
     addDockWidget(area, dock);
@@ -146,7 +153,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(distributions, report);
     distributions->raise();
     resizeDocks({distributions}, {520}, Qt::Horizontal);
-    resizeDocks({requests}, {260}, Qt::Vertical);
+    resizeDocks({requests}, {340}, Qt::Vertical);
     resizeDocks({distributions, m_detailDock}, {600, 260}, Qt::Vertical);
 }
 

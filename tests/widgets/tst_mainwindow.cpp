@@ -93,6 +93,7 @@ private slots:
     void spanTraceOpensOnItsWorkflow();
     void doubleClickOnAWorkflowLaneOpensItsGantt();
     void requestedPanelStaysInFront();
+    void fitsALaptopScreen();
     void standardShortcuts_data();
     void standardShortcuts();
     void progressText_data();
@@ -288,6 +289,24 @@ void tst_MainWindow::requestedPanelStaysInFront()
     QCOMPARE(frontTab(window), QStringLiteral("Classes"));
 }
 
+// Every dock can shrink below its panel's minimum (it scrolls), so the whole
+// window, loaded and with every panel shown, fits a 1366x768 screen.
+void tst_MainWindow::fitsALaptopScreen()
+{
+    MainWindow window;
+    window.setPersistent(false);
+    window.show();
+    QVERIFY(openAndSettle(window, QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/mixed-classes.jsonl")));
+    for (const char *dock : {"classesDock", "exceedanceDock", "workflowDock", "detailDock"})
+        QVERIFY(window.showPanel(QLatin1String(dock)));
+    window.resize(1366, 768);
+    QCoreApplication::processEvents();
+    const QSize least = window.minimumSizeHint();
+    QVERIFY2(least.width() <= 1366 && least.height() <= 768,
+             qPrintable(QStringLiteral("minimum %1x%2").arg(least.width()).arg(least.height())));
+    QCOMPARE(window.size(), QSize(1366, 768));
+}
+
 void tst_MainWindow::doubleClickOnAWorkflowLaneOpensItsGantt()
 {
     MainWindow window;
@@ -316,7 +335,7 @@ void tst_MainWindow::doubleClickOnAWorkflowLaneOpensItsGantt()
                             "time recorded)"));
 
     // Put the requests in front, then double-click a lane.
-    window.requestTable()->parentWidget()->raise();
+    window.findChild<QDockWidget *>(QStringLiteral("requestsDock"))->raise();
     QCOMPARE(frontTab(window), QStringLiteral("Requests"));
     SwimlaneCanvas *canvas = window.swimlanes()->canvas();
     canvas->setLaneWindow({0.0, 10.0});   // ten lanes: each its own
