@@ -1,5 +1,7 @@
 #include "ClassCdfPlot.h"
 
+#include "PlotPalette.h"
+
 #include <qcustomplot.h>
 
 #include <QDoubleSpinBox>
@@ -178,23 +180,7 @@ void ClassCdfPlot::redraw()
 
 void ClassCdfPlot::applyPalette()
 {
-    const QPalette pal = palette();
-    m_plot->setBackground(pal.color(QPalette::Base));
-    m_plot->axisRect()->setBackground(pal.color(QPalette::Base));
-    const QColor text = pal.color(QPalette::Text);
-    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
-        axis->setBasePen(QPen(text));
-        axis->setTickPen(QPen(text));
-        axis->setSubTickPen(QPen(text));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-        QColor grid = text;
-        grid.setAlpha(40);
-        axis->grid()->setPen(QPen(grid, 1.0, Qt::DotLine));
-    }
-    m_plot->legend->setBrush(pal.color(QPalette::Base));
-    m_plot->legend->setTextColor(text);
-    m_plot->legend->setBorderPen(QPen(pal.color(QPalette::Mid)));
+    PlotPalette::apply(m_plot, palette());
 }
 
 void ClassCdfPlot::changeEvent(QEvent *event)

@@ -1,6 +1,7 @@
 #include "FeatureComparisonPlot.h"
 
 #include "FeatureText.h"
+#include "PlotPalette.h"
 
 #include <qcustomplot.h>
 
@@ -116,25 +117,7 @@ void FeatureComparisonPlot::setSeparation(const FeatureSeparation &separation)
 
 void FeatureComparisonPlot::applyPalette()
 {
-    const QPalette pal = palette();
-    m_plot->setBackground(pal.color(QPalette::Base));
-    m_plot->axisRect()->setBackground(pal.color(QPalette::Base));
-    const QColor text = pal.color(QPalette::Text);
-    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
-        axis->setBasePen(QPen(text));
-        axis->setTickPen(QPen(text));
-        axis->setSubTickPen(QPen(text));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-        QColor grid = text;
-        grid.setAlpha(40);
-        axis->grid()->setPen(QPen(grid, 1.0, Qt::DotLine));
-    }
-    m_plot->legend->setBrush(pal.color(QPalette::Base));
-    m_plot->legend->setTextColor(text);
-    m_plot->legend->setBorderPen(QPen(pal.color(QPalette::Mid)));
-    if (auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0)))
-        title->setTextColor(text);
+    PlotPalette::apply(m_plot, palette());
 }
 
 void FeatureComparisonPlot::changeEvent(QEvent *event)
