@@ -47,29 +47,17 @@ QVariant SetComparisonModel::data(const QModelIndex &index, int role) const
     const FeatureSeparation &separation = m_ranked[size_t(index.row())];
     switch (role) {
     case Qt::DisplayRole:
-        switch (Column(index.column())) {
-        case Rank:
-            return index.row() + 1;
-        case Feature:
-            return separation.feature.label;
-        case Separation:
-            return QLocale().toString(separation.separation, 'f', 3);
-        case Method:
-            return separation.method();
-        case SetVsRest:
-            return FeatureText::separationDetail(separation);
-        case ColumnCount:
-            break;
-        }
-        return {};
     case SortRole:
+        // The two roles differ only in the separation: formatted vs raw.
         switch (Column(index.column())) {
         case Rank:
             return index.row() + 1;
         case Feature:
             return separation.feature.label;
         case Separation:
-            return separation.separation;
+            if (role == SortRole)
+                return separation.separation;
+            return QLocale().toString(separation.separation, 'f', 3);
         case Method:
             return separation.method();
         case SetVsRest:
