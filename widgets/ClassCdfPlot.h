@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/ClassTable.h"
+#include "analysis/classes/ClassTable.h"
 
 #include <QWidget>
 

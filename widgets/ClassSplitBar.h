@@ -1,7 +1,7 @@
 #pragma once
 
-#include "analysis/ClassDimension.h"
-#include "analysis/Metric.h"
+#include "analysis/classes/ClassDimension.h"
+#include "analysis/requests/Metric.h"
 
 #include <QWidget>
 

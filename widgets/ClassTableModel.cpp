@@ -1,6 +1,6 @@
 #include "ClassTableModel.h"
 
-#include "analysis/Boundary.h"
+#include "analysis/requests/Boundary.h"
 
 #include <QFont>
 #include <QLocale>

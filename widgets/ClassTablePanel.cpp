@@ -5,10 +5,10 @@
 #include "ClassTableModel.h"
 #include "ClassTableSortModel.h"
 #include "ViewState.h"
-#include "analysis/ClassCellRows.h"
-#include "analysis/ClassColumn.h"
-#include "analysis/ColumnCache.h"
-#include "analysis/RequestSlice.h"
+#include "analysis/classes/ClassCellRows.h"
+#include "analysis/classes/ClassColumn.h"
+#include "analysis/stats/ColumnCache.h"
+#include "analysis/requests/RequestSlice.h"
 #include "store/TraceStore.h"
 
 #include <QHeaderView>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "LatestJob.h"
-#include "analysis/ClassDimension.h"
-#include "analysis/ClassTable.h"
+#include "analysis/classes/ClassDimension.h"
+#include "analysis/classes/ClassTable.h"
 #include "store/RowSet.h"
 
 #include <QWidget>

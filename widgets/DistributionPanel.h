@@ -1,7 +1,7 @@
 #pragma once
 
 #include "LatestJob.h"
-#include "analysis/Distribution.h"
+#include "analysis/stats/Distribution.h"
 
 #include <QWidget>
 

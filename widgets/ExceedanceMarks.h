@@ -1,7 +1,7 @@
 #pragma once
 
-#include "analysis/Boundary.h"
-#include "analysis/Metric.h"
+#include "analysis/requests/Boundary.h"
+#include "analysis/requests/Metric.h"
 #include "store/RowSet.h"
 
 #include <QString>

@@ -5,8 +5,8 @@
 #include "RequestTimeline.h"
 #include "SetComparisonView.h"
 #include "ViewState.h"
-#include "analysis/ColumnCache.h"
-#include "analysis/RequestSlice.h"
+#include "analysis/stats/ColumnCache.h"
+#include "analysis/requests/RequestSlice.h"
 #include "store/TraceStore.h"
 
 #include <QAction>

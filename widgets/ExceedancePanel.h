@@ -1,7 +1,7 @@
 #pragma once
 
 #include "LatestJob.h"
-#include "analysis/ExceedanceAnalysis.h"
+#include "analysis/exceedance/ExceedanceAnalysis.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
 #include "FeatureText.h"
 
-#include "analysis/SetComparison.h"
+#include "analysis/exceedance/SetComparison.h"
 
 #include <QLocale>
 

@@ -1,8 +1,8 @@
 #include "LaneRaster.h"
 
 #include "BackgroundPool.h"
-#include "analysis/LaneActivity.h"
-#include "analysis/LaneLayout.h"
+#include "analysis/lanes/LaneActivity.h"
+#include "analysis/lanes/LaneLayout.h"
 
 #include <QFontMetrics>
 #include <QGuiApplication>

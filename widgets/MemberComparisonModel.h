@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/MemberComparison.h"
+#include "analysis/exceedance/MemberComparison.h"
 
 #include <QAbstractTableModel>
 

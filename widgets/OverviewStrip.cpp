@@ -3,7 +3,7 @@
 #include "SwimlaneColors.h"
 #include "SwimlaneCoordinates.h"
 #include "ViewState.h"
-#include "analysis/LaneActivity.h"
+#include "analysis/lanes/LaneActivity.h"
 
 #include <QMouseEvent>
 #include <QPainter>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/PhaseAttribution.h"
+#include "analysis/exceedance/PhaseAttribution.h"
 
 #include <QAbstractTableModel>
 

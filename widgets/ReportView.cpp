@@ -1,6 +1,6 @@
 #include "ReportView.h"
 
-#include "analysis/ProfileReport.h"
+#include "analysis/requests/ProfileReport.h"
 #include "report/ReportText.h"
 #include "store/TraceStore.h"
 

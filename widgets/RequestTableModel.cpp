@@ -1,7 +1,7 @@
 #include "RequestTableModel.h"
 
 #include "RequestText.h"
-#include "analysis/Metric.h"
+#include "analysis/requests/Metric.h"
 #include "store/TraceStore.h"
 
 #include <QLocale>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "analysis/Boundary.h"
-#include "analysis/RequestQuery.h"
+#include "analysis/requests/Boundary.h"
+#include "analysis/requests/RequestQuery.h"
 
 #include <QAbstractTableModel>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "LatestJob.h"
-#include "analysis/RequestQuery.h"
+#include "analysis/requests/RequestQuery.h"
 
 #include <QWidget>
 

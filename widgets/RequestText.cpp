@@ -1,7 +1,7 @@
 #include "RequestText.h"
 
 #include "PhaseColors.h"
-#include "analysis/Metric.h"
+#include "analysis/requests/Metric.h"
 #include "store/RequestTable.h"
 
 #include <QLocale>

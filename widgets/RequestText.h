@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/Boundary.h"
+#include "analysis/requests/Boundary.h"
 
 #include <QList>
 #include <QPair>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/SetComparison.h"
+#include "analysis/exceedance/SetComparison.h"
 
 #include <QAbstractTableModel>
 

@@ -4,7 +4,7 @@
 #include "FeatureText.h"
 #include "PhaseAttributionModel.h"
 #include "SetComparisonModel.h"
-#include "analysis/ExceedanceAnalysis.h"
+#include "analysis/exceedance/ExceedanceAnalysis.h"
 
 #include <QHeaderView>
 #include <QItemSelectionModel>

@@ -3,7 +3,7 @@
 #include "RequestText.h"
 #include "SwimlaneOverlay.h"
 #include "ViewState.h"
-#include "analysis/LaneLayout.h"
+#include "analysis/lanes/LaneLayout.h"
 #include "store/TraceStore.h"
 
 #include <QHelpEvent>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "PhaseColors.h"
-#include "analysis/LaneActivity.h"
+#include "analysis/lanes/LaneActivity.h"
 
 #include <QColor>
 #include <QPalette>

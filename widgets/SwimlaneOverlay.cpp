@@ -1,7 +1,7 @@
 #include "SwimlaneOverlay.h"
 
 #include "ViewState.h"
-#include "analysis/LaneLayout.h"
+#include "analysis/lanes/LaneLayout.h"
 
 #include <QPainter>
 

@@ -5,8 +5,8 @@
 #include "SwimlaneCanvas.h"
 #include "TimeRuler.h"
 #include "ViewState.h"
-#include "analysis/LaneActivity.h"
-#include "analysis/LaneLayout.h"
+#include "analysis/lanes/LaneActivity.h"
+#include "analysis/lanes/LaneLayout.h"
 #include "store/TraceStore.h"
 
 #include <QCheckBox>

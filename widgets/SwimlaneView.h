@@ -1,7 +1,7 @@
 #pragma once
 
 #include "LatestJob.h"
-#include "analysis/LaneOrder.h"
+#include "analysis/lanes/LaneOrder.h"
 
 #include <QWidget>
 

@@ -2,8 +2,8 @@
 
 #include "ExceedanceMarks.h"
 #include "TimeWindow.h"
-#include "analysis/Boundary.h"
-#include "analysis/Metric.h"
+#include "analysis/requests/Boundary.h"
+#include "analysis/requests/Metric.h"
 #include "store/RowSet.h"
 
 #include <QObject>

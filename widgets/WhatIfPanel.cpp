@@ -1,6 +1,6 @@
 #include "WhatIfPanel.h"
 
-#include "analysis/WhatIf.h"
+#include "analysis/workflows/WhatIf.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

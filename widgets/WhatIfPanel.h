@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/WhatIfEdit.h"
+#include "analysis/workflows/WhatIfEdit.h"
 
 #include <QWidget>
 

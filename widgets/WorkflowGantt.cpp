@@ -2,7 +2,7 @@
 
 #include "SpanCategoryColors.h"
 
-#include "analysis/WhatIf.h"
+#include "analysis/workflows/WhatIf.h"
 #include "store/TraceStore.h"
 
 #include <QHelpEvent>

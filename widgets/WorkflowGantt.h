@@ -2,8 +2,8 @@
 
 #include "WorkflowGanttCoordinates.h"
 
-#include "analysis/GanttRows.h"
-#include "analysis/WorkflowAnalysis.h"
+#include "analysis/workflows/GanttRows.h"
+#include "analysis/workflows/WorkflowAnalysis.h"
 
 #include <QWidget>
 

@@ -6,7 +6,7 @@
 #include "WorkflowGantt.h"
 #include "WorkflowPathModel.h"
 
-#include "analysis/WhatIf.h"
+#include "analysis/workflows/WhatIf.h"
 #include "store/TraceStore.h"
 
 #include <QCheckBox>

@@ -2,7 +2,7 @@
 
 #include "LatestJob.h"
 
-#include "analysis/WorkflowAnalysis.h"
+#include "analysis/workflows/WorkflowAnalysis.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "analysis/CriticalPath.h"
-#include "analysis/WorkflowSchedule.h"
+#include "analysis/workflows/CriticalPath.h"
+#include "analysis/workflows/WorkflowSchedule.h"
 
 #include <QAbstractTableModel>
 

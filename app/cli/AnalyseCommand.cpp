@@ -2,7 +2,7 @@
 
 #include "CliContext.h"
 
-#include "analysis/ProfileReport.h"
+#include "analysis/requests/ProfileReport.h"
 #include "report/ReportJson.h"
 #include "report/ReportText.h"
 #include "scenarios/SeedScenarios.h"

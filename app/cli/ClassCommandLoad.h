@@ -2,7 +2,7 @@
 
 #include "ClassOptions.h"
 
-#include "analysis/RequestSlice.h"
+#include "analysis/requests/RequestSlice.h"
 #include "io/LoadResult.h"
 
 struct CliContext;

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "analysis/ClassDimension.h"
-#include "analysis/ClassFilter.h"
-#include "analysis/ExceedanceSet.h"
-#include "analysis/Metric.h"
+#include "analysis/classes/ClassDimension.h"
+#include "analysis/classes/ClassFilter.h"
+#include "analysis/exceedance/ExceedanceSet.h"
+#include "analysis/requests/Metric.h"
 
 #include <QCommandLineParser>
 

@@ -3,8 +3,8 @@
 #include "CliContext.h"
 #include "WorkflowOptions.h"
 
-#include "analysis/SpanGraphBuilder.h"
-#include "analysis/WorkflowSchedule.h"
+#include "analysis/workflows/SpanGraphBuilder.h"
+#include "analysis/workflows/WorkflowSchedule.h"
 #include "report/WorkflowReportJson.h"
 #include "report/WorkflowReportText.h"
 

@@ -3,8 +3,8 @@
 #include "ClassCommandLoad.h"
 #include "CliContext.h"
 
-#include "analysis/ColumnCache.h"
-#include "analysis/ExceedanceAnalysis.h"
+#include "analysis/stats/ColumnCache.h"
+#include "analysis/exceedance/ExceedanceAnalysis.h"
 #include "report/ExceedanceJson.h"
 #include "report/ExceedanceText.h"
 #include "report/ReportText.h"

@@ -2,7 +2,7 @@
 
 #include "CliContext.h"
 
-#include "analysis/ServiceLoad.h"
+#include "analysis/load/ServiceLoad.h"
 #include "report/ServiceLoadReport.h"
 
 #include <nlohmann/json.hpp>

@@ -3,8 +3,8 @@
 #include "ClassCommandLoad.h"
 #include "CliContext.h"
 
-#include "analysis/ClassTable.h"
-#include "analysis/ColumnCache.h"
+#include "analysis/classes/ClassTable.h"
+#include "analysis/stats/ColumnCache.h"
 #include "report/ClassTableJson.h"
 #include "report/ClassTableText.h"
 #include "report/ReportText.h"

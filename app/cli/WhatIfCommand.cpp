@@ -3,8 +3,8 @@
 #include "CliContext.h"
 #include "WorkflowOptions.h"
 
-#include "analysis/PopulationWhatIf.h"
-#include "analysis/SpanGraphBuilder.h"
+#include "analysis/workflows/PopulationWhatIf.h"
+#include "analysis/workflows/SpanGraphBuilder.h"
 #include "report/WorkflowReportJson.h"
 #include "report/WorkflowReportText.h"
 

@@ -17,8 +17,8 @@
 #include "SwimlaneView.h"
 #include "ViewState.h"
 #include "WorkflowPanel.h"
-#include "analysis/ProfileReport.h"
-#include "analysis/WorkflowAnalysis.h"
+#include "analysis/requests/ProfileReport.h"
+#include "analysis/workflows/WorkflowAnalysis.h"
 #include "io/LoadControl.h"
 #include "io/TraceFileLoader.h"
 

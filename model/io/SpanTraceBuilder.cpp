@@ -5,7 +5,7 @@
 #include "SpanTraceLinker.h"
 #include "TracelaneContract.h"
 
-#include "analysis/WorkflowSummary.h"
+#include "io/WorkflowSummary.h"
 
 #include <cmath>
 #include <limits>

@@ -1,7 +1,7 @@
 #include "ClassTableJson.h"
 
 #include "ReportFormat.h"
-#include "analysis/ClassTable.h"
+#include "analysis/classes/ClassTable.h"
 
 #include <nlohmann/json.hpp>
 

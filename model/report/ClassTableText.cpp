@@ -2,7 +2,7 @@
 
 #include "ReportFormat.h"
 #include "TextTable.h"
-#include "analysis/ClassTable.h"
+#include "analysis/classes/ClassTable.h"
 
 namespace ClassTableText {
 

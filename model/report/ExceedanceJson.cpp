@@ -1,6 +1,6 @@
 #include "ExceedanceJson.h"
 
-#include "analysis/ExceedanceAnalysis.h"
+#include "analysis/exceedance/ExceedanceAnalysis.h"
 #include "store/RequestTable.h"
 
 #include <nlohmann/json.hpp>

@@ -2,7 +2,7 @@
 
 #include "ReportFormat.h"
 #include "TextTable.h"
-#include "analysis/ExceedanceAnalysis.h"
+#include "analysis/exceedance/ExceedanceAnalysis.h"
 #include "store/RequestTable.h"
 
 #include <algorithm>

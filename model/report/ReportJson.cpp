@@ -1,7 +1,7 @@
 #include "ReportJson.h"
 
-#include "analysis/PhaseAdvice.h"
-#include "analysis/ProfileReport.h"
+#include "analysis/requests/PhaseAdvice.h"
+#include "analysis/requests/ProfileReport.h"
 #include "store/TraceStore.h"
 
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 #include "ReportText.h"
 
-#include "analysis/PhaseAdvice.h"
-#include "analysis/ProfileReport.h"
+#include "analysis/requests/PhaseAdvice.h"
+#include "analysis/requests/ProfileReport.h"
 #include "store/TraceStore.h"
 
 #include <cmath>

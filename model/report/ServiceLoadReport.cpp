@@ -1,6 +1,6 @@
 #include "ServiceLoadReport.h"
 
-#include "analysis/ServiceLoad.h"
+#include "analysis/load/ServiceLoad.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
 #include "WorkflowReportJson.h"
 
-#include "analysis/PopulationWhatIf.h"
-#include "analysis/WhatIf.h"
-#include "analysis/WorkflowSchedule.h"
+#include "analysis/workflows/PopulationWhatIf.h"
+#include "analysis/workflows/WhatIf.h"
+#include "analysis/workflows/WorkflowSchedule.h"
 
 #include <nlohmann/json.hpp>
 

@@ -8,14 +8,14 @@
 //
 // Prints milliseconds per recompute (median of REPEATS) and the ratio.
 
-#include "analysis/ClassCellRows.h"
-#include "analysis/ClassColumn.h"
-#include "analysis/ClassFilter.h"
-#include "analysis/ClassTable.h"
-#include "analysis/ColumnCache.h"
-#include "analysis/ExceedanceAnalysis.h"
-#include "analysis/Percentile.h"
-#include "analysis/RequestSlice.h"
+#include "analysis/classes/ClassCellRows.h"
+#include "analysis/classes/ClassColumn.h"
+#include "analysis/classes/ClassFilter.h"
+#include "analysis/classes/ClassTable.h"
+#include "analysis/stats/ColumnCache.h"
+#include "analysis/exceedance/ExceedanceAnalysis.h"
+#include "analysis/stats/Percentile.h"
+#include "analysis/requests/RequestSlice.h"
 #include "store/TraceStore.h"
 
 #include <QElapsedTimer>

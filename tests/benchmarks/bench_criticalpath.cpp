@@ -8,8 +8,8 @@
 //
 //   bench_criticalpath [SPANS] [SEED] [--no-reference]
 
-#include "analysis/WhatIf.h"
-#include "analysis/WorkflowSchedule.h"
+#include "analysis/workflows/WhatIf.h"
+#include "analysis/workflows/WorkflowSchedule.h"
 
 #include <QCoreApplication>
 

@@ -14,9 +14,9 @@
 #include "SwimlaneCanvas.h"
 #include "SwimlaneColors.h"
 #include "ViewState.h"
-#include "analysis/LaneActivity.h"
-#include "analysis/LaneLayout.h"
-#include "analysis/RequestQuery.h"
+#include "analysis/lanes/LaneActivity.h"
+#include "analysis/lanes/LaneLayout.h"
+#include "analysis/requests/RequestQuery.h"
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
 

@@ -4,8 +4,8 @@
 // Jaeger UI's nine critical-path cases (data derived from its test modules).
 // It is not a product format, so it lives with the tests.
 
-#include "analysis/CriticalPath.h"
-#include "analysis/SpanGraph.h"
+#include "analysis/workflows/CriticalPath.h"
+#include "analysis/workflows/SpanGraph.h"
 
 #include <QFile>
 #include <QHash>

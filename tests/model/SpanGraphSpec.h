@@ -6,8 +6,8 @@
 // Each entry is `id start end [parent] [nb]` (times in whole units, `nb` =
 // does not block its parent), `A>B` (B depends on A) or `A>>B` (hypothetical).
 
-#include "analysis/CriticalPath.h"
-#include "analysis/SpanGraph.h"
+#include "analysis/workflows/CriticalPath.h"
+#include "analysis/workflows/SpanGraph.h"
 
 #include <QHash>
 #include <QStringList>

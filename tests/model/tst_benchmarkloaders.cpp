@@ -2,8 +2,8 @@
 // Mooncake): the real public files load, and our statistics reproduce the
 // figures the tools themselves published for the same runs.
 
-#include "analysis/Metric.h"
-#include "analysis/MetricSummary.h"
+#include "analysis/requests/Metric.h"
+#include "analysis/requests/MetricSummary.h"
 #include "io/TraceFileLoader.h"
 #include "io/WorkloadTraceLoaders.h"
 

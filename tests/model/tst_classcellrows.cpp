@@ -2,11 +2,11 @@
 
 #include "TraceBuilder.h"
 
-#include "analysis/ClassCellRows.h"
-#include "analysis/ClassColumn.h"
-#include "analysis/ClassTable.h"
-#include "analysis/ColumnCache.h"
-#include "analysis/RequestSlice.h"
+#include "analysis/classes/ClassCellRows.h"
+#include "analysis/classes/ClassColumn.h"
+#include "analysis/classes/ClassTable.h"
+#include "analysis/stats/ColumnCache.h"
+#include "analysis/requests/RequestSlice.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 #include "TraceBuilder.h"
 
-#include "analysis/ClassColumn.h"
-#include "analysis/ClassFilter.h"
+#include "analysis/classes/ClassColumn.h"
+#include "analysis/classes/ClassFilter.h"
 
 #include <QTest>
 

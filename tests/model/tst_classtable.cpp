@@ -1,11 +1,11 @@
 #include "TraceBuilder.h"
 
-#include "analysis/ClassColumn.h"
-#include "analysis/ClassFilter.h"
-#include "analysis/ClassTable.h"
-#include "analysis/ColumnCache.h"
-#include "analysis/Percentile.h"
-#include "analysis/RequestSlice.h"
+#include "analysis/classes/ClassColumn.h"
+#include "analysis/classes/ClassFilter.h"
+#include "analysis/classes/ClassTable.h"
+#include "analysis/stats/ColumnCache.h"
+#include "analysis/stats/Percentile.h"
+#include "analysis/requests/RequestSlice.h"
 
 #include <QTest>
 

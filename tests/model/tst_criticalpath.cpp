@@ -1,7 +1,7 @@
 #include "JaegerCriticalPathCases.h"
 #include "SpanGraphSpec.h"
 
-#include "analysis/WorkflowSchedule.h"
+#include "analysis/workflows/WorkflowSchedule.h"
 
 #include <QTest>
 

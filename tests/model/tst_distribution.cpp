@@ -1,5 +1,5 @@
-#include "analysis/Distribution.h"
-#include "analysis/Histogram.h"
+#include "analysis/stats/Distribution.h"
+#include "analysis/stats/Histogram.h"
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
 

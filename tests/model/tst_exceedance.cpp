@@ -1,11 +1,11 @@
 #include "TraceBuilder.h"
 
-#include "analysis/ClassFilter.h"
-#include "analysis/ColumnCache.h"
-#include "analysis/ExceedanceAnalysis.h"
-#include "analysis/PhaseAdvice.h"
-#include "analysis/RequestSlice.h"
-#include "analysis/TwoSampleDistance.h"
+#include "analysis/classes/ClassFilter.h"
+#include "analysis/stats/ColumnCache.h"
+#include "analysis/exceedance/ExceedanceAnalysis.h"
+#include "analysis/requests/PhaseAdvice.h"
+#include "analysis/requests/RequestSlice.h"
+#include "analysis/stats/TwoSampleDistance.h"
 
 #include <QTest>
 

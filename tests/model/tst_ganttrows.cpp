@@ -1,9 +1,9 @@
 #include "SpanGraphSpec.h"
 
-#include "analysis/GanttRows.h"
-#include "analysis/WorkflowAnalysis.h"
+#include "analysis/workflows/GanttRows.h"
+#include "analysis/workflows/WorkflowAnalysis.h"
 #include "io/TraceFileLoader.h"
-#include "scenarios/AdviserScenario.h"
+#include "support/AdviserScenario.h"
 #include "store/TraceStore.h"
 
 #include <QTest>

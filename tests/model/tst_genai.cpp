@@ -1,4 +1,4 @@
-#include "analysis/WorkflowSummary.h"
+#include "io/WorkflowSummary.h"
 #include "io/GenAiSemantics.h"
 #include "io/SpanTraceBuilder.h"
 

@@ -1,5 +1,5 @@
-#include "analysis/LaneActivity.h"
-#include "analysis/LaneLayout.h"
+#include "analysis/lanes/LaneActivity.h"
+#include "analysis/lanes/LaneLayout.h"
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
 

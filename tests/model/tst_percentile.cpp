@@ -1,4 +1,4 @@
-#include "analysis/Percentile.h"
+#include "analysis/stats/Percentile.h"
 
 #include <QTest>
 

@@ -1,4 +1,4 @@
-#include "analysis/ProfileReport.h"
+#include "analysis/requests/ProfileReport.h"
 #include "io/TraceFileLoader.h"
 #include "scenarios/SeedScenarios.h"
 

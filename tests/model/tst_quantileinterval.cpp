@@ -1,4 +1,4 @@
-#include "analysis/QuantileInterval.h"
+#include "analysis/stats/QuantileInterval.h"
 
 #include <QTest>
 

@@ -1,5 +1,5 @@
-#include "analysis/RequestQuery.h"
-#include "analysis/StableKeySort.h"
+#include "analysis/requests/RequestQuery.h"
+#include "analysis/stats/StableKeySort.h"
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
 

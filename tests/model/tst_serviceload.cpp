@@ -1,4 +1,4 @@
-#include "analysis/ServiceLoad.h"
+#include "analysis/load/ServiceLoad.h"
 #include "store/RequestTable.h"
 
 #include <QProcess>

@@ -5,10 +5,10 @@
 #include "JaegerCriticalPathCases.h"
 #include "SpanGraphSpec.h"
 
-#include "analysis/SpanGraphBuilder.h"
-#include "analysis/WhatIf.h"
+#include "analysis/workflows/SpanGraphBuilder.h"
+#include "analysis/workflows/WhatIf.h"
 #include "io/TraceFileLoader.h"
-#include "scenarios/AdviserScenario.h"
+#include "support/AdviserScenario.h"
 #include "store/TraceStore.h"
 
 #include <QTemporaryDir>

@@ -1,8 +1,8 @@
 #include "SpanGraphSpec.h"
 
-#include "analysis/PopulationWhatIf.h"
-#include "analysis/WhatIf.h"
-#include "scenarios/AdviserScenario.h"
+#include "analysis/workflows/PopulationWhatIf.h"
+#include "analysis/workflows/WhatIf.h"
+#include "support/AdviserScenario.h"
 
 #include <QTest>
 

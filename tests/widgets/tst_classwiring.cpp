@@ -12,7 +12,7 @@
 #include "SwimlaneCanvas.h"
 #include "SwimlaneView.h"
 #include "ViewState.h"
-#include "analysis/LaneLayout.h"
+#include "analysis/lanes/LaneLayout.h"
 #include "store/TraceStore.h"
 
 #include <QLineEdit>

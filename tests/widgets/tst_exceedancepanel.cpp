@@ -14,7 +14,7 @@
 #include "SwimlaneOverlay.h"
 #include "SwimlaneView.h"
 #include "ViewState.h"
-#include "analysis/LaneLayout.h"
+#include "analysis/lanes/LaneLayout.h"
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
 

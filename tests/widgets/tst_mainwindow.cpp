@@ -17,7 +17,7 @@
 #include "ViewState.h"
 #include "WorkflowGantt.h"
 #include "WorkflowPanel.h"
-#include "analysis/LaneLayout.h"
+#include "analysis/lanes/LaneLayout.h"
 #include "store/TraceStore.h"
 
 #include <QAction>

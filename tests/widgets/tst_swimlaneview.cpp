@@ -7,7 +7,7 @@
 #include "SwimlaneColors.h"
 #include "TimeRuler.h"
 #include "ViewState.h"
-#include "analysis/LaneLayout.h"
+#include "analysis/lanes/LaneLayout.h"
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
 

@@ -1,0 +1,162 @@
+#include "ClassTable.h"
+
+#include "analysis/stats/Percentile.h"
+#include "analysis/requests/RequestSlice.h"
+#include "analysis/stats/SortedColumn.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+namespace {
+
+// Intervals depend on (n, q) only; many cells share an n.
+class IntervalMemo
+{
+public:
+    const QuantileInterval &get(qint64 n, double q)
+    {
+        const auto key = std::make_pair(n, q);
+        auto found = m_memo.find(key);
+        if (found == m_memo.end())
+            found = m_memo.emplace(key, QuantileInterval::forSample(n, q)).first;
+        return found->second;
+    }
+
+private:
+    std::map<std::pair<qint64, double>, QuantileInterval> m_memo;
+};
+
+std::vector<CdfPoint> cdfOf(std::span<const double> sorted)
+{
+    std::vector<CdfPoint> points;
+    const auto n = qsizetype(sorted.size());
+    if (n == 0)
+        return points;
+    if (n <= ClassCell::kCdfPoints) {
+        // Small classes: the exact step function, one point per request.
+        points.push_back({sorted.front(), 0.0});   // CdfPoint{x, share}
+        for (qsizetype i = 0; i < n; ++i)
+            points.push_back({sorted[size_t(i)], double(i + 1) / double(n)});
+        return points;
+    }
+    for (qsizetype i = 0; i <= ClassCell::kCdfPoints; ++i) {
+        const double fraction = double(i) / double(ClassCell::kCdfPoints);
+        points.push_back({Percentile::ofSorted(sorted, fraction), fraction});
+    }
+    return points;
+}
+
+void fillStatistics(ClassCell *cell, std::span<const double> sorted, double threshold, IntervalMemo *memo,
+                    bool withCdf)
+{
+    cell->n = qint64(sorted.size());
+    if (!sorted.empty())
+        cell->meanMs = std::accumulate(sorted.begin(), sorted.end(), 0.0) / double(sorted.size());
+    for (size_t i = 0; i < kClassQuantiles.size(); ++i) {
+        auto &estimate = cell->quantiles[i];
+        estimate.q = kClassQuantiles[i];
+        estimate.value = Percentile::ofSorted(sorted, estimate.q);
+        estimate.interval = memo->get(cell->n, estimate.q);
+        if (estimate.interval.formed) {
+            estimate.lower = sorted[size_t(estimate.interval.lowerRank - 1)];
+            estimate.upper = sorted[size_t(estimate.interval.upperRank - 1)];
+        }
+    }
+    cell->small = cell->headline().tooFew();
+    if (!std::isnan(threshold)) {
+        const auto above = std::upper_bound(sorted.begin(), sorted.end(), threshold);
+        cell->exceedanceCount = qint64(sorted.end() - above);
+    }
+    if (withCdf)
+        cell->cdf = cdfOf(sorted);
+}
+
+} // namespace
+
+ClassTable computeClassTable(const SortedColumn &metric, std::span<const ClassColumn> columns,
+                             const RequestSlice &slice, const ClassTableSpec &spec)
+{
+    ClassTable table;
+    table.metric = spec.metric;
+    table.boundary = observedBoundary(spec.metric, spec.boundary);
+    table.exceedanceQ = spec.exceedanceQ;
+    table.sliceRequests = slice.size();
+    for (const auto &column : columns)
+        table.dimensions.push_back(column.dimension);
+    if (columns.empty() || columns.size() > 2) {
+        table.error = QStringLiteral("a class table splits by one or two dimensions");
+        return table;
+    }
+    const qint64 first = columns[0].classCount();
+    const qint64 second = columns.size() == 2 ? columns[1].classCount() : 1;
+    if (first * second > ClassTable::kMaxClasses) {
+        table.error = QStringLiteral("%1 classes are too many for a table; choose dimensions with fewer values")
+                          .arg(first * second);
+        return table;
+    }
+    const auto classCount = size_t(first * second);
+    const quint32 *codesA = columns[0].codes.data();
+    const quint32 *codesB = columns.size() == 2 ? columns[1].codes.data() : nullptr;
+    const auto cellOf = [&](size_t row) {
+        return size_t(codesA[row]) * size_t(second) + (codesB ? size_t(codesB[row]) : 0);
+    };
+    const quint8 *inSlice = slice.mask().data();
+    const size_t rows = slice.mask().size();
+
+    // Pass 1: requests per class. Pass 2: defined values per class, in
+    // ascending order. Pass 3: scatter them so each class's run is sorted.
+    std::vector<qint64> requests(classCount, 0);
+    for (size_t row = 0; row < rows; ++row) {
+        if (inSlice[row])
+            ++requests[cellOf(row)];
+    }
+    std::vector<double> overall;
+    overall.reserve(size_t(slice.size()));
+    std::vector<qint64> offsets(classCount + 1, 0);
+    for (const qint32 row : metric.ascending) {
+        if (inSlice[row]) {
+            ++offsets[cellOf(size_t(row)) + 1];
+            overall.push_back(metric.values[size_t(row)]);
+        }
+    }
+    std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
+    std::vector<double> byClass(overall.size());
+    std::vector<qint64> cursor(offsets.begin(), offsets.end() - 1);
+    for (const qint32 row : metric.ascending) {
+        if (inSlice[row])
+            byClass[size_t(cursor[cellOf(size_t(row))]++)] = metric.values[size_t(row)];
+    }
+
+    IntervalMemo memo;
+    table.exceedanceThreshold = Percentile::ofSorted(overall, spec.exceedanceQ);
+    table.overall.classes = {QStringLiteral("overall")};
+    table.overall.requests = slice.size();
+    table.overall.requestShare = slice.size() > 0 ? 1.0 : 0.0;
+    fillStatistics(&table.overall, overall, table.exceedanceThreshold, &memo, spec.withCdf);
+    table.exceedanceSize = table.overall.exceedanceCount;
+    table.overall.exceedanceShare = table.exceedanceSize > 0 ? 1.0 : 0.0;
+
+    for (size_t cellIndex = 0; cellIndex < classCount; ++cellIndex) {
+        if (requests[cellIndex] == 0)
+            continue;
+        ClassCell cell;
+        cell.codes[0] = qint32(cellIndex / size_t(second));
+        cell.classes << columns[0].classes[cell.codes[0]];
+        if (codesB) {
+            cell.codes[1] = qint32(cellIndex % size_t(second));
+            cell.classes << columns[1].classes[cell.codes[1]];
+        }
+        cell.requests = requests[cellIndex];
+        cell.requestShare = double(cell.requests) / double(table.sliceRequests);
+        const std::span<const double> values(byClass.data() + offsets[cellIndex],
+                                              size_t(offsets[cellIndex + 1] - offsets[cellIndex]));
+        fillStatistics(&cell, values, table.exceedanceThreshold, &memo, spec.withCdf);
+        if (table.exceedanceSize > 0)
+            cell.exceedanceShare = double(cell.exceedanceCount) / double(table.exceedanceSize);
+        table.cells.push_back(std::move(cell));
+    }
+    table.mixture = MixtureWarning::check(table);
+    return table;
+}

@@ -1,0 +1,49 @@
+#include "MemberComparison.h"
+
+#include "FeatureSamples.h"
+#include "analysis/stats/Percentile.h"
+#include "store/RequestTable.h"
+
+#include <algorithm>
+#include <cmath>
+
+double MemberComparison::percentileRank(std::span<const double> sortedRest, double value)
+{
+    if (sortedRest.empty() || std::isnan(value))
+        return std::numeric_limits<double>::quiet_NaN();
+    const auto below = std::lower_bound(sortedRest.begin(), sortedRest.end(), value);
+    const auto notAbove = std::upper_bound(below, sortedRest.end(), value);
+    const double less = double(below - sortedRest.begin());
+    const double equal = double(notAbove - below);
+    return 100.0 * (less + equal / 2.0) / double(sortedRest.size());
+}
+
+MemberComparison MemberComparison::of(const RequestTable &table, std::span<const FeatureSamples> samples, qint32 row)
+{
+    MemberComparison comparison;
+    comparison.row = row;
+    comparison.requestId = table.idText(row);
+    for (const auto &sample : samples) {
+        MemberFeatureRow line;
+        line.feature = sample.feature;
+        line.text = featureText(table, sample.feature, row);
+        if (sample.feature.numeric) {
+            if (sample.feature.group == RequestFeature::Group::Attribute)
+                line.value = table.attributes()[size_t(sample.feature.attribute)].number(row);
+            else if (sample.feature.group == RequestFeature::Group::Shape)
+                line.value = line.text.isEmpty() ? line.value : line.text.toDouble();
+            else
+                line.value = metricValueMs(table, row, sample.feature.metric, sample.feature.boundary);
+            line.restN = qint64(sample.rest.size());
+            line.restMedian = Percentile::ofSorted(sample.rest, 0.5);
+            line.percentileRank = percentileRank(sample.rest, line.value);
+        } else {
+            const quint32 code = table.attributes()[size_t(sample.feature.attribute)].code(row);
+            line.restN = sample.restTotal;
+            if (sample.restTotal > 0)
+                line.restShareSameValue = double(sample.restCounts[code]) / double(sample.restTotal);
+        }
+        comparison.rows.push_back(line);
+    }
+    return comparison;
+}

@@ -1,0 +1,89 @@
+#include "ProfileReport.h"
+
+#include "analysis/stats/Percentile.h"
+#include "store/RequestTable.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+__extension__ typedef __int128 Int128;
+
+// Largest mean among `phases` that were observed; the first wins a tie, as
+// in the seed profiler.
+std::optional<Phase> dominantAmong(const ProfileReport &report, std::span<const Phase> phases)
+{
+    std::optional<Phase> best;
+    for (const Phase phase : phases) {
+        const auto &mean = report.meanOf(phase);
+        if (mean.n == 0)
+            continue;
+        if (!best || mean.meanMs > report.meanOf(*best).meanMs)
+            best = phase;
+    }
+    return best;
+}
+
+} // namespace
+
+ProfileReport profileRequests(const RequestTable &table, Boundary boundary, const QString &label,
+                              const QString &workload)
+{
+    ProfileReport report;
+    report.label = label;
+    report.workload = workload;
+    report.boundary = boundary;
+    report.requests = table.rowCount();
+    const auto rows = static_cast<size_t>(table.rowCount());
+
+    std::vector<double> prompt(rows);
+    std::vector<double> output(rows);
+    for (size_t row = 0; row < rows; ++row) {
+        prompt[row] = table.promptTokens(qsizetype(row));
+        output[row] = table.outputTokens(qsizetype(row));
+    }
+    static constexpr double shapeQuantiles[] = {0.50, 0.95};
+    const auto promptQuantiles = Percentile::selectMany(prompt, shapeQuantiles);
+    const auto outputQuantiles = Percentile::selectMany(output, shapeQuantiles);
+    report.promptP50 = promptQuantiles[0];
+    report.promptP95 = promptQuantiles[1];
+    report.outputP50 = outputQuantiles[0];
+    report.outputP95 = outputQuantiles[1];
+
+    const auto ttft = metricColumnMs(table, Metric::Ttft, boundary);
+    report.ttft = summariseMetric(ttft, Metric::Ttft, boundary);
+    report.itl = summariseMetric(metricColumnMs(table, Metric::Itl, boundary), Metric::Itl, boundary);
+    report.e2e = summariseMetric(metricColumnMs(table, Metric::E2e, boundary), Metric::E2e, boundary);
+
+    // Phase sums in integer ns, so means do not drift with the order of rows.
+    std::array<Int128, kPhaseCount> sums{};
+    double residualSum = 0.0;
+    qint64 residualN = 0;
+    const auto inside = ttftPhases(boundary);
+    for (size_t row = 0; row < rows; ++row) {
+        qint64 covered = 0;
+        for (const Phase phase : kAllPhases) {
+            const qint64 ns = table.phaseNs(qsizetype(row), phase);
+            if (ns == kNoTime)
+                continue;
+            sums[size_t(phase)] += ns;
+            ++report.phaseMeans[size_t(phase)].n;
+            if (std::find(inside.begin(), inside.end(), phase) != inside.end())
+                covered += ns;
+        }
+        if (!std::isnan(ttft[row])) {
+            residualSum += ttft[row] - double(covered) / 1e6;
+            ++residualN;
+        }
+    }
+    for (const Phase phase : kAllPhases) {
+        auto &mean = report.phaseMeans[size_t(phase)];
+        mean.phase = phase;
+        mean.meanMs = mean.n > 0 ? double(sums[size_t(phase)]) / double(mean.n) / 1e6 : std::nan("");
+    }
+    report.ttftResidualMeanMs = residualN > 0 ? residualSum / double(residualN) : 0.0;
+    report.dominantTtftPhase = dominantAmong(report, inside);
+    report.dominantE2ePhase = dominantAmong(report, kAllPhases);
+    return report;
+}

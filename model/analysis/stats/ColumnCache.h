@@ -1,0 +1,38 @@
+#pragma once
+
+#include "analysis/requests/Metric.h"
+#include "analysis/exceedance/RequestFeature.h"
+#include "SortedColumn.h"
+
+#include <QHash>
+#include <QString>
+
+#include <memory>
+#include <mutex>
+
+class TraceStore;
+
+// Sorted columns of one trace, computed once per feature (a metric at a
+// boundary, a phase, token counts, a numeric attribute) and shared by every
+// class table and exceedance set after that. Safe to use from worker
+// threads; holds the store alive.
+class ColumnCache
+{
+public:
+    explicit ColumnCache(std::shared_ptr<const TraceStore> store);
+
+    const std::shared_ptr<const TraceStore> &store() const { return m_store; }
+    const RequestTable &table() const;
+
+    std::shared_ptr<const SortedColumn> column(const RequestFeature &feature);
+    std::shared_ptr<const SortedColumn> metric(Metric metric, Boundary boundary);
+
+    // How many columns were computed (not served from the cache), for tests.
+    int computedCount() const;
+
+private:
+    std::shared_ptr<const TraceStore> m_store;
+    mutable std::mutex m_mutex;
+    QHash<QString, std::shared_ptr<const SortedColumn>> m_columns;
+    int m_computed = 0;
+};

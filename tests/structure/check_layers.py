@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Fails when a layer of model/ includes a header from a layer it must not see.
+
+store <- io, store <- analysis, {analysis, io} <- report/scenarios; model/ never
+includes QtWidgets/QtGui. The link already fails for most back-references (one
+static library per layer); this catches header-only ones and says which line.
+"""
+import os
+import re
+import sys
+
+ALLOWED = {
+    'store': {'store'},
+    'io': {'store', 'io'},
+    'analysis': {'store', 'analysis'},
+    'report': {'store', 'io', 'analysis', 'report'},
+    'scenarios': {'store', 'io', 'scenarios'},
+}
+LAYERS = set(ALLOWED)
+FORBIDDEN_QT = re.compile(r'#include\s*<(QtWidgets|QtGui|QWidget|QPainter|QImage|QColor)')
+INCLUDE = re.compile(r'#include\s*"([^"/]+)/')
+
+root = os.path.join(sys.argv[1] if len(sys.argv) > 1 else '.', 'model')
+problems = []
+for layer in sorted(LAYERS):
+    for dirpath, _, files in os.walk(os.path.join(root, layer)):
+        for name in sorted(files):
+            if not name.endswith(('.h', '.cpp')):
+                continue
+            path = os.path.join(dirpath, name)
+            with open(path, encoding='utf-8') as source:
+                for number, line in enumerate(source, 1):
+                    if FORBIDDEN_QT.search(line):
+                        problems.append(f'{path}:{number}: model/ must not use Qt GUI: {line.strip()}')
+                    match = INCLUDE.search(line)
+                    if match and match.group(1) in LAYERS and match.group(1) not in ALLOWED[layer]:
+                        problems.append(f'{path}:{number}: {layer}/ must not include {match.group(1)}/: '
+                                        f'{line.strip()}')
+for problem in problems:
+    print(problem)
+print(f'{len(problems)} layering problem(s)')
+sys.exit(1 if problems else 0)
