@@ -11,6 +11,7 @@
 #include "RecentFiles.h"
 #include "RejectedRecordsPanel.h"
 #include "ReportView.h"
+#include "ReviewWiring.h"
 #include "RequestDetailPanel.h"
 #include "RequestTablePanel.h"
 #include "SwimlaneCoordinates.h"
@@ -54,6 +55,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_swimlanes = new SwimlaneView(m_state, this);
     setCentralWidget(m_swimlanes);
     createDocks();
+    m_review = new ReviewWiring(this, m_state);
     createActions();
     createStatusBar();
     m_progressTimer->setInterval(100);
@@ -177,6 +179,7 @@ void MainWindow::createActions()
     m_cancelAction->setEnabled(false);
     file->addSeparator();
     file->addAction(tr("&Export Rejected Records\u2026"), m_rejected, &RejectedRecordsPanel::exportWithDialog);
+    m_review->addFileActions(file);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
@@ -493,7 +496,7 @@ bool MainWindow::isBusy() const
 {
     return isLoading() || m_swimlanes->isLayingOut() || m_requestTable->isQueryRunning()
         || m_distributions->isComputing() || m_reportJob.isRunning() || m_classes->isComputing()
-        || m_exceedance->isComputing() || m_workflow->isBusy();
+        || m_exceedance->isComputing() || m_workflow->isBusy() || m_review->isBusy();
 }
 
 bool MainWindow::showPanel(const QString &dockName)

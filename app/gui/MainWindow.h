@@ -23,6 +23,7 @@ class RejectedRecordsPanel;
 class ReportView;
 class RequestDetailPanel;
 class RequestTablePanel;
+class ReviewWiring;
 class SwimlaneView;
 class ViewState;
 class WorkflowPanel;
@@ -58,6 +59,7 @@ public:
     WorkflowPanel *workflowPanel() const { return m_workflow; }
     ClassTablePanel *classTable() const { return m_classes; }
     ExceedancePanel *exceedance() const { return m_exceedance; }
+    ReviewWiring *review() const { return m_review; }
     // Shows and raises the dock with this object name (and keeps it in front
     // when a trace loads); false if there is none.
     bool showPanel(const QString &dockName);
@@ -67,6 +69,8 @@ public:
     bool isBusy() const;
     QString statusSummary() const;
     QString currentFile() const { return m_currentFile; }
+    // A panel in a dock (scrolling inside it) under a stable object name.
+    QDockWidget *addDock(const QString &objectName, const QString &title, QWidget *widget, Qt::DockWidgetArea area);
 
 signals:
     // Emitted once a load has finished, failed or been cancelled.
@@ -93,7 +97,6 @@ private:
     void updateProgress();
     void updateStatus();
     void updateReport();
-    QDockWidget *addDock(const QString &objectName, const QString &title, QWidget *widget, Qt::DockWidgetArea area);
 
     ViewState *m_state = nullptr;
     bool m_persistent = true;
@@ -117,6 +120,7 @@ private:
     QDockWidget *m_rejectedDock = nullptr;
     ClassTablePanel *m_classes = nullptr;
     ExceedancePanel *m_exceedance = nullptr;
+    ReviewWiring *m_review = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_panelsMenu = nullptr;
     QComboBox *m_boundary = nullptr;
