@@ -2,6 +2,7 @@
 
 #include "AnalyseCommand.h"
 #include "ClassOptions.h"
+#include "CompareCommand.h"
 #include "CliContext.h"
 #include "CriticalPathCommand.h"
 #include "ExceedCommand.h"
@@ -35,6 +36,8 @@ int main(int argc, char *argv[])
         "  goodput FILE     goodput under TTFT/ITL objectives, throughput, Little's-law check\n"
         "  slice FILE --by DIM[,DIM]   percentiles by class with 95% intervals\n"
         "  exceed FILE      requests above a percentile, compared with the rest\n"
+        "  compare BASE CAND   did a change move the target percentile? (or one FILE with\n"
+        "                   --baseline-where/--candidate-where or --split-at)\n"
         "  (no command)     the built-in burst case and its negative control"));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -59,6 +62,7 @@ int main(int argc, char *argv[])
                       QStringLiteral("goodput: concurrency seen elsewhere (a dashboard) to check against Little's law."),
                       QStringLiteral("n")});
     ClassOptions::addTo(parser);
+    addCompareOptions(parser);
     if (!parser.parse(QCoreApplication::arguments())) {
         err << QStringLiteral("tracelane-cli: %1\n\n").arg(parser.errorText()) << parser.helpText();
         return ExitUsage;
@@ -94,6 +98,7 @@ int main(int argc, char *argv[])
         {QStringLiteral("goodput"), runGoodput},
         {QStringLiteral("slice"), runSlice},
         {QStringLiteral("exceed"), runExceed},
+        {QStringLiteral("compare"), runCompare},
     };
     const QString command = positional.takeFirst();
     const auto it = commands.find(command);

@@ -5,8 +5,10 @@
 #include "LangfuseLoader.h"
 #include "AiperfLoader.h"
 #include "LlmperfLoader.h"
+#include "LmbenchCsvLoader.h"
 #include "OtlpJsonLoader.h"
 #include "SeedJsonlLoader.h"
+#include "VllmBenchLoader.h"
 #include "WorkloadTraceLoaders.h"
 
 #include <QFile>
@@ -57,6 +59,10 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         return AiperfLoader::load(path, options, control);
     case TraceFormat::LlmperfJson:
         return LlmperfLoader::load(path, options, control);
+    case TraceFormat::VllmBenchJson:
+        return VllmBenchLoader::load(path, options, control);
+    case TraceFormat::LmbenchCsv:
+        return LmbenchCsvLoader::load(path, options, control);
     case TraceFormat::AzureCsv:
         return WorkloadTraceLoaders::loadAzureCsv(path, options, control);
     case TraceFormat::MooncakeJsonl:

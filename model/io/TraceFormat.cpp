@@ -17,6 +17,10 @@ QString traceFormatName(TraceFormat format)
         return QStringLiteral("AIPerf JSONL");
     case TraceFormat::LlmperfJson:
         return QStringLiteral("LLMPerf JSON");
+    case TraceFormat::VllmBenchJson:
+        return QStringLiteral("vLLM bench JSON");
+    case TraceFormat::LmbenchCsv:
+        return QStringLiteral("LMBench CSV");
     case TraceFormat::AzureCsv:
         return QStringLiteral("Azure LLM inference CSV");
     case TraceFormat::MooncakeJsonl:
@@ -39,6 +43,9 @@ TraceFormat detectTraceFormat(const QByteArray &rawHead)
     const auto has = [&](const char *key) { return head.contains(key); };
     if (head.startsWith("TIMESTAMP,") || head.startsWith("\"TIMESTAMP\","))
         return TraceFormat::AzureCsv;
+    if (!firstLine.contains('{') && firstLine.contains("ttft")
+        && (firstLine.contains("launch_time") || firstLine.contains("generation_tokens")))
+        return TraceFormat::LmbenchCsv;
     if (has("\"resourceSpans\"") || has("\"resourceMetrics\"") || has("\"resourceLogs\""))
         return TraceFormat::OtlpJson;
     if (has("\"observations\"") && has("\"trace\""))
@@ -53,6 +60,11 @@ TraceFormat detectTraceFormat(const QByteArray &rawHead)
         return TraceFormat::AiperfJsonl;
     if (has("\"ttft_s\"") || has("\"end_to_end_latency_s\""))
         return TraceFormat::LlmperfJson;
+    // The per-request arrays can push "ttfts" beyond the sniffed head in a
+    // long run; the run-level keys come first.
+    if (head.startsWith('{') && (has("\"ttfts\"") || has("\"input_lens\"")
+                                 || (has("\"request_throughput\"") && has("\"num_prompts\""))))
+        return TraceFormat::VllmBenchJson;
     if (head.startsWith('{'))
         return TraceFormat::SeedJsonl;   // flat records; the loader says what is missing
     return TraceFormat::Unknown;

@@ -13,6 +13,8 @@ enum class TraceFormat {
     Langfuse,       // Langfuse trace export {trace, observations}
     AiperfJsonl,    // NVIDIA AIPerf per-request records
     LlmperfJson,    // Ray LLMPerf per-request array
+    VllmBenchJson,  // vLLM benchmark_serving.py --save-result
+    LmbenchCsv,     // llm-d-benchmark LMBench per-request CSV
     AzureCsv,       // Azure LLM inference trace CSV
     MooncakeJsonl,  // Mooncake workload trace
 };

@@ -1,6 +1,7 @@
 #include "ServiceLoad.h"
 
 #include "analysis/requests/Metric.h"
+#include "analysis/requests/RequestSlice.h"
 #include "store/RequestTable.h"
 
 #include <algorithm>
@@ -33,7 +34,8 @@ std::vector<Stay> stays(const RequestTable &table)
 
 } // namespace
 
-Goodput goodput(const RequestTable &table, const Slo &slo, Boundary boundary, qint64 rejectedRecords)
+Goodput goodput(const RequestTable &table, const Slo &slo, Boundary boundary, qint64 rejectedRecords,
+                const RequestSlice *rows)
 {
     Goodput result;
     result.slo = slo;
@@ -44,6 +46,8 @@ Goodput goodput(const RequestTable &table, const Slo &slo, Boundary boundary, qi
     double tokens = 0.0;
     double goodTokens = 0.0;
     for (qsizetype row = 0; row < table.rowCount(); ++row) {
+        if (rows && !rows->contains(row))
+            continue;
         const double ttft = metricValueMs(table, row, Metric::Ttft, boundary);
         const qint64 send = table.stamp(row, Stamp::ClientSend);
         const qint64 end = table.stamp(row, Stamp::LastTokenClient);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+class RequestSlice;
 class RequestTable;
 
 // Service-level objectives a request must meet to count as goodput.
@@ -84,7 +85,10 @@ struct ConcurrencyTimeline
 
 namespace ServiceLoad {
 
-Goodput goodput(const RequestTable &table, const Slo &slo, Boundary boundary, qint64 rejectedRecords);
+// `rows` (when given) limits the count to a slice of the table, e.g. one
+// side of a before/after comparison of a single file.
+Goodput goodput(const RequestTable &table, const Slo &slo, Boundary boundary, qint64 rejectedRecords,
+                const RequestSlice *rows = nullptr);
 LittlesLawCheck littlesLaw(const RequestTable &table, double observedInFlight = std::nan(""),
                            double tolerance = 0.10);
 ConcurrencyTimeline concurrency(const RequestTable &table, int bins);
