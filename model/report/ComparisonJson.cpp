@@ -127,7 +127,7 @@ Json workload(const WorkloadComparability &workload)
             {"warnings", strings(workload.warnings())}};
 }
 
-Json stopRule(const StopRule &rule)
+Json stopRule(const ComparisonStopRule &rule)
 {
     Json guardrails = Json::array();
     for (const auto &guardrail : rule.guardrails) {
@@ -140,13 +140,13 @@ Json stopRule(const StopRule &rule)
                               {"regressed", guardrail.regressed},
                               {"note", utf8(guardrail.note)}});
     }
-    return {{"outcome", utf8(StopRule::outcomeKey(rule.outcome))},
+    return {{"outcome", utf8(ComparisonStopRule::outcomeKey(rule.outcome))},
             {"tolerance", rule.tolerance},
-            {"target", utf8(StopRule::checkKey(rule.target))},
+            {"target", utf8(ComparisonStopRule::checkKey(rule.target))},
             {"suspected_phase", rule.suspect ? Json(utf8(phaseKey(*rule.suspect))) : Json(nullptr)},
             {"suspected_phase_source", utf8(rule.suspectSource)},
-            {"phase", utf8(StopRule::checkKey(rule.phase))},
-            {"guardrails_check", utf8(StopRule::checkKey(rule.guardrailsCheck))},
+            {"phase", utf8(ComparisonStopRule::checkKey(rule.phase))},
+            {"guardrails_check", utf8(ComparisonStopRule::checkKey(rule.guardrailsCheck))},
             {"guardrails", guardrails},
             {"reasons", strings(rule.reasons)}};
 }

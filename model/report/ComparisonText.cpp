@@ -188,9 +188,9 @@ QString report(const TraceComparison &comparison)
                             "interval (see README, \"Before and after\")");
     lines << QString();
 
-    const StopRule &rule = comparison.stopRule;
-    QString outcome = StopRule::outcomeLabel(rule.outcome).toUpper();
-    if (rule.outcome == StopRule::Outcome::Worked && rule.phase == StopRule::Check::NotJudged)
+    const ComparisonStopRule &rule = comparison.stopRule;
+    QString outcome = ComparisonStopRule::outcomeLabel(rule.outcome).toUpper();
+    if (rule.outcome == ComparisonStopRule::Outcome::Worked && rule.phase == ComparisonStopRule::Check::NotJudged)
         outcome += QStringLiteral(" at the target, with the guardrails held; the suspected phase was not checked");
     lines << QStringLiteral("Stop rule: %1").arg(outcome);
     for (const QString &reason : rule.reasons)

@@ -254,9 +254,9 @@ void tst_CompareData::llmdPairCompared()
         QVERIFY2(check.judged, qPrintable(check.key));
     // Client stamps only: no phase to check, so the rule says worked at the
     // target with the guardrails held, and names what it could not check.
-    const StopRule &rule = comparison.stopRule;
-    QCOMPARE(rule.phase, StopRule::Check::NotJudged);
-    QCOMPARE(rule.outcome, StopRule::Outcome::Worked);
+    const ComparisonStopRule &rule = comparison.stopRule;
+    QCOMPARE(rule.phase, ComparisonStopRule::Check::NotJudged);
+    QCOMPARE(rule.outcome, ComparisonStopRule::Outcome::Worked);
     QCOMPARE(rule.guardrails[3].baseline, 0.0);   // no rejected rows on either side
     QVERIFY(ComparisonText::report(comparison).contains(
         QStringLiteral("Stop rule: THE CHANGE WORKED at the target, with the guardrails held; the suspected phase "
@@ -277,7 +277,7 @@ void tst_CompareData::vllmRatesCompared()
     QVERIFY(comparison.ok());
     QCOMPARE(comparison.overall.difference.verdict, PercentileDifference::Verdict::Regressed);
     QCOMPARE(comparison.overall.difference.baseline.interval.n, 186);   // 14 one-token answers have no ITL
-    QCOMPARE(comparison.stopRule.outcome, StopRule::Outcome::DidNotWork);
+    QCOMPARE(comparison.stopRule.outcome, ComparisonStopRule::Outcome::DidNotWork);
     QCOMPARE(comparison.workload.checks[0].key, QStringLiteral("arrival_rate"));
     QVERIFY(!comparison.workload.checks[0].judged);
     QCOMPARE(comparison.workload.checks[0].note, QStringLiteral("arrivals unknown on both sides (no start times)"));

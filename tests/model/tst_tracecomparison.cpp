@@ -96,13 +96,13 @@ void tst_TraceComparison::oneClassQueueShrank()
 
     // The stop rule: the baseline's tail is queueing, the queue moved, the
     // overall target improved and no guardrail regressed.
-    const StopRule &rule = comparison.stopRule;
+    const ComparisonStopRule &rule = comparison.stopRule;
     QCOMPARE(comparison.overall.difference.verdict, PercentileDifference::Verdict::Improved);
     QVERIFY(rule.suspect.has_value());
     QCOMPARE(*rule.suspect, Phase::Queue);
-    QCOMPARE(rule.phase, StopRule::Check::Passed);
-    QCOMPARE(rule.guardrailsCheck, StopRule::Check::Passed);
-    QCOMPARE(rule.outcome, StopRule::Outcome::Worked);
+    QCOMPARE(rule.phase, ComparisonStopRule::Check::Passed);
+    QCOMPARE(rule.guardrailsCheck, ComparisonStopRule::Check::Passed);
+    QCOMPARE(rule.outcome, ComparisonStopRule::Outcome::Worked);
     QCOMPARE(rule.reasons.size(), 6);
     QVERIFY(rule.reasons.front().startsWith(QStringLiteral("target p95 TTFT (client)")));
     QVERIFY(rule.reasons.front().endsWith(QStringLiteral(": improved")));
@@ -511,12 +511,12 @@ void tst_TraceComparison::guardrailRegressionStopsTheRule()
     spec.suspect = Phase::Queue;
     const TraceComparison comparison = compare(base.store(), cand.store(), spec);
     QVERIFY(comparison.ok());
-    const StopRule &rule = comparison.stopRule;
-    QCOMPARE(rule.target, StopRule::Check::Passed);
-    QCOMPARE(rule.phase, StopRule::Check::Passed);
+    const ComparisonStopRule &rule = comparison.stopRule;
+    QCOMPARE(rule.target, ComparisonStopRule::Check::Passed);
+    QCOMPARE(rule.phase, ComparisonStopRule::Check::Passed);
     QCOMPARE(rule.suspectSource, QStringLiteral("named by the user"));
-    QCOMPARE(rule.guardrailsCheck, StopRule::Check::Failed);
-    QCOMPARE(rule.outcome, StopRule::Outcome::DidNotWork);
+    QCOMPARE(rule.guardrailsCheck, ComparisonStopRule::Check::Failed);
+    QCOMPARE(rule.outcome, ComparisonStopRule::Outcome::DidNotWork);
     QCOMPARE(rule.guardrails[1].key, QStringLiteral("e2e_p95"));
     QVERIFY(rule.guardrails[1].regressed);
     QVERIFY(rule.guardrails[1].note.endsWith(QStringLiteral("regressed beyond 5%")));

@@ -428,7 +428,7 @@ std::shared_ptr<const ComparisonSamples> ComparisonSamples::prepare(ComparisonSi
         side->cellRequests = std::move(requests);
     }
 
-    std::vector<ClassMix> mixes;
+    std::vector<ClassMixCounts> mixes;
     for (size_t d = 0; d < unionLabels.size(); ++d)
         mixes.push_back({samples->dimensions[d].key, unionLabels[d], baseInput.dimensionCounts[d],
                          candInput.dimensionCounts[d]});

@@ -113,23 +113,23 @@ Guardrail shareGuardrail(const QString &key, const QString &label, double base, 
 
 void checkStopRule(const ComparisonSamples &samples, const ComparisonSpec &spec, TraceComparison *result)
 {
-    StopRule &rule = result->stopRule;
+    ComparisonStopRule &rule = result->stopRule;
     rule.tolerance = spec.tolerance;
     const PercentileDifference &target = result->overall.difference;
     const QString what = QStringLiteral("%1 %2 (%3)").arg(percentile(spec.q), metricLabel(spec.metric),
                                                           boundaryKey(result->observedBoundary));
     switch (target.verdict) {
     case PercentileDifference::Verdict::Improved:
-        rule.target = StopRule::Check::Passed;
+        rule.target = ComparisonStopRule::Check::Passed;
         break;
     case PercentileDifference::Verdict::TooFew:
-        rule.target = StopRule::Check::NotJudged;
+        rule.target = ComparisonStopRule::Check::NotJudged;
         break;
     default:
-        rule.target = StopRule::Check::Failed;
+        rule.target = ComparisonStopRule::Check::Failed;
         break;
     }
-    if (rule.target == StopRule::Check::NotJudged) {
+    if (rule.target == ComparisonStopRule::Check::NotJudged) {
         rule.reasons << QStringLiteral("target %1: too few requests for an interval (%2 needs %3 per side)")
                             .arg(what, percentile(spec.q))
                             .arg(QuantileInterval::minimumSampleSize(spec.q, spec.confidence));
@@ -155,22 +155,22 @@ void checkStopRule(const ComparisonSamples &samples, const ComparisonSpec &spec,
     }
     const PhaseShiftRow *row = rule.suspect ? result->phaseShift.row(*rule.suspect) : nullptr;
     if (!rule.suspect) {
-        rule.phase = StopRule::Check::NotJudged;
+        rule.phase = ComparisonStopRule::Check::NotJudged;
         rule.reasons << QStringLiteral("suspected phase: none named and none carries the baseline's tail (no phases "
                                        "observed, or the tail lies in unobserved time); name one with --suspect");
     } else if (!row) {
-        rule.phase = StopRule::Check::NotJudged;
+        rule.phase = ComparisonStopRule::Check::NotJudged;
         rule.reasons << QStringLiteral("suspected phase %1 lies outside %2, so its move cannot be read from this "
                                        "comparison")
                             .arg(phaseKey(*rule.suspect), metricLabel(result->phaseShift.total));
     } else if (row->baselineObserved == 0 || row->candidateObserved == 0) {
-        rule.phase = StopRule::Check::NotJudged;
+        rule.phase = ComparisonStopRule::Check::NotJudged;
         rule.reasons << QStringLiteral("suspected phase %1 (%2) is not observed on %3")
                             .arg(phaseKey(row->phase), rule.suspectSource,
                                  row->baselineObserved == 0 ? QStringLiteral("the baseline")
                                                             : QStringLiteral("the candidate"));
     } else {
-        rule.phase = row->movedDown() ? StopRule::Check::Passed : StopRule::Check::Failed;
+        rule.phase = row->movedDown() ? ComparisonStopRule::Check::Passed : ComparisonStopRule::Check::Failed;
         rule.reasons << QStringLiteral("suspected phase %1 (%2): mean %3 \u2192 %4 ms (%5 ms, 95% interval [%6, %7]): %8")
                             .arg(phaseKey(row->phase), rule.suspectSource, ms(row->baselineMeanMs),
                                  ms(row->candidateMeanMs), signedMs(row->changeMs()), signedMs(row->changeLowerMs),

@@ -5,7 +5,7 @@
 #include "PercentileDifference.h"
 #include "PhaseShift.h"
 #include "PredictionCheck.h"
-#include "StopRule.h"
+#include "ComparisonStopRule.h"
 #include "WorkloadComparability.h"
 
 #include <QString>
@@ -64,7 +64,7 @@ struct TraceComparison
     bool missesAgainstSlo = false;
     PhaseShift phaseShift;
     WorkloadComparability workload;
-    StopRule stopRule;
+    ComparisonStopRule stopRule;
     std::optional<PredictionCheck> prediction;
     std::optional<WorkflowComparison> workflows;
     QStringList notes;

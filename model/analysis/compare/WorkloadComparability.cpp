@@ -180,7 +180,7 @@ QStringList WorkloadComparability::warnings() const
 }
 
 WorkloadComparability WorkloadComparability::compare(const WorkloadProfile &baseline, const WorkloadProfile &candidate,
-                                                     const std::vector<ClassMix> &mixes, const QStringList &oneSidedCells)
+                                                     const std::vector<ClassMixCounts> &mixes, const QStringList &oneSidedCells)
 {
     WorkloadComparability result;
     const QString unknownSide = !baseline.arrivalsKnown && !candidate.arrivalsKnown ? QStringLiteral("both sides")
@@ -259,7 +259,7 @@ WorkloadComparability WorkloadComparability::compare(const WorkloadProfile &base
         result.checks.push_back(check);
     }
 
-    for (const ClassMix &mix : mixes) {
+    for (const ClassMixCounts &mix : mixes) {
         qint64 baseTotal = 0;
         qint64 candTotal = 0;
         for (const qint64 count : mix.baselineCounts)

@@ -49,7 +49,7 @@ struct WorkloadCheck
 };
 
 // Shares of each class of one dimension on both sides, for the class-mix check.
-struct ClassMix
+struct ClassMixCounts
 {
     QString dimension;                          // ClassDimension::key
     QStringList classes;                        // union of both sides' labels
@@ -88,5 +88,5 @@ struct WorkloadComparability
     QStringList warnings() const;   // one sentence per difference, naming it
 
     static WorkloadComparability compare(const WorkloadProfile &baseline, const WorkloadProfile &candidate,
-                                         const std::vector<ClassMix> &mixes, const QStringList &oneSidedCells);
+                                         const std::vector<ClassMixCounts> &mixes, const QStringList &oneSidedCells);
 };

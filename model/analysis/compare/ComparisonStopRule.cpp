@@ -1,8 +1,8 @@
-#include "StopRule.h"
+#include "ComparisonStopRule.h"
 
 #include <algorithm>
 
-QString StopRule::outcomeKey(Outcome outcome)
+QString ComparisonStopRule::outcomeKey(Outcome outcome)
 {
     switch (outcome) {
     case Outcome::Worked:
@@ -15,7 +15,7 @@ QString StopRule::outcomeKey(Outcome outcome)
     return QStringLiteral("inconclusive");
 }
 
-QString StopRule::outcomeLabel(Outcome outcome)
+QString ComparisonStopRule::outcomeLabel(Outcome outcome)
 {
     switch (outcome) {
     case Outcome::Worked:
@@ -28,7 +28,7 @@ QString StopRule::outcomeLabel(Outcome outcome)
     return QStringLiteral("inconclusive");
 }
 
-QString StopRule::checkKey(Check check)
+QString ComparisonStopRule::checkKey(Check check)
 {
     switch (check) {
     case Check::Passed:
@@ -41,7 +41,7 @@ QString StopRule::checkKey(Check check)
     return QStringLiteral("not_judged");
 }
 
-void StopRule::decide()
+void ComparisonStopRule::decide()
 {
     const bool anyGuardrail = std::any_of(guardrails.begin(), guardrails.end(),
                                           [](const Guardrail &guardrail) { return guardrail.judged; });

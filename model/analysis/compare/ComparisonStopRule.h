@@ -37,7 +37,7 @@ struct Guardrail
 // A condition that cannot be checked (no phases observed, rejected records
 // not attributable) is said and does not fail the rule; a target with too
 // few requests leaves the verdict inconclusive.
-struct StopRule
+struct ComparisonStopRule
 {
     enum class Outcome { Worked, DidNotWork, Inconclusive };
     enum class Check { Passed, Failed, NotJudged };
