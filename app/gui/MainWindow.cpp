@@ -57,6 +57,7 @@ MainWindow::MainWindow(QWidget *parent)
     createDocks();
     m_review = new ReviewWiring(this, m_state);
     createActions();
+    m_review->installViewActions();
     createStatusBar();
     m_progressTimer->setInterval(100);
     connect(m_progressTimer, &QTimer::timeout, this, &MainWindow::updateProgress);

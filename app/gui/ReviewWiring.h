@@ -1,6 +1,10 @@
 #pragma once
 
+#include "FigureExport.h"
+
 #include <QObject>
+
+#include <vector>
 
 class MainWindow;
 class QMenu;
@@ -18,10 +22,14 @@ public:
 
     RecordPanel *recordPanel() const { return m_record; }
     void addFileActions(QMenu *file);
+    // Table copy and figure export on the views; after every dock exists.
+    void installViewActions();
+    const std::vector<FigureSource> &figures() const { return m_figures; }
     bool isBusy() const;
 
 private:
     MainWindow *m_window = nullptr;
     ViewState *m_state = nullptr;
     RecordPanel *m_record = nullptr;
+    std::vector<FigureSource> m_figures;
 };

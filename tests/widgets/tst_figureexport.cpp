@@ -1,0 +1,333 @@
+// Figure export (PNG at 2x, SVG, PDF) with the coordinates in the caption,
+// for every view of the main window, and table copy as TSV and Markdown with
+// units in the headers.
+
+#include "ClassTablePanel.h"
+#include "FigureExport.h"
+#include "MainWindow.h"
+#include "RequestTablePanel.h"
+#include "ReviewWiring.h"
+#include "TableCopy.h"
+#include "ViewState.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFile>
+#include <QImage>
+#include <QMenu>
+#include <QPainter>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+namespace {
+
+const QString kHostile = QStringLiteral("<script>alert(1)</script> \"><img src=x onerror=alert(2)> </svg>");
+
+// Every <text> of an SVG, concatenated per element; fails the test on XML errors.
+QStringList svgTexts(const QString &path, QString *title = nullptr)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QXmlStreamReader xml(&file);
+    QStringList texts;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement() && xml.name() == QStringLiteral("text"))
+            texts.append(xml.readElementText(QXmlStreamReader::IncludeChildElements));
+        else if (xml.isStartElement() && xml.name() == QStringLiteral("title") && title && title->isEmpty())
+            *title = xml.readElementText();
+    }
+    if (xml.hasError())
+        return {QStringLiteral("XML ERROR: ") + xml.errorString()};
+    return texts;
+}
+
+int countElements(const QString &path, const QString &name)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return -1;
+    QXmlStreamReader xml(&file);
+    int count = 0;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement() && xml.name() == name)
+            ++count;
+    }
+    return count;
+}
+
+// A figure of known content: white, a red square at (20, 10) 30x30, a label.
+void paintTestFigure(QPainter &painter, const QSize &)
+{
+    painter.fillRect(QRect(20, 10, 30, 30), QColor(0xff, 0x00, 0x00));
+    painter.setPen(Qt::black);
+    painter.drawText(QPoint(60, 30), QStringLiteral("figure label 42"));
+}
+
+const FigureCaption kCaption{QStringLiteral("TTFT distribution"),
+                             {QStringLiteral("client boundary"), QStringLiteral("p95"), QStringLiteral("n = 2,000"),
+                              QStringLiteral("slice: all requests"), QStringLiteral("trace: example.jsonl")}};
+
+} // namespace
+
+class tst_FigureExport : public QObject
+{
+    Q_OBJECT
+private slots:
+    void pngAtTwiceThePixels();
+    void svgParsesWithCaptionEscaped();
+    void pdfHasTheCaptionText();
+    void unknownSuffixRefused();
+    void everyViewOfTheWindowExports();
+    void tableCopyUnitsInHeaders();
+    void tableCopySelectionAndKeys();
+    void tableCopyMarkdownEscapes();
+    void requestTableCopies();
+};
+
+void tst_FigureExport::pngAtTwiceThePixels()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("f.png"));
+    QString error;
+    QVERIFY2(FigureExport::write(path, QSize(300, 100), paintTestFigure, kCaption, &error), qPrintable(error));
+    QImage image(path);
+    const int band = FigureExport::captionHeight(kCaption, 300);
+    QVERIFY(band > 20);
+    QCOMPARE(image.size(), QSize(600, 2 * (100 + band)));
+    // The red square, at twice its coordinates below the caption band.
+    QCOMPARE(image.pixelColor(2 * 35, 2 * (band + 25)), QColor(0xff, 0x00, 0x00));
+    QCOMPARE(image.pixelColor(2 * 15, 2 * (band + 25)), QColor(Qt::white));
+    // The caption band holds dark text pixels.
+    int dark = 0;
+    for (int y = 0; y < 2 * band; ++y) {
+        for (int x = 0; x < 600; ++x)
+            dark += image.pixelColor(x, y).lightness() < 100 ? 1 : 0;
+    }
+    QVERIFY2(dark > 200, qPrintable(QString::number(dark)));
+    QCOMPARE(image.text(QStringLiteral("Description")), kCaption.line());
+}
+
+void tst_FigureExport::svgParsesWithCaptionEscaped()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("f.svg"));
+    FigureCaption caption = kCaption;
+    caption.title = QStringLiteral("Span ") + kHostile;
+    QString error;
+    QVERIFY2(FigureExport::write(path, QSize(400, 120), paintTestFigure, caption, &error), qPrintable(error));
+    QString title;
+    const QStringList texts = svgTexts(path, &title);
+    QVERIFY2(!texts.isEmpty() && !texts.first().startsWith(QStringLiteral("XML ERROR")), qPrintable(texts.join(u'|')));
+    const QString all = texts.join(QLatin1Char(' '));
+    QVERIFY2(all.contains(QStringLiteral("figure label 42")), qPrintable(all));
+    QVERIFY2(all.contains(QStringLiteral("n = 2,000")), qPrintable(all));
+    QVERIFY2(all.contains(QStringLiteral("<script>alert(1)</script>")), qPrintable(all));
+    QCOMPARE(title, caption.title);
+    // Text only: no element came out of the hostile string.
+    QCOMPARE(countElements(path, QStringLiteral("script")), 0);
+    QCOMPARE(countElements(path, QStringLiteral("img")), 0);
+}
+
+void tst_FigureExport::pdfHasTheCaptionText()
+{
+    const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+    if (pdftotext.isEmpty())
+        QSKIP("pdftotext (poppler-utils) is not installed");
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("f.pdf"));
+    QString error;
+    QVERIFY2(FigureExport::write(path, QSize(500, 150), paintTestFigure, kCaption, &error), qPrintable(error));
+    QProcess process;
+    process.start(pdftotext, {path, QStringLiteral("-")});
+    QVERIFY(process.waitForFinished(30'000));
+    QCOMPARE(process.exitCode(), 0);
+    // pdftotext spells the "fi" ligature as one character.
+    const QString text = QString::fromUtf8(process.readAllStandardOutput()).replace(QChar(0xFB01), QStringLiteral("fi"));
+    QVERIFY2(text.contains(QStringLiteral("TTFT distribution")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("trace: example.jsonl")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("figure label 42")), qPrintable(text));
+}
+
+void tst_FigureExport::unknownSuffixRefused()
+{
+    QString error;
+    QVERIFY(!FigureExport::write(QStringLiteral("/tmp/x.gif"), QSize(10, 10), paintTestFigure, kCaption, &error));
+    QCOMPARE(error, QStringLiteral("/tmp/x.gif: choose a .png, .svg or .pdf file"));
+}
+
+void tst_FigureExport::everyViewOfTheWindowExports()
+{
+    MainWindow window;
+    window.setPersistent(false);
+    window.resize(1600, 1000);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::loadFinished);
+    window.openFile(QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/mixed-classes.jsonl"));
+    QVERIFY(loaded.wait(20'000));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 30'000);
+    const std::vector<FigureSource> &figures = window.review()->figures();
+    QStringList names;
+    for (const FigureSource &source : figures)
+        names.append(source.name);
+    QCOMPARE(names, QStringList({QStringLiteral("Swimlanes"), QStringLiteral("Request Timeline"),
+                                 QStringLiteral("Distribution"), QStringLiteral("Class CDFs"),
+                                 QStringLiteral("Set vs Rest"), QStringLiteral("Phase Attribution"),
+                                 QStringLiteral("Exceedance Member Timeline"), QStringLiteral("Workflow Gantt"),
+                                 QStringLiteral("What-If")}));
+    // The File menu lists them all.
+    auto *menu = window.findChild<QMenu *>(QStringLiteral("exportFigureMenu"));
+    QVERIFY(menu);
+    QCOMPARE(menu->actions().size(), int(figures.size()));
+
+    QTemporaryDir dir;
+    // To look at the figures: TRACELANE_KEEP_FIGURES=1 keeps them (path printed).
+    if (qEnvironmentVariableIsSet("TRACELANE_KEEP_FIGURES")) {
+        dir.setAutoRemove(false);
+        qInfo("figures in %s", qPrintable(dir.path()));
+        for (const FigureSource &source : figures) {
+            QString ignored;
+            FigureExport::write(dir.filePath(source.name + QStringLiteral(".png")), source, &ignored);
+        }
+    }
+    for (const FigureSource &source : figures) {
+        const QString path = dir.filePath(source.name + QStringLiteral(".svg"));
+        QString error;
+        QVERIFY2(FigureExport::write(path, source, &error), qPrintable(source.name + QStringLiteral(": ") + error));
+        const QStringList texts = svgTexts(path);
+        const QString all = texts.join(QLatin1Char(' '));
+        QVERIFY2(!all.startsWith(QStringLiteral("XML ERROR")), qPrintable(source.name + all));
+        // Captions wrap (also at hyphens): compare without white space.
+        QVERIFY2(QString(all).remove(QLatin1Char(' ')).contains(QStringLiteral("trace:mixed-classes.jsonl")),
+                 qPrintable(source.name + all));
+        QVERIFY2(all.contains(QStringLiteral("slice: all requests")), qPrintable(source.name));
+    }
+    const auto text = [&](const QString &name) {
+        return svgTexts(dir.filePath(name + QStringLiteral(".svg"))).join(QLatin1Char(' '));
+    };
+    QVERIFY(text(QStringLiteral("Swimlanes")).contains(QStringLiteral("n = 2,000 lanes")));
+    QVERIFY(text(QStringLiteral("Distribution")).contains(QStringLiteral("TTFT at the client boundary (ms)")));
+    QVERIFY(text(QStringLiteral("Distribution")).contains(QStringLiteral("n = 2,000")));
+    QVERIFY(text(QStringLiteral("Class CDFs")).contains(QStringLiteral("p50\u2013p99 markers")));
+    QVERIFY(text(QStringLiteral("Set vs Rest")).contains(QStringLiteral("above p95")));
+    // The plots are drawn as vectors: their tick labels are SVG text, no raster image.
+    QVERIFY(text(QStringLiteral("Distribution")).contains(QStringLiteral("TTFT (ms)")));
+    QCOMPARE(countElements(dir.filePath(QStringLiteral("Distribution.svg")), QStringLiteral("image")), 0);
+    QCOMPARE(countElements(dir.filePath(QStringLiteral("Class CDFs.svg")), QStringLiteral("image")), 0);
+    // PNG of a plot at 2x.
+    const FigureSource &distribution = figures[2];
+    const QString png = dir.filePath(QStringLiteral("distribution.png"));
+    QString error;
+    QVERIFY(FigureExport::write(png, distribution, &error));
+    const QSize plot = distribution.widget()->size();
+    QCOMPARE(QImage(png).size(),
+             QSize(2 * plot.width(), 2 * (plot.height() + FigureExport::captionHeight(distribution.caption(), plot.width()))));
+}
+
+void tst_FigureExport::tableCopyUnitsInHeaders()
+{
+    QStandardItemModel model(3, 4);
+    model.setHorizontalHeaderLabels({QStringLiteral("Request"), QStringLiteral("TTFT (client)"), QStringLiteral("ITL"),
+                                     QStringLiteral("Share")});
+    const QStringList rows[] = {
+        {QStringLiteral("a"), QStringLiteral("1,234.5 ms"), QStringLiteral("20.1 ms/token"), QStringLiteral("50%")},
+        {QStringLiteral("b"), QStringLiteral("\u2014"), QStringLiteral("19.0 ms/token"), QStringLiteral("25%")},
+        {QStringLiteral("c"), QStringLiteral("12.0 ms"), QStringLiteral("18.5 ms/token"), QStringLiteral("n/a")},
+    };
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 4; ++c)
+            model.setItem(r, c, new QStandardItem(rows[r][c]));
+    }
+    QTableView view;
+    view.setModel(&model);
+    const TableCopy::Grid grid = TableCopy::grid(&view);
+    QCOMPARE(TableCopy::tsv(grid), QStringLiteral("Request\tTTFT (client) [ms]\tITL [ms/token]\tShare [%]\n"
+                                                  "a\t1,234.5\t20.1\t50\n"
+                                                  "b\t\u2014\t19.0\t25\n"
+                                                  "c\t12.0\t18.5\tn/a\n"));
+    // Brackets are escaped so trace text can never form a link.
+    QCOMPARE(TableCopy::markdown(grid),
+             QStringLiteral("| Request | TTFT (client) \\[ms\\] | ITL \\[ms/token\\] | Share \\[%\\] |\n"
+                            "| --- | ---: | ---: | ---: |\n"
+                            "| a | 1,234.5 | 20.1 | 50 |\n"
+                            "| b | \u2014 | 19.0 | 25 |\n"
+                            "| c | 12.0 | 18.5 | n/a |\n"));
+    // A column whose cells do not all carry the unit keeps them.
+    model.item(2, 1)->setText(QStringLiteral("slow"));
+    QCOMPARE(TableCopy::grid(&view).header[1], QStringLiteral("TTFT (client)"));
+    QCOMPARE(TableCopy::grid(&view).rows[0][1], QStringLiteral("1,234.5 ms"));
+}
+
+void tst_FigureExport::tableCopySelectionAndKeys()
+{
+    QStandardItemModel model(4, 3);
+    model.setHorizontalHeaderLabels({QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C")});
+    for (int r = 0; r < 4; ++r) {
+        for (int c = 0; c < 3; ++c)
+            model.setItem(r, c, new QStandardItem(QStringLiteral("%1%2").arg(QChar(u'a' + c)).arg(r)));
+    }
+    QTableView view;
+    view.setModel(&model);
+    view.setColumnHidden(1, true);
+    TableCopy::install(&view);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.selectionModel()->select(QItemSelection(model.index(1, 0), model.index(2, 2)), QItemSelectionModel::Select);
+    view.setFocus();
+    QApplication::clipboard()->clear();
+    QTest::keySequence(&view, QKeySequence::Copy);
+    // Rows 1-2, the hidden column left out.
+    QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("A\tC\na1\tc1\na2\tc2\n"));
+    // The context menu offers both.
+    QStringList actions;
+    for (const QAction *action : view.actions())
+        actions.append(action->text());
+    QCOMPARE(actions, QStringList({QStringLiteral("Copy"), QStringLiteral("Copy as Markdown")}));
+    QCOMPARE(view.contextMenuPolicy(), Qt::ActionsContextMenu);
+    view.actions()[1]->trigger();
+    QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("| A | C |\n| --- | --- |\n| a1 | c1 |\n| a2 | c2 |\n"));
+}
+
+void tst_FigureExport::tableCopyMarkdownEscapes()
+{
+    TableCopy::Grid grid;
+    grid.header = {QStringLiteral("span")};
+    grid.rows = {{kHostile}, {QStringLiteral("a | b *c* [d](e)")}, {QStringLiteral("# heading")}};
+    const QString markdown = TableCopy::markdown(grid);
+    QCOMPARE(markdown,
+             QStringLiteral("| span |\n| --- |\n"
+                            "| &lt;script&gt;alert(1)&lt;/script&gt; &quot;&gt;&lt;img src=x onerror=alert(2)&gt; "
+                            "&lt;/svg&gt; |\n"
+                            "| a \\| b \\*c\\* \\[d\\](e) |\n"
+                            "| # heading |\n"));
+}
+
+void tst_FigureExport::requestTableCopies()
+{
+    MainWindow window;
+    window.setPersistent(false);
+    window.resize(1600, 1000);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::loadFinished);
+    window.openFile(QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/burst.jsonl"));
+    QVERIFY(loaded.wait(20'000));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 30'000);
+    QTableView *view = window.requestTable()->findChild<QTableView *>();
+    QVERIFY(view);
+    QCOMPARE(view->contextMenuPolicy(), Qt::ActionsContextMenu);
+    const TableCopy::Grid grid = TableCopy::grid(view);
+    QCOMPARE(grid.rows.size(), size_t(10));
+    QVERIFY2(std::find(grid.header.begin(), grid.header.end(), QStringLiteral("TTFT (client) [ms]")) != grid.header.end(),
+             qPrintable(QStringList(grid.header.begin(), grid.header.end()).join(u'|')));
+}
+
+QTEST_MAIN(tst_FigureExport)
+#include "tst_figureexport.moc"

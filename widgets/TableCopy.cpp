@@ -1,0 +1,206 @@
+#include "TableCopy.h"
+
+#include "report/Markup.h"
+
+#include <QAbstractItemView>
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QEvent>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QTableView>
+
+#include <algorithm>
+#include <set>
+
+namespace {
+
+// Units the views write after numbers, longest first so "ms/token" wins over "ms".
+const QStringList &knownUnits()
+{
+    static const QStringList units = {QStringLiteral(" ms/token"), QStringLiteral(" tokens"), QStringLiteral(" ms"),
+                                      QStringLiteral(" \u00b5s"), QStringLiteral(" s"), QStringLiteral("%")};
+    return units;
+}
+
+bool isBlank(const QString &text)
+{
+    return text.isEmpty() || text == QStringLiteral("\u2014") || text == QStringLiteral("n/a");
+}
+
+bool isNumber(QString text)
+{
+    text.remove(QLatin1Char(',')).remove(QChar(0x202F)).remove(QChar(0xA0));
+    bool ok = false;
+    text.toDouble(&ok);
+    return ok;
+}
+
+// The unit every non-blank cell of the column ends with, or empty.
+QString commonUnit(const std::vector<std::vector<QString>> &rows, size_t column)
+{
+    for (const QString &unit : knownUnits()) {
+        bool any = false;
+        bool all = true;
+        for (const auto &row : rows) {
+            const QString &cell = row[column];
+            if (isBlank(cell))
+                continue;
+            any = true;
+            if (!cell.endsWith(unit) || !isNumber(cell.chopped(unit.size()))) {
+                all = false;
+                break;
+            }
+        }
+        if (any && all)
+            return unit;
+    }
+    return {};
+}
+
+QString oneLine(QString text)
+{
+    return text.replace(QLatin1Char('\t'), QLatin1Char(' ')).replace(QLatin1Char('\n'), QLatin1Char(' '))
+        .replace(QLatin1Char('\r'), QLatin1Char(' '));
+}
+
+class CopyShortcut : public QObject
+{
+public:
+    explicit CopyShortcut(QAbstractItemView *view)
+        : QObject(view)
+        , m_view(view)
+    {
+    }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (watched == m_view && (event->type() == QEvent::ShortcutOverride || event->type() == QEvent::KeyPress)) {
+            auto *key = static_cast<QKeyEvent *>(event);
+            if (key->matches(QKeySequence::Copy)) {
+                // Claim Ctrl+C before any window shortcut; copy on the press.
+                if (event->type() == QEvent::KeyPress)
+                    QApplication::clipboard()->setText(TableCopy::tsv(TableCopy::grid(m_view)));
+                event->accept();
+                return true;
+            }
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    QAbstractItemView *m_view;
+};
+
+} // namespace
+
+namespace TableCopy {
+
+Grid grid(const QAbstractItemView *view)
+{
+    Grid result;
+    const QAbstractItemModel *model = view->model();
+    if (!model)
+        return result;
+    const auto *table = qobject_cast<const QTableView *>(view);
+    std::set<int> rows;
+    std::set<int> columns;
+    const QModelIndexList selected = view->selectionModel() ? view->selectionModel()->selectedIndexes() : QModelIndexList();
+    for (const QModelIndex &index : selected) {
+        rows.insert(index.row());
+        columns.insert(index.column());
+    }
+    if (rows.empty()) {
+        for (int row = 0; row < model->rowCount(); ++row)
+            rows.insert(row);
+        for (int column = 0; column < model->columnCount(); ++column)
+            columns.insert(column);
+    }
+    // Columns in the order the user sees them, hidden ones left out.
+    std::vector<int> order;
+    for (const int column : columns) {
+        if (!table || !table->isColumnHidden(column))
+            order.push_back(column);
+    }
+    if (table) {
+        const QHeaderView *header = table->horizontalHeader();
+        std::sort(order.begin(), order.end(),
+                  [header](int a, int b) { return header->visualIndex(a) < header->visualIndex(b); });
+    }
+    for (const int row : rows) {
+        if (table && table->isRowHidden(row))
+            continue;
+        std::vector<QString> cells;
+        for (const int column : order)
+            cells.push_back(oneLine(model->index(row, column).data(Qt::DisplayRole).toString()));
+        result.rows.push_back(std::move(cells));
+    }
+    for (size_t i = 0; i < order.size(); ++i) {
+        QString header = oneLine(model->headerData(order[i], Qt::Horizontal, Qt::DisplayRole).toString());
+        QString unit = model->headerData(order[i], Qt::Horizontal, kUnitRole).toString();
+        const QString suffix = commonUnit(result.rows, i);
+        if (!suffix.isEmpty()) {
+            for (auto &row : result.rows) {
+                if (!isBlank(row[i]))
+                    row[i].chop(suffix.size());
+            }
+            unit = suffix.trimmed();
+        }
+        if (!unit.isEmpty() && !header.contains(QLatin1Char('[') + unit + QLatin1Char(']')))
+            header += QStringLiteral(" [%1]").arg(unit);
+        result.header.push_back(header);
+    }
+    return result;
+}
+
+QString tsv(const Grid &grid)
+{
+    QStringList lines;
+    lines.append(QStringList(grid.header.begin(), grid.header.end()).join(QLatin1Char('\t')));
+    for (const auto &row : grid.rows)
+        lines.append(QStringList(row.begin(), row.end()).join(QLatin1Char('\t')));
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+QString markdown(const Grid &grid)
+{
+    const auto line = [](const std::vector<QString> &cells) -> QString {
+        QStringList escaped;
+        for (const QString &cell : cells)
+            escaped.append(Markup::escapeMarkdownInline(cell));
+        return QStringLiteral("| ") + escaped.join(QStringLiteral(" | ")) + QStringLiteral(" |");
+    };
+    QStringList lines{line(grid.header)};
+    QStringList rule;
+    for (size_t column = 0; column < grid.header.size(); ++column) {
+        // Numbers align right, as in the views.
+        const bool numeric = std::all_of(grid.rows.begin(), grid.rows.end(), [column](const auto &row) {
+            return isBlank(row[column]) || isNumber(row[column]);
+        }) && !grid.rows.empty();
+        rule.append(numeric ? QStringLiteral("---:") : QStringLiteral("---"));
+    }
+    lines.append(QStringLiteral("| ") + rule.join(QStringLiteral(" | ")) + QStringLiteral(" |"));
+    for (const auto &row : grid.rows)
+        lines.append(line(row));
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+void install(QAbstractItemView *view)
+{
+    view->installEventFilter(new CopyShortcut(view));
+    auto *copy = new QAction(QObject::tr("Copy"), view);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);   // shown in the menu; the filter does the work
+    QObject::connect(copy, &QAction::triggered, view,
+                     [view] { QApplication::clipboard()->setText(tsv(grid(view))); });
+    auto *markdownCopy = new QAction(QObject::tr("Copy as Markdown"), view);
+    QObject::connect(markdownCopy, &QAction::triggered, view,
+                     [view] { QApplication::clipboard()->setText(markdown(grid(view))); });
+    view->addAction(copy);
+    view->addAction(markdownCopy);
+    view->setContextMenuPolicy(Qt::ActionsContextMenu);
+}
+
+} // namespace TableCopy
