@@ -16,15 +16,23 @@ BinnedDistributions BinnedDistributions::of(std::span<const double> set, std::sp
         return result;
     const double low = std::min(set.empty() ? rest.front() : set.front(), rest.empty() ? set.front() : rest.front());
     const double high = std::max(set.empty() ? rest.back() : set.back(), rest.empty() ? set.back() : rest.back());
-    if (!(high > low))
+    if (!(high > low) || !std::isfinite(low) || !std::isfinite(high))
         bins = 1;
-    const double width = bins > 1 ? (high - low) / double(bins) : 0.0;
-    for (int i = 0; i <= bins; ++i)
-        result.edges.push_back(i == bins ? (bins > 1 ? high : low) : low + width * double(i));
+    // Two finite extremes (-1e308 and 1e308) have a range beyond double: then
+    // everything is measured in halves, which stay finite; otherwise in
+    // whole widths, as always.
+    const bool halves = !std::isfinite(high - low);
+    const double step = bins > 1 ? (halves ? high / 2.0 - low / 2.0 : high - low) / double(bins) : 0.0;
+    for (int i = 0; i <= bins; ++i) {
+        const double edge = halves ? low + step * double(i) + step * double(i) : low + step * double(i);
+        result.edges.push_back(i == bins ? (bins > 1 ? high : low) : edge);
+    }
     const auto fill = [&](std::span<const double> values, std::vector<double> *shares) {
         shares->assign(size_t(bins), 0.0);
         for (const double value : values) {
-            const int bin = width > 0.0 ? std::min(int((value - low) / width), bins - 1) : 0;
+            // NaN (never expected) and values below `low` land in the first bin.
+            const double at = step > 0.0 ? (halves ? value / 2.0 - low / 2.0 : value - low) / step : 0.0;
+            const int bin = at >= double(bins - 1) ? bins - 1 : at > 0.0 ? int(at) : 0;
             (*shares)[size_t(bin)] += 1.0;
         }
         for (double &share : *shares)

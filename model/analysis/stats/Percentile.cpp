@@ -6,6 +6,21 @@
 
 #include <QtGlobal>
 
+namespace {
+
+// The seed's interpolation, low + (high - low) * fraction, except where the
+// difference of two finite extremes (-1e308 and 1e308) overflows: then the
+// same point is taken as a weighted mean, which cannot.
+double interpolate(double low, double high, double fraction)
+{
+    const double difference = high - low;
+    if (std::isfinite(difference) || !std::isfinite(low) || !std::isfinite(high))
+        return low + difference * fraction;
+    return low * (1.0 - fraction) + high * fraction;
+}
+
+} // namespace
+
 namespace Percentile {
 
 double ofSorted(std::span<const double> sorted, double q)
@@ -19,7 +34,7 @@ double ofSorted(std::span<const double> sorted, double q)
     const auto hi = size_t(std::ceil(rank));
     if (lo == hi)
         return sorted[lo];
-    return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - double(lo));
+    return interpolate(sorted[lo], sorted[hi], rank - double(lo));
 }
 
 std::vector<double> sortedFinite(std::span<const double> values)
@@ -73,7 +88,7 @@ std::vector<double> selectMany(std::vector<double> &values, std::span<const doub
             high = values[lo + 1];
         }
         settled = hi + 1;
-        results.push_back(hi == lo ? low : low + (high - low) * (rank - double(lo)));
+        results.push_back(hi == lo ? low : interpolate(low, high, rank - double(lo)));
     }
     return results;
 }

@@ -21,7 +21,7 @@ void TimeScaling::scaleSpan(qint32 span, double factor)
 {
     m_factor[size_t(span)] *= factor;
     m_changed = true;
-    propagate();
+    m_stale = true;
 }
 
 void TimeScaling::scalePhase(qint32 span, qsizetype phaseIndex, double ratio)
@@ -31,8 +31,11 @@ void TimeScaling::scalePhase(qint32 span, qsizetype phaseIndex, double ratio)
     m_changed = true;
 }
 
-void TimeScaling::propagate()
+void TimeScaling::propagate() const
 {
+    if (!m_stale)
+        return;
+    m_stale = false;
     for (const qint32 span : m_tree.preorder()) {
         const qint32 parent = m_tree.parent(span);
         m_effective[size_t(span)] = m_factor[size_t(span)] * (parent >= 0 ? m_effective[size_t(parent)] : 1.0);
@@ -41,6 +44,7 @@ void TimeScaling::propagate()
 
 qint64 TimeScaling::scaledLength(qint32 span, qint64 from, qint64 to) const
 {
+    propagate();
     // Integer ns difference first, then one rounding at the end.
     double length = double(to - from);
     if (m_phaseChanged[size_t(span)] != 0) {
@@ -63,6 +67,7 @@ std::vector<qint64> TimeScaling::delays(const ScheduleGraph &schedule) const
     std::vector<qint64> delays = schedule.baselineDelays();
     if (isIdentity())
         return delays;
+    propagate();
     const auto &times = schedule.baselineTimes();
     const qint32 spans = schedule.spanCount();
     for (qint32 node = 0; node < schedule.nodeCount(); ++node) {

@@ -20,19 +20,26 @@ public:
     void scaleSpan(qint32 span, double factor);
     void scalePhase(qint32 span, qsizetype phaseIndex, double ratio);   // phaseIndex within the span
     bool isIdentity() const { return !m_changed; }
-    double effectiveFactor(qint32 span) const { return m_effective[size_t(span)]; }
+    double effectiveFactor(qint32 span) const
+    {
+        propagate();
+        return m_effective[size_t(span)];
+    }
 
     // New length of the stretch [from, to] of `span`'s own time.
     qint64 scaledLength(qint32 span, qint64 from, qint64 to) const;
     std::vector<qint64> delays(const ScheduleGraph &schedule) const;
 
 private:
-    void propagate();
+    // Brings m_effective up to date: once after any number of scaleSpan
+    // calls, so scaling every span of a kind stays linear in spans.
+    void propagate() const;
 
     const SpanGraph &m_graph;
     const SpanTree &m_tree;
     std::vector<double> m_factor;
-    std::vector<double> m_effective;      // product of factors from the root down
+    mutable std::vector<double> m_effective;   // product of factors from the root down
+    mutable bool m_stale = false;              // m_factor changed since the last propagate()
     std::vector<double> m_phaseRatio;     // one per phase of the graph
     std::vector<quint8> m_phaseChanged;   // per span
     bool m_changed = false;
