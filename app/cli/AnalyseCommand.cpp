@@ -39,7 +39,8 @@ int runAnalyse(const CliContext &context)
         context.err << ReportText::rejectedSummary(store.rejected) << '\n';
         return ExitFailure;
     }
-    auto report = profileRequests(store.requests, context.boundary, QFileInfo(path).fileName(),
+    const QString label = path == QLatin1String("-") ? QStringLiteral("standard input") : QFileInfo(path).fileName();
+    auto report = profileRequests(store.requests, context.boundary, label,
                                   QStringLiteral("trace replay"));
     report.rejected = qint64(store.rejected.size());
     if (context.json) {

@@ -37,6 +37,7 @@ bool FileCharStream::fill()
         m_eof = true;
         return false;
     }
+    m_blockStart += qint64(m_filled);
     m_position = 0;
     m_filled = size_t(got);
     if (m_control)

@@ -21,6 +21,8 @@ public:
     qint64 line() const { return m_line; }
     bool cancelled() const { return m_cancelled; }
     bool readFailed() const { return m_readFailed; }
+    // Characters consumed so far.
+    qint64 consumed() const { return m_blockStart + qint64(m_position); }
     // The line number, updated as characters are consumed; readers keep a
     // pointer to it.
     const qint64 *lineCounter() const { return &m_line; }
@@ -71,6 +73,7 @@ private:
     std::vector<char> m_block;
     size_t m_position = 0;
     size_t m_filled = 0;
+    qint64 m_blockStart = 0;   // file offset of m_block[0]
     qint64 m_line = 1;
     bool m_eof = false;
     bool m_cancelled = false;

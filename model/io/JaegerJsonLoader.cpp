@@ -342,8 +342,8 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     // Each trace is read as soon as it is parsed and then dropped, so only one
     // trace's DOM exists at a time.
     qint64 index = 0;
-    const bool parsed = document.parse([&](int depth, nlohmann::json::parse_event_t event, nlohmann::json &value) {
-        if (event == nlohmann::json::parse_event_t::object_end && depth == 2 && value.contains("spans")) {
+    const bool parsed = document.parse([&](int depth, nlohmann::json &value) {
+        if (depth == 2 && value.contains("spans")) {
             reader.readTrace(value, index++);
             return false;
         }

@@ -4,8 +4,18 @@
 
 #include <QFile>
 
+namespace {
+
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+} // namespace
+
 bool forEachJsonArrayElement(const QString &path, LoadControl *control,
-                             const std::function<bool(std::string_view, qint64, qint64)> &visit, QString *error)
+                             const std::function<bool(std::string_view, qint64, qint64)> &visit, QString *error,
+                             qint64 *trailingLine)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
@@ -19,7 +29,7 @@ bool forEachJsonArrayElement(const QString &path, LoadControl *control,
     size_t pos = 0;
     qint64 line = 1;
     const auto skipSpace = [&] {
-        while (pos < data.size() && (data[pos] == ' ' || data[pos] == '\t' || data[pos] == '\r' || data[pos] == '\n')) {
+        while (pos < data.size() && isSpace(data[pos])) {
             line += data[pos] == '\n' ? 1 : 0;
             ++pos;
         }
@@ -36,7 +46,11 @@ bool forEachJsonArrayElement(const QString &path, LoadControl *control,
         if (pos >= data.size())
             return true;   // truncated after a comma: every complete record was handed over
         if (data[pos] == ']')
-            return true;
+            break;
+        // The element runs to the next comma or ']' at depth 0. A closer at
+        // depth 0 other than that ']' belongs to no bracket of the element:
+        // it is kept in the element (whose parse then fails) and the walk
+        // moves on past it.
         const size_t begin = pos;
         const qint64 beginLine = line;
         int depth = 0;
@@ -46,26 +60,29 @@ bool forEachJsonArrayElement(const QString &path, LoadControl *control,
             if (c == '\n')
                 ++line;
             if (inString) {
-                if (c == '\\')
-                    ++pos;   // skip the escaped character
-                else if (c == '"')
+                if (c == '\\' && pos + 1 < data.size()) {
+                    ++pos;   // the escaped character
+                    line += data[pos] == '\n' ? 1 : 0;
+                } else if (c == '"') {
                     inString = false;
+                }
                 continue;
             }
-            if (c == '"')
+            if (c == '"') {
                 inString = true;
-            else if (c == '{' || c == '[')
+            } else if (c == '{' || c == '[') {
                 ++depth;
-            else if (c == '}' || c == ']') {
-                if (depth == 0)
+            } else if (c == '}' || c == ']') {
+                if (depth > 0)
+                    --depth;
+                else if (c == ']')
                     break;   // the array's own closing bracket
-                --depth;
-            } else if (c == ',' && depth == 0)
+            } else if (c == ',' && depth == 0) {
                 break;
+            }
         }
         std::string_view element = data.substr(begin, pos - begin);
-        while (!element.empty() && (element.back() == ' ' || element.back() == '\n' || element.back() == '\r'
-                                    || element.back() == '\t'))
+        while (!element.empty() && isSpace(element.back()))
             element.remove_suffix(1);
         if (control) {
             if (control->isCancelled())
@@ -78,7 +95,13 @@ bool forEachJsonArrayElement(const QString &path, LoadControl *control,
             return true;
         if (pos >= data.size())
             return true;
-        if (pos < data.size() && data[pos] == ',')
-            ++pos;
+        if (data[pos] == ']')
+            break;
+        ++pos;   // the comma
     }
+    ++pos;   // the closing bracket
+    skipSpace();
+    if (pos < data.size() && trailingLine)
+        *trailingLine = line;
+    return true;
 }

@@ -1,7 +1,6 @@
 #include "JsonDocumentFile.h"
 
 #include "LoadControl.h"
-#include "LosslessJson.h"
 #include "SpanTraceBuilder.h"
 
 #include <QFile>
@@ -40,48 +39,73 @@ bool JsonDocumentFile::read(LoadResult *result)
     return true;
 }
 
-void JsonDocumentFile::syntaxError(std::size_t byte, const QString &message)
+qint64 JsonDocumentFile::lineAt(std::size_t byte) const
 {
     const qsizetype end = qMin<qsizetype>(qsizetype(byte), m_bytes.size());
-    m_syntaxErrorLine = 1 + m_bytes.left(end).count('\n');
-    QString what = message;
-    const auto at = what.indexOf(QLatin1String(": "), what.indexOf(QLatin1String("parse error")));
-    if (at >= 0)
-        what = what.mid(at + 2);
-    m_syntaxError = what.contains(QLatin1String("end of input"))
-        ? QStringLiteral("the document ends early (truncated JSON): %1").arg(what)
-        : QStringLiteral("invalid JSON: %1").arg(what);
+    return 1 + m_bytes.left(end).count('\n');
 }
 
-bool JsonDocumentFile::parse(const Callback &callback)
+qint64 JsonDocumentFile::firstLine() const
 {
-    try {
-        m_root = nlohmann::json::parse(m_bytes.cbegin(), m_bytes.cend(), callback);
-    } catch (const nlohmann::json::parse_error &error) {
-        syntaxError(error.byte, QString::fromUtf8(error.what()));
-    } catch (const nlohmann::json::exception &error) {
-        m_syntaxError = QString::fromUtf8(error.what());
+    qsizetype pos = 0;
+    while (pos < m_bytes.size() && (m_bytes[pos] == ' ' || m_bytes[pos] == '\t' || m_bytes[pos] == '\r'
+                                    || m_bytes[pos] == '\n'))
+        ++pos;
+    return lineAt(std::size_t(pos));
+}
+
+bool JsonDocumentFile::parseWith(const JsonDom::Options &options, bool keepPartialRoot)
+{
+    using Status = JsonDom::Outcome::Status;
+    const JsonDom::Outcome outcome
+        = JsonDom::parse(std::string_view(m_bytes.constData(), size_t(m_bytes.size())), &m_root, options);
+    m_tooDeep = outcome.tooDeep;
+    if (!outcome.ok()) {
+        m_syntaxErrorLine = lineAt(outcome.errorByte);
+        switch (outcome.status) {
+        case Status::Truncated:
+            m_syntaxError = QStringLiteral("the document ends early (truncated JSON): %1").arg(outcome.message);
+            break;
+        case Status::TrailingData:
+            // Two documents written into one file, or a stray character
+            // after the end: the first document is complete and is read.
+            m_syntaxError = QStringLiteral("trailing data after the end of the JSON document (two documents in "
+                                           "one file?); the document before it was read, the rest was not");
+            break;
+        default:
+            m_syntaxError = QStringLiteral("invalid JSON: %1").arg(outcome.message);
+            break;
+        }
+        if (outcome.status != Status::TrailingData && !keepPartialRoot)
+            m_root = nlohmann::json();
     }
     if (m_control)
         m_control->addProcessed(m_bytes.size(), 0);
     return !(m_control && m_control->isCancelled());
+}
+
+bool JsonDocumentFile::parse(const ObjectEnd &objectEnd)
+{
+    JsonDom::Options options;
+    options.objectEnd = objectEnd;
+    return parseWith(options, false);
 }
 
 bool JsonDocumentFile::parseLossless()
 {
-    std::size_t errorByte = 0;
-    QString error;
-    if (!LosslessJson::parse(std::string_view(m_bytes.constData(), size_t(m_bytes.size())), &m_root, &error,
-                             &errorByte)) {
-        syntaxError(errorByte, error);
-    }
-    if (m_control)
-        m_control->addProcessed(m_bytes.size(), 0);
-    return !(m_control && m_control->isCancelled());
+    JsonDom::Options options;
+    options.lossless = true;
+    return parseWith(options, true);
 }
 
 void JsonDocumentFile::finish(SpanTraceBuilder &builder, LoadResult *result)
 {
+    if (m_tooDeep > 0) {
+        builder.notice(firstLine(), QStringLiteral("%1 %2 nested deeper than %3 levels; read as null")
+                                        .arg(m_tooDeep)
+                                        .arg(m_tooDeep == 1 ? QStringLiteral("value is") : QStringLiteral("values are"))
+                                        .arg(JsonDom::kMaxDepth));
+    }
     if (!m_syntaxError.isEmpty()) {
         const qint64 kept = builder.spanCount();
         QString reason = m_syntaxError;

@@ -2,10 +2,12 @@
 
 #include "IsoTime.h"
 #include "JsonAttribute.h"
+#include "JsonDom.h"
 #include "JsonDocumentFile.h"
 #include "LoadControl.h"
 #include "SpanId.h"
 #include "SpanTraceBuilder.h"
+#include "TokenCount.h"
 #include "TracelaneContract.h"
 
 #include <QFileInfo>
@@ -93,10 +95,14 @@ private:
         readMetadata(observation, record);
         if (observation.contains("usageDetails") && observation["usageDetails"].is_object()) {
             const json &usage = observation["usageDetails"];
-            if (usage.contains("input") && usage["input"].is_number_integer())
-                record.inputTokens = usage["input"].get<qint32>();
-            if (usage.contains("output") && usage["output"].is_number_integer())
-                record.outputTokens = usage["output"].get<qint32>();
+            // Usage is optional: a count that breaks TokenCount's rule is not used.
+            QString ignored;
+            for (const auto &[key, count] : {std::pair{"input", &record.inputTokens},
+                                             std::pair{"output", &record.outputTokens}}) {
+                qint32 value = 0;
+                if (usage.contains(key) && TokenCount::fromJson(usage[key], 0, &value, &ignored))
+                    *count = value;
+            }
         }
         const std::string model = stringOf(observation, "model");
         if (!model.empty() && !record.findAttribute("gen_ai.request.model")) {
@@ -151,8 +157,15 @@ private:
         json parsed;
         const json *metadata = &observation["metadata"];
         if (metadata->is_string()) {
-            parsed = json::parse(metadata->get<std::string>(), nullptr, false);
-            if (parsed.is_discarded()) {
+            const JsonDom::Outcome outcome = JsonDom::parse(metadata->get<std::string>(), &parsed);
+            if (outcome.tooDeep > 0 && !m_deepNoticed) {
+                m_deepNoticed = true;
+                m_builder.notice(0, QStringLiteral("observation %1: metadata holds values nested deeper than %2 "
+                                                   "levels; they were read as null")
+                                        .arg(fromStd(record.spanId))
+                                        .arg(JsonDom::kMaxDepth));
+            }
+            if (!outcome.ok()) {
                 m_builder.notice(0, QStringLiteral("observation %1: metadata is not valid JSON; its attributes are "
                                                    "not read")
                                         .arg(fromStd(record.spanId)));
@@ -202,6 +215,7 @@ private:
     RecycledList<SpanAttribute> m_attributes;
     std::unordered_map<std::string, qint32> m_resources;
     std::unordered_map<std::string, qint32> m_scopes;
+    bool m_deepNoticed = false;
 };
 
 } // namespace

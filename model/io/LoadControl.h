@@ -20,6 +20,14 @@ public:
         m_processedRecords.fetch_add(records, std::memory_order_relaxed);
     }
 
+    // A load in stages (decompress, then parse) starts counting again.
+    void resetProgress()
+    {
+        m_processedBytes.store(0, std::memory_order_relaxed);
+        m_processedRecords.store(0, std::memory_order_relaxed);
+        m_totalBytes.store(0, std::memory_order_relaxed);
+    }
+
     qint64 totalBytes() const { return m_totalBytes.load(std::memory_order_relaxed); }
     qint64 processedBytes() const { return m_processedBytes.load(std::memory_order_relaxed); }
     qint64 processedRecords() const { return m_processedRecords.load(std::memory_order_relaxed); }

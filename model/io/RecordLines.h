@@ -2,6 +2,7 @@
 
 #include "LineStream.h"
 #include "LoadControl.h"
+#include "MixedFormats.h"
 #include "RequestRowsBuilder.h"
 #include "LoadResult.h"
 
@@ -12,7 +13,7 @@
 // hands every other line to `readLine(line, rows)` and applies --strict.
 // A file with neither a record nor a rejection is an error, not an empty trace.
 template<typename ReadLine>
-LoadResult loadRecordLines(const QString &path, const QString &format, const LoadOptions &options,
+LoadResult loadRecordLines(const QString &path, TraceFormat own, const QString &format, const LoadOptions &options,
                            LoadControl *control, ReadLine &&readLine)
 {
     LoadResult result;
@@ -24,6 +25,7 @@ LoadResult loadRecordLines(const QString &path, const QString &format, const Loa
     store.sourceFiles << path;
     store.format = format;
     RequestRowsBuilder rows(store, info.fileName());
+    MixedFormats mixed(own);
     QString error;
     const auto visit = [&](const LineView &line) {
         if (line.oversizeBytes > 0) {
@@ -34,6 +36,13 @@ LoadResult loadRecordLines(const QString &path, const QString &format, const Loa
             return true;
         const auto before = store.rejected.size();
         readLine(line, rows);
+        if (store.rejected.size() > before) {
+            // A record of another format says so, not "missing field".
+            if (const QString foreign = mixed.foreignReason(line.text); !foreign.isEmpty()) {
+                store.rejected.back().field.clear();
+                store.rejected.back().reason = foreign;
+            }
+        }
         return !(options.strict && store.rejected.size() > before);
     };
     if (!streamLines(path, {0, result.bytes}, options.maxRecordBytes, control, visit, &error)) {
@@ -45,6 +54,8 @@ LoadResult loadRecordLines(const QString &path, const QString &format, const Loa
         return result;
     }
     rows.finish();
+    if (mixed.any())
+        rows.notice(0, mixed.summary());
     if (options.strict && !store.rejected.empty())
         result.fatalError = QStringLiteral("strict mode: %1").arg(store.rejected.front().toString());
     else if (store.requests.isEmpty() && store.rejected.empty())

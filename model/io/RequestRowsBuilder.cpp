@@ -1,6 +1,8 @@
 #include "RequestRowsBuilder.h"
 
-#include <QRegularExpression>
+#include "JsonDom.h"
+
+#include <algorithm>
 
 #include <cmath>
 
@@ -50,6 +52,36 @@ void RequestRowsBuilder::reject(qint64 line, const QString &requestId, const QSt
     m_store.rejected.push_back({m_file, line, requestId, field, reason});
 }
 
+bool RequestRowsBuilder::parseRecord(std::string_view text, qint64 line, const QString &requestId,
+                                     nlohmann::json *record)
+{
+    const JsonDom::Outcome outcome = JsonDom::parse(text, record);
+    if (outcome.tooDeep > 0 && m_tooDeep++ == 0)
+        m_firstTooDeepLine = line;
+    if (outcome.ok())
+        return true;
+    // nlohmann counts bytes read; a record spread over lines (an element of
+    // a pretty-printed array) names the line the error is on.
+    const std::string_view before = text.substr(0, qMin(text.size(), outcome.errorByte > 0 ? outcome.errorByte - 1 : 0));
+    const auto lastNewline = before.rfind('\n');
+    const qint64 errorLine = line + qint64(std::count(before.begin(), before.end(), '\n'));
+    const auto column = qint64(lastNewline == std::string_view::npos ? outcome.errorByte
+                                                                      : outcome.errorByte - lastNewline - 1);
+    reject(line, requestId, {},
+           errorLine == line ? QStringLiteral("invalid JSON at column %1: %2").arg(column).arg(outcome.message)
+                             : QStringLiteral("invalid JSON on line %1 at column %2: %3")
+                                   .arg(errorLine)
+                                   .arg(column)
+                                   .arg(outcome.message));
+    return false;
+}
+
+void RequestRowsBuilder::rejectUnreadable(qint64 line, const QString &requestId, const std::exception &error)
+{
+    reject(line, requestId, {}, QStringLiteral("a field has a type this format does not allow: %1")
+                                    .arg(JsonDom::describe(error)));
+}
+
 void RequestRowsBuilder::notice(qint64 line, const QString &message)
 {
     m_store.notices.push_back({m_file, line, message});
@@ -57,6 +89,14 @@ void RequestRowsBuilder::notice(qint64 line, const QString &message)
 
 void RequestRowsBuilder::finish()
 {
+    if (m_tooDeep > 0) {
+        notice(m_firstTooDeepLine, QStringLiteral("%1 %2 values nested deeper than %3 levels (first on this line); "
+                                                  "they were read as null")
+                                       .arg(m_tooDeep)
+                                       .arg(m_tooDeep == 1 ? QStringLiteral("record holds")
+                                                           : QStringLiteral("records hold"))
+                                       .arg(JsonDom::kMaxDepth));
+    }
     m_store.requests.squeeze();
     if (m_anyTokenTimes) {
         m_clientTokens.times.shrink_to_fit();
@@ -66,24 +106,14 @@ void RequestRowsBuilder::finish()
 
 namespace RequestRows {
 
-qint64 msToNs(double ms)
+bool toNs(double value, double nsPerUnit, qint64 *ns)
 {
-    return std::llround(ms * 1e6);
-}
-
-qint64 secondsToNs(double seconds)
-{
-    return std::llround(seconds * 1e9);
-}
-
-QString invalidJson(const std::exception &error)
-{
-    const QString what = QString::fromUtf8(error.what());
-    static const QRegularExpression prefix(QStringLiteral(R"(^\[json\.exception\.[a-z_]+\.\d+\] (parse error )?(at line \d+, )?)"));
-    QString rest = what;
-    rest.remove(prefix);
-    return rest.startsWith(QLatin1String("column")) ? QStringLiteral("invalid JSON at ") + rest
-                                                    : QStringLiteral("invalid JSON: ") + rest;
+    const double scaled = value * nsPerUnit;
+    // 2^63 is exactly representable; anything at or beyond it does not fit.
+    if (!std::isfinite(scaled) || std::fabs(scaled) >= 9223372036854775808.0)
+        return false;
+    *ns = std::llround(scaled);
+    return true;
 }
 
 } // namespace RequestRows

@@ -5,6 +5,8 @@
 
 #include <QString>
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <exception>
 
@@ -32,6 +34,13 @@ public:
              const std::vector<qint64> &clientTokenTimes = {});
 
     void reject(qint64 line, const QString &requestId, const QString &field, const QString &reason);
+    // Parses one record's text (JsonDom: never throws, bounded depth). On
+    // invalid JSON the record is rejected ("invalid JSON at column N: ...")
+    // and false returned.
+    bool parseRecord(std::string_view text, qint64 line, const QString &requestId, nlohmann::json *record);
+    // Rejects a record whose reading threw (a field of a type the reader did
+    // not expect): the one boundary where a loader's nlohmann exceptions end.
+    void rejectUnreadable(qint64 line, const QString &requestId, const std::exception &error);
     void notice(qint64 line, const QString &message);
 
     // Squeezes the columns and attaches the token timeline. Call once.
@@ -45,17 +54,16 @@ private:
     IdIndex m_ids;
     TokenTimeline m_clientTokens;
     bool m_anyTokenTimes = false;
+    qint64 m_tooDeep = 0;
+    qint64 m_firstTooDeepLine = 0;
 };
 
 // Common numeric helpers for these formats.
 namespace RequestRows {
 
-// Seconds, milliseconds or nanoseconds as a double to integer ns (rounded).
-qint64 msToNs(double ms);
-qint64 secondsToNs(double seconds);
-
-// "invalid JSON at column 51: syntax error ..." from a nlohmann exception,
-// without its internal prefix.
-QString invalidJson(const std::exception &error);
+// A time in some unit (ns per unit: 1e9 for seconds, 1e6 for ms) as a
+// double to integer ns, rounded once; false when it is not finite or does
+// not fit in 64-bit nanoseconds (about ±292 years).
+bool toNs(double value, double nsPerUnit, qint64 *ns);
 
 } // namespace RequestRows

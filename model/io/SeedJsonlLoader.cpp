@@ -1,7 +1,9 @@
 #include "SeedJsonlLoader.h"
 
+#include "JsonArrayElements.h"
 #include "LineStream.h"
 #include "LoadControl.h"
+#include "MixedFormats.h"
 #include "SeedRecord.h"
 #include "store/IdIndex.h"
 
@@ -42,6 +44,7 @@ struct ChunkOutput
     bool crlf = false;
     bool failed = false;   // strict mode stopped here, or a read error
     QString readError;
+    MixedFormats mixed{TraceFormat::SeedJsonl};
 };
 
 // Turns parsed records into columns, interning attribute values through a
@@ -159,15 +162,25 @@ void parseRange(const QString &path, ByteRange range, bool firstRange, bool last
         RejectedRecord rejected{{}, line.number, fromStd(record.requestId), record.errorField, record.errorReason};
         if (lastRange && !line.terminated && record.errorReason.contains(QLatin1String("truncated"))) {
             rejected.reason = QStringLiteral("the file ends in the middle of this record (truncated last line)");
+        } else if (const QString foreign = out.mixed.foreignReason(text); !foreign.isEmpty()) {
+            rejected.field.clear();
+            rejected.reason = foreign;
         }
         out.rejected.push_back(std::move(rejected));
         out.failed = options.strict;
         return !options.strict;
     };
     QString error;
-    if (!streamLines(path, range, options.maxRecordBytes, control, visit, &error)) {
+    // A worker thread must not let an exception escape (that ends the
+    // process): running out of memory becomes this range's read error.
+    try {
+        if (!streamLines(path, range, options.maxRecordBytes, control, visit, &error)) {
+            out.failed = true;
+            out.readError = error;
+        }
+    } catch (const std::bad_alloc &) {
         out.failed = true;
-        out.readError = error;
+        out.readError = QStringLiteral("out of memory");
     }
 }
 
@@ -312,13 +325,17 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     ChunkMerger merger(store, fileName, rows);
     qint64 lineBase = 0;
     bool crlf = false;
+    MixedFormats mixed(TraceFormat::SeedJsonl);
     for (auto &output : outputs) {
         merger.merge(output, lineBase);
         lineBase += output.lines;
         crlf = crlf || output.crlf;
+        mixed.merge(output.mixed);
         output.table = RequestTable();   // release the chunk's memory early
     }
     store.requests.squeeze();
+    if (mixed.any())
+        store.notices.push_back({fileName, 0, mixed.summary()});
     if (crlf)
         store.notices.push_back({fileName, 0, QStringLiteral("the file uses CRLF line ends; accepted")});
     if (options.strict && !store.rejected.empty()) {
@@ -331,6 +348,72 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         result.fatalError = QStringLiteral("%1: no records; the file holds only blank lines").arg(path);
         return result;
     }
+    return result;
+}
+
+LoadResult loadArray(const QString &path, const LoadOptions &options, LoadControl *control)
+{
+    LoadResult result;
+    const QFileInfo info(path);
+    const QString fileName = info.fileName();
+    result.bytes = info.size();
+    if (control)
+        control->setTotalBytes(result.bytes);
+    // One chunk: the array is walked element by element and judged exactly
+    // like JSON Lines records (the same parser and builder), lines being
+    // where each element starts.
+    ChunkOutput chunk;
+    ChunkBuilder builder(chunk);
+    SeedRecord record;
+    const auto visit = [&](std::string_view element, qint64 line, qint64) {
+        if (qint64(element.size()) > options.maxRecordBytes) {
+            chunk.rejected.push_back({{}, line, {}, {},
+                                      QStringLiteral("record is %1 long, over the %2 limit for one record")
+                                          .arg(megabytes(qint64(element.size())), megabytes(options.maxRecordBytes))});
+            return !options.strict;
+        }
+        if (parseSeedRecord(element, record)) {
+            builder.append(record, line);
+            return true;
+        }
+        const QString foreign = chunk.mixed.foreignReason(element);
+        chunk.rejected.push_back({{}, line, fromStd(record.requestId), foreign.isEmpty() ? record.errorField : QString(),
+                                  foreign.isEmpty() ? record.errorReason : foreign});
+        return !options.strict;
+    };
+    QString error;
+    qint64 trailingLine = 0;
+    if (!forEachJsonArrayElement(path, control, visit, &error, &trailingLine)) {
+        result.fatalError = QStringLiteral("%1: %2").arg(path, error);
+        return result;
+    }
+    if (control && control->isCancelled()) {
+        result.cancelled = true;
+        return result;
+    }
+    if (trailingLine > 0) {
+        chunk.rejected.push_back({{}, trailingLine, {}, {},
+                                  QStringLiteral("trailing data after the end of the JSON array (two documents in "
+                                                 "one file?); the records before it were read, the rest was not")});
+    }
+    auto &store = *result.store;
+    store.sourceFiles << path;
+    store.format = QStringLiteral("seed-json-array");
+    store.requests.reserve(chunk.table.rowCount(), qsizetype(chunk.table.idBytes()));
+    ChunkMerger merger(store, fileName, chunk.table.rowCount());
+    merger.merge(chunk, 0);
+    store.requests.squeeze();
+    if (chunk.mixed.any())
+        store.notices.push_back({fileName, 0, chunk.mixed.summary()});
+    store.notices.insert(store.notices.begin(),
+                         {fileName, 0, QStringLiteral("the records are one JSON array rather than one record per "
+                                                      "line; each is read as a seed JSONL record")});
+    if (options.strict && !store.rejected.empty()) {
+        result.fatalError = QStringLiteral("strict mode: %1").arg(store.rejected.front().toString());
+        return result;
+    }
+    if (store.requests.isEmpty() && store.rejected.empty())
+        result.fatalError = QStringLiteral("%1: no records; the array is empty").arg(path);
     return result;
 }
 

@@ -11,4 +11,8 @@ namespace SeedJsonlLoader {
 
 LoadResult load(const QString &path, const LoadOptions &options, LoadControl *control);
 
+// The same records written as one JSON array (on one line or pretty-printed):
+// each element is judged exactly like a line, and named by the line it starts on.
+LoadResult loadArray(const QString &path, const LoadOptions &options, LoadControl *control);
+
 } // namespace SeedJsonlLoader

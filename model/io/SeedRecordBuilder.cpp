@@ -1,6 +1,7 @@
 #include "SeedRecordBuilder.h"
 
 #include "DecimalTime.h"
+#include "TokenCount.h"
 
 #include <charconv>
 #include <cmath>
@@ -114,34 +115,29 @@ void SeedRecordBuilder::readRequestId(Kind kind, std::string_view text, qint64 i
 
 void SeedRecordBuilder::readTokens(int which, Kind kind, qint64 integer, double real, std::string_view lexeme)
 {
-    const auto field = [this] { return fromStd(m_key); };
     if (!acceptOnce(m_record.hasToken[size_t(which)]))
         return;
+    // TokenCount's rule, the same in every loader: whole, 1 to 2^31 - 1.
     qint64 count = 0;
+    QString reason;
+    bool ok = false;
     switch (kind) {
     case Kind::Integer:
         count = integer;
+        ok = TokenCount::check(count, 1, &reason);
         break;
     case Kind::Real:
-        if (!std::isfinite(real)) {
-            m_record.fail(field(), QStringLiteral("non-finite number %1").arg(fromStd(lexeme)));
-            return;
-        }
-        if (real != std::floor(real)) {
-            m_record.fail(field(), QStringLiteral("must be a whole number of tokens, got %1").arg(fromStd(lexeme)));
-            return;
-        }
-        count = std::abs(real) < 9.0e18 ? qint64(real) : std::numeric_limits<qint64>::max();
+        ok = TokenCount::checkReal(real, lexeme, 1, &count, &reason);
         break;
     case Kind::HugeInteger:
-        count = std::numeric_limits<qint64>::max();
+        reason = QStringLiteral("%1 tokens is beyond any real request").arg(real, 0, 'g', 17);
         break;
     default:
-        m_record.fail(field(), QStringLiteral("must be a whole number of tokens, got %1").arg(kindName(kind)));
-        return;
+        reason = QStringLiteral("must be a whole number of tokens, got %1").arg(kindName(kind));
+        break;
     }
-    if (count > std::numeric_limits<qint32>::max()) {
-        m_record.fail(field(), QStringLiteral("%1 tokens is beyond any real request").arg(count));
+    if (!ok) {
+        m_record.fail(fromStd(m_key), reason);
         return;
     }
     m_record.tokens[size_t(which)] = count;

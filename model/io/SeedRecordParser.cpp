@@ -2,6 +2,7 @@
 
 #include "FlatJsonScanner.h"
 #include "SeedRecordBuilder.h"
+#include "TimeLimits.h"
 
 #include <QStringList>
 
@@ -152,14 +153,7 @@ void validate(SeedRecord &record)
                                               missing.join(QStringLiteral(", "))));
         return;
     }
-    for (int which = 0; which < 2; ++which) {
-        if (record.tokens[size_t(which)] < 1) {
-            const auto field = which == 0 ? SeedField::PromptTokens : SeedField::OutputTokens;
-            record.fail(seedFieldName(field), QStringLiteral("token counts must be positive, got %1")
-                                                  .arg(record.tokens[size_t(which)]));
-            return;
-        }
-    }
+    // Token counts were judged as they were read (TokenCount).
     for (int i = 1; i < kStampCount; ++i) {
         const qint64 before = record.stamps[size_t(i - 1)];
         const qint64 after = record.stamps[size_t(i)];
@@ -173,6 +167,14 @@ void validate(SeedRecord &record)
                                  QString::number(double(before) / 1e6, 'f', 3)));
             return;
         }
+    }
+    qint64 duration = 0;
+    const qint64 first = record.stamps.front();
+    const qint64 last = record.stamps.back();
+    if (__builtin_sub_overflow(last, first, &duration) || duration > TimeLimits::kMaxDurationNs) {
+        record.fail(QString::fromLatin1(stampFieldName(Stamp::LastTokenClient)),
+                    TimeLimits::tooLong(QStringLiteral("the request"),
+                                        duration > 0 ? duration : std::numeric_limits<qint64>::max()));
     }
 }
 

@@ -99,10 +99,7 @@ bool SpanTraceBuilder::validateTimes(const SpanRecord &record)
         return false;
     }
     if (record.end - record.start > kMaxSpanNs) {
-        rejectSpan(record, m_fields.end,
-                   QStringLiteral("the span lasts %1 days, more than the 30-day limit; a timestamp is probably in "
-                                  "the wrong unit")
-                       .arg(double(record.end - record.start) / 86'400e9, 0, 'f', 1));
+        rejectSpan(record, m_fields.end, TimeLimits::tooLong(QStringLiteral("the span"), record.end - record.start));
         return false;
     }
     return true;
@@ -203,7 +200,7 @@ void SpanTraceBuilder::appendModelCall(const SpanRecord &record, bool isModelCal
 
 void SpanTraceBuilder::finish()
 {
-    SpanTraceLinker linker(m_store, m_file, m_fields.parent);
+    SpanTraceLinker linker(m_store, m_file, m_fields.parent, m_fields.start, m_fields.end);
     linker.link(m_traceIds, m_traceOf, m_parentIds, m_references);
     WorkflowSummary::summarise(m_store);
 

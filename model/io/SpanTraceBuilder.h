@@ -2,6 +2,7 @@
 
 #include "SpanRecord.h"
 #include "SpanTraceLinker.h"
+#include "TimeLimits.h"
 
 #include "store/StringArena.h"
 #include "store/TraceStore.h"
@@ -36,9 +37,8 @@ struct SpanFieldNames
 class SpanTraceBuilder
 {
 public:
-    // Longest span accepted; anything longer has a timestamp in the wrong
-    // unit or a missing start written as 0.
-    static constexpr qint64 kMaxSpanNs = 30LL * 24 * 3600 * 1'000'000'000LL;
+    // Longest span accepted (TimeLimits: the same for every format).
+    static constexpr qint64 kMaxSpanNs = TimeLimits::kMaxDurationNs;
 
     SpanTraceBuilder(TraceStore &store, QString fileName, SpanFieldNames fields = {});
 

@@ -1,5 +1,7 @@
 #include "SpanTraceLinker.h"
 
+#include "TimeLimits.h"
+
 #include <algorithm>
 
 namespace {
@@ -25,8 +27,14 @@ QString cycleText(const std::vector<QString> &ids)
 
 } // namespace
 
-SpanTraceLinker::SpanTraceLinker(TraceStore &store, QString fileName, QString parentField)
-    : m_store(store), m_table(store.spans), m_file(std::move(fileName)), m_parentField(std::move(parentField))
+SpanTraceLinker::SpanTraceLinker(TraceStore &store, QString fileName, QString parentField, QString startField,
+                                 QString endField)
+    : m_store(store)
+    , m_table(store.spans)
+    , m_file(std::move(fileName))
+    , m_parentField(std::move(parentField))
+    , m_startField(std::move(startField))
+    , m_endField(std::move(endField))
 {
 }
 
@@ -57,6 +65,7 @@ void SpanTraceLinker::link(const std::vector<std::string> &traceIds, std::vector
     if (!identity)
         applyOrder(order);
 
+    rejectSpansFarFromTheirTrace();
     resolveParents();
     if (rejectParentCycles())
         resolveParents();
@@ -136,6 +145,48 @@ void SpanTraceLinker::resolveParents()
     });
     for (const auto &[row, first] : m_duplicates)
         m_table.addFlags(row, SpanTable::Duplicate);
+}
+
+void SpanTraceLinker::rejectSpansFarFromTheirTrace()
+{
+    // The middle of a trace is the median of its spans' starts (the lower
+    // one for an even count): a few spans with a broken clock cannot move
+    // it, so they are the ones refused, and every command then sees the
+    // same trace (a 2023 trace with one span in 2200 is not 177 years long
+    // for one analysis and 900 ms for another).
+    std::vector<qint32> kept;
+    std::vector<qint64> starts;
+    bool any = false;
+    forEachTrace([&](qsizetype first, qsizetype last) {
+        starts.clear();
+        for (qsizetype row = first; row < last; ++row)
+            starts.push_back(m_table.start(row));
+        const auto middle = starts.begin() + std::ptrdiff_t((starts.size() - 1) / 2);
+        std::nth_element(starts.begin(), middle, starts.end());
+        const qint64 median = *middle;
+        for (qsizetype row = first; row < last; ++row) {
+            // Times were validated non-negative, so these differences fit.
+            const qint64 before = median - m_table.start(row);
+            const qint64 after = m_table.end(row) - median;
+            if (before <= TimeLimits::kMaxTraceSpreadNs && after <= TimeLimits::kMaxTraceSpreadNs) {
+                kept.push_back(qint32(row));
+                continue;
+            }
+            any = true;
+            const double days = double(before > after ? before : after) / 86'400e9;
+            m_store.rejected.push_back(
+                {m_file, qint64(m_table.sourceLine(row)), fromStd((*m_traceIds)[(*m_traceOf)[size_t(row)]]),
+                 before > after ? m_startField : m_endField,
+                 QStringLiteral("the span %1 %2 days %3 the middle of its trace, more than the 30-day limit; its "
+                                "clock or unit is wrong")
+                     .arg(before > after ? QStringLiteral("starts") : QStringLiteral("ends"))
+                     .arg(days, 0, 'f', 1)
+                     .arg(before > after ? QStringLiteral("before") : QStringLiteral("after")),
+                 m_table.spanIdText(row)});
+        }
+    });
+    if (any)
+        applyOrder(kept);
 }
 
 bool SpanTraceLinker::rejectParentCycles()

@@ -29,7 +29,9 @@ public:
         bool fromContract = false;
     };
 
-    SpanTraceLinker(TraceStore &store, QString fileName, QString parentField);
+    // The field names are the format's, for rejection messages.
+    SpanTraceLinker(TraceStore &store, QString fileName, QString parentField, QString startField = {},
+                    QString endField = {});
 
     // `traceOf[row]` indexes `traceIds`; `parentIds` holds each row's parent
     // span id (empty for a root). The staging vectors are consumed.
@@ -42,6 +44,7 @@ private:
     void forEachTrace(Visit visit);
     void indexTrace(qsizetype first, qsizetype last, bool collectDuplicates);
     void resolveParents();
+    void rejectSpansFarFromTheirTrace();
     bool rejectParentCycles();
     void resolveReferences();
     void breakDependencyCycles();
@@ -52,6 +55,8 @@ private:
     SpanTable &m_table;
     QString m_file;
     QString m_parentField;
+    QString m_startField;
+    QString m_endField;
     const std::vector<std::string> *m_traceIds = nullptr;
     std::vector<quint32> *m_traceOf = nullptr;
     StringArena *m_parentIds = nullptr;

@@ -1,6 +1,7 @@
 #include "WorkloadTraceLoaders.h"
 
 #include "RecordLines.h"
+#include "TokenCount.h"
 
 #include <QFileInfo>
 
@@ -32,24 +33,22 @@ bool readInt(std::string_view text, size_t begin, size_t length, int *value)
     return parsed.ec == std::errc() && parsed.ptr == text.data() + begin + length;
 }
 
-RequestTable::Row arrivalRow(std::string_view id, qint64 arrival, qint64 prompt, qint64 output, qint64 line)
+RequestTable::Row arrivalRow(std::string_view id, qint64 arrival, qint32 prompt, qint32 output, qint64 line)
 {
     RequestTable::Row row;
     row.id = id;
-    row.promptTokens = qint32(prompt);
-    row.outputTokens = qint32(output);
+    row.promptTokens = prompt;
+    row.outputTokens = output;
     row.stamps.fill(kNoTime);
     row.stamps[size_t(Stamp::ClientSend)] = arrival;
     row.sourceLine = line;
     return row;
 }
 
-bool tokenCount(std::string_view text, qint64 *count)
-{
-    const auto parsed = std::from_chars(text.data(), text.data() + text.size(), *count);
-    return parsed.ec == std::errc() && parsed.ptr == text.data() + text.size() && *count >= 0
-        && *count <= std::numeric_limits<qint32>::max();
-}
+// Years whose every instant fits in signed 64-bit ns since 1970
+// (1677-09-21 to 2262-04-11).
+constexpr int kFirstYear = 1678;
+constexpr int kLastYear = 2261;
 
 } // namespace
 
@@ -68,6 +67,8 @@ bool parseNaiveDateTime(std::string_view text, qint64 *ns)
         || !readInt(text, 11, 2, &hour) || !readInt(text, 14, 2, &minute) || !readInt(text, 17, 2, &second))
         return false;
     if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+        return false;
+    if (year < kFirstYear || year > kLastYear)
         return false;
     qint64 fraction = 0;
     size_t pos = 19;
@@ -94,7 +95,7 @@ LoadResult loadAzureCsv(const QString &path, const LoadOptions &options, LoadCon
 {
     const QString workload = QFileInfo(path).completeBaseName().section(QLatin1Char('_'), -1);
     std::string id;
-    auto result = loadRecordLines(path, QStringLiteral("azure-csv"), options, control,
+    auto result = loadRecordLines(path, TraceFormat::AzureCsv, QStringLiteral("azure-csv"), options, control,
                                 [&](const LineView &line, RequestRowsBuilder &rows) {
         std::string_view text = line.text;
         if (line.number == 1) {
@@ -110,23 +111,30 @@ LoadResult loadAzureCsv(const QString &path, const LoadOptions &options, LoadCon
             return;
         }
         qint64 arrival = 0;
-        qint64 prompt = 0;
-        qint64 output = 0;
+        qint32 prompt = 0;
+        qint32 output = 0;
         id = "azure-" + std::to_string(line.number);
         const QString requestId = QString::fromStdString(id);
-        if (!parseNaiveDateTime(text.substr(0, firstComma), &arrival)) {
+        const std::string_view timestamp = text.substr(0, firstComma);
+        if (!parseNaiveDateTime(timestamp, &arrival)) {
+            int year = 0;
+            const bool outOfRange = readInt(timestamp, 0, 4, &year) && (year < kFirstYear || year > kLastYear);
             rows.reject(line.number, requestId, QStringLiteral("TIMESTAMP"),
-                        QStringLiteral("not a date and time like 2023-11-16 18:17:03.9799600"));
+                        outOfRange ? QStringLiteral("the year %1 is outside %2-%3, the years a time in 64-bit "
+                                                    "nanoseconds can hold")
+                                         .arg(year)
+                                         .arg(kFirstYear)
+                                         .arg(kLastYear)
+                                   : QStringLiteral("not a date and time like 2023-11-16 18:17:03.9799600"));
             return;
         }
-        if (!tokenCount(text.substr(firstComma + 1, secondComma - firstComma - 1), &prompt)) {
-            rows.reject(line.number, requestId, QStringLiteral("ContextTokens"),
-                        QStringLiteral("must be a whole number of tokens"));
+        QString reason;
+        if (!TokenCount::fromText(text.substr(firstComma + 1, secondComma - firstComma - 1), 1, &prompt, &reason)) {
+            rows.reject(line.number, requestId, QStringLiteral("ContextTokens"), reason);
             return;
         }
-        if (!tokenCount(text.substr(secondComma + 1), &output)) {
-            rows.reject(line.number, requestId, QStringLiteral("GeneratedTokens"),
-                        QStringLiteral("must be a whole number of tokens"));
+        if (!TokenCount::fromText(text.substr(secondComma + 1), 1, &output, &reason)) {
+            rows.reject(line.number, requestId, QStringLiteral("GeneratedTokens"), reason);
             return;
         }
         rows.add(arrivalRow(id, arrival, prompt, output, line.number),
@@ -144,32 +152,35 @@ LoadResult loadMooncake(const QString &path, const LoadOptions &options, LoadCon
 {
     std::unordered_set<qint64> seenBlocks;
     std::string id;
-    auto result = loadRecordLines(path, QStringLiteral("mooncake-jsonl"), options, control,
+    auto result = loadRecordLines(path, TraceFormat::MooncakeJsonl, QStringLiteral("mooncake-jsonl"), options, control,
                                 [&](const LineView &line, RequestRowsBuilder &rows) {
         id = "mooncake-" + std::to_string(line.number);
         const QString requestId = QString::fromStdString(id);
         nlohmann::json record;
-        try {
-            record = nlohmann::json::parse(line.text.begin(), line.text.end());
-        } catch (const nlohmann::json::parse_error &error) {
-            rows.reject(line.number, requestId, {}, RequestRows::invalidJson(error));
+        if (!rows.parseRecord(line.text, line.number, requestId, &record))
+            return;
+        if (!record.is_object()) {
+            rows.reject(line.number, requestId, {}, QStringLiteral("a record must be a JSON object"));
             return;
         }
-        const auto integer = [&](const char *key, qint64 *value) {
+        // timestamp: ms from the trace start, fractions kept to the ns.
+        const auto timestamp = record.find("timestamp");
+        qint64 arrival = 0;
+        if (timestamp == record.end() || !timestamp->is_number()
+            || !RequestRows::toNs(timestamp->get<double>(), 1e6, &arrival) || arrival < 0) {
+            rows.reject(line.number, requestId, QStringLiteral("timestamp"),
+                        timestamp == record.end() ? QStringLiteral("missing")
+                                                  : QStringLiteral("must be a non-negative number of milliseconds "
+                                                                   "that fits in 64-bit nanoseconds"));
+            return;
+        }
+        qint32 input = 0;
+        qint32 output = 0;
+        for (const auto &[key, count] : {std::pair{"input_length", &input}, std::pair{"output_length", &output}}) {
             const auto it = record.find(key);
-            if (it == record.end() || !it->is_number())
-                return false;
-            *value = std::llround(it->get<double>());
-            return *value >= 0;
-        };
-        qint64 timestampMs = 0;
-        qint64 input = 0;
-        qint64 output = 0;
-        for (const auto &[key, value] : {std::pair{"timestamp", &timestampMs}, std::pair{"input_length", &input},
-                                         std::pair{"output_length", &output}}) {
-            if (!integer(key, value)) {
-                rows.reject(line.number, requestId, QString::fromLatin1(key),
-                            QStringLiteral("missing, negative or not a number"));
+            QString reason = QStringLiteral("missing");
+            if (it == record.end() || !TokenCount::fromJson(*it, 1, count, &reason)) {
+                rows.reject(line.number, requestId, QString::fromLatin1(key), reason);
                 return;
             }
         }
@@ -187,7 +198,7 @@ LoadResult loadMooncake(const QString &path, const LoadOptions &options, LoadCon
                     stillReusing = false;
             }
         }
-        rows.add(arrivalRow(id, timestampMs * 1'000'000, input, output, line.number),
+        rows.add(arrivalRow(id, arrival, input, output, line.number),
                  {{QStringLiteral("cached_prefix"), reused > 0 ? QStringLiteral("true") : QStringLiteral("false"), 0.0},
                   {QStringLiteral("reused_prefix_blocks"), {}, double(reused)}});
     });

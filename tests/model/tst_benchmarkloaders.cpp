@@ -248,16 +248,16 @@ void tst_BenchmarkLoaders::malformed_data()
                                             QStringLiteral("29|end_to_end_latency_s|timestamps are not monotonic")};
     QTest::newRow("LLMPerf truncated") << "llmperf-truncated.json" << 1
                                        << QStringList{QStringLiteral("11|error_code|request failed"),
-                                                      QStringLiteral("20||invalid JSON at column 9")};
+                                                      QStringLiteral("20||invalid JSON on line 24 at column 9")};
     QTest::newRow("Azure") << "azure-bad.csv" << 2
                            << QStringList{QStringLiteral("3|TIMESTAMP|not a date and time"),
-                                          QStringLiteral("4|ContextTokens|must be a whole number"),
+                                          QStringLiteral("4|ContextTokens|must be a whole number of tokens, got '12.5'"),
                                           QStringLiteral("5||expected three columns"),
-                                          QStringLiteral("6|GeneratedTokens|must be a whole number")};
+                                          QStringLiteral("6|GeneratedTokens|token counts must be positive, got -3")};
     QTest::newRow("Mooncake") << "mooncake-bad.jsonl" << 2
-                              << QStringList{QStringLiteral("2|input_length|missing, negative or not a number"),
+                              << QStringList{QStringLiteral("2|input_length|token counts must be positive, got -5"),
                                              QStringLiteral("3||invalid JSON at column 35"),
-                                             QStringLiteral("4|input_length|missing, negative or not a number")};
+                                             QStringLiteral("4|input_length|missing")};
 }
 
 void tst_BenchmarkLoaders::malformed()

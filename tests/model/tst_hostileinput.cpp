@@ -1,0 +1,601 @@
+// Hostile input (issue 10): every reproducer of the fuzz campaign in
+// tests/data/fuzz-regressions/ loads to exact numbers or exact rejections,
+// never a crash, a hang or a silently wrong figure; and the inputs users
+// really have (gzip, standard input, pipes, arrays, mixed files) read.
+
+#include "analysis/exceedance/ExceedanceAnalysis.h"
+#include "analysis/exceedance/SetComparison.h"
+#include "analysis/requests/Metric.h"
+#include "analysis/requests/RequestSlice.h"
+#include "analysis/stats/ColumnCache.h"
+#include "analysis/stats/Percentile.h"
+#include "analysis/workflows/SpanGraphBuilder.h"
+#include "analysis/workflows/WorkflowSchedule.h"
+#include "io/LoadControl.h"
+#include "io/TokenCount.h"
+#include "io/TraceFileLoader.h"
+#include "io/WorkloadTraceLoaders.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <thread>
+#include <sys/stat.h>
+
+namespace {
+
+QString regression(const QString &name)
+{
+    return QStringLiteral(TRACELANE_TEST_DATA_DIR "/fuzz-regressions/") + name;
+}
+
+LoadResult load(const QString &path)
+{
+    LoadOptions options;
+    options.threads = 2;
+    return TraceFileLoader::load(path, options);
+}
+
+// "line|field|reason start" of a rejected record, for compact tables.
+QString brief(const RejectedRecord &rejected)
+{
+    return QStringLiteral("%1|%2|%3").arg(rejected.line).arg(rejected.field, rejected.reason);
+}
+
+bool hasNotice(const TraceStore &store, const QString &text)
+{
+    for (const auto &notice : store.notices) {
+        if (notice.message.contains(text))
+            return true;
+    }
+    return false;
+}
+
+void writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QCOMPARE(file.write(bytes), bytes.size());
+}
+
+} // namespace
+
+class tst_HostileInput : public QObject
+{
+    Q_OBJECT
+private slots:
+    void reproducers_data();
+    void reproducers();
+    void cliExitsCleanly_data();
+    void cliExitsCleanly();
+
+    void binsOfExtremeValuesAreFinite();
+    void percentileOfExtremeValues();
+    void exceedanceOverExtremeAttribute();
+    void tokenCountRule_data();
+    void tokenCountRule();
+    void sameTokenRuleInEveryLoader_data();
+    void sameTokenRuleInEveryLoader();
+    void azureYearsOutsideNanoseconds_data();
+    void azureYearsOutsideNanoseconds();
+    void farSpanRejectedForEveryCommand();
+    void absurdRequestDurationRejected();
+
+    void detectionReadsTheFirstRecord();
+    void seedRecordsAsJsonArray();
+    void trailingDataAfterADocument();
+    void mixedFormatsKeepWhatTheyCan();
+    void gzipOpensTransparently();
+    void otherCompressionsSaySo();
+    void namedPipeReadsAsAStream();
+    void pipeWithoutWriterCanBeCancelled();
+    void standardInputReadsAsAStream();
+};
+
+void tst_HostileInput::reproducers_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("loads");          // false: a fatal "no valid records" outcome
+    QTest::addColumn<int>("requests");
+    QTest::addColumn<int>("rejected");
+    QTest::addColumn<QString>("first");       // brief() of the first rejection, as a prefix
+    QTest::addColumn<QString>("notice");      // a notice the load must carry, or empty
+
+    // 1. Numbers beyond double range: a rejection naming the column.
+    QTest::newRow("mooncake 1e999") << "mooncake-1e999.jsonl" << true << 0 << 1
+                                    << "1||invalid JSON at column 38: number overflow parsing '1e999'" << "";
+    QTest::newRow("mooncake timestamp 1e999") << "mooncake-ts-1e999.jsonl" << true << 1 << 1
+                                              << "1||invalid JSON at column 19: number overflow parsing '1e999'" << "";
+    QTest::newRow("llmperf 1e999") << "llmperf-1e999.json" << true << 0 << 1
+                                   << "1||invalid JSON at column 84: number overflow parsing '1e999'" << "";
+    QTest::newRow("aiperf 1e999") << "aiperf-1e999.jsonl" << true << 0 << 1
+                                  << "1||invalid JSON at column 159: number overflow parsing '1e999'" << "";
+    // 2. Fields of the wrong type.
+    QTest::newRow("llmperf null tokens") << "llmperf-null-tokens.json" << true << 0 << 1
+                                         << "1|number_output_tokens|must be a whole number of tokens, got null" << "";
+    QTest::newRow("llmperf numeric error_msg") << "llmperf-numeric-error-msg.json" << true << 0 << 1
+                                               << "1|error_code|request failed (error_code 5): 7" << "";
+    QTest::newRow("aiperf numeric request id") << "aiperf-numeric-request-id.jsonl" << true << 1 << 0 << "" << "";
+    QTest::newRow("aiperf error types") << "aiperf-error-types.jsonl" << true << 1 << 1
+                                        << "1|error|request failed: 499 5: " << "";
+    // 3. Stray closers in an LLMPerf array: the walk moves on.
+    QTest::newRow("llmperf extra brace")
+        << "llmperf-extra-brace.json" << true << 0 << 1
+        << "1||invalid JSON at column 16: syntax error while parsing value - unexpected '}'; expected end of input"
+        << "";
+    QTest::newRow("llmperf stray closer") << "llmperf-stray-min2.json" << true << 0 << 1
+                                          << "1||invalid JSON at column 16: syntax error while parsing object - "
+                                             "unexpected ']'; expected '}'"
+                                          << "";
+    QTest::newRow("llmperf one changed byte") << "llmperf-hang-orig.json" << true << 100 << 52
+                                              << "2|error_code|request failed (error_code -100)" << "";
+    // 4. Values nested 100,000 deep: read, kept as null past 128 levels.
+    const QString deep = QStringLiteral("nested deeper than 128 levels");
+    QTest::newRow("jaeger deep operationName") << "jaeger-nest-operationName-100k.json" << true << 1 << 0 << ""
+                                               << deep;
+    QTest::newRow("jaeger deep tag value") << "jaeger-nest-tagvalue-100k.json" << true << 1 << 0 << "" << deep;
+    QTest::newRow("any-agent deep attribute") << "anyagent-nest-attr-100k.json" << true << 1 << 0 << "" << deep;
+    QTest::newRow("langfuse deep metadata") << "langfuse-nest-metadata-attr-100k.json" << true << 1 << 0 << ""
+                                            << deep;
+    QTest::newRow("aiperf deep metadata") << "aiperf-nest-metadata.jsonl" << true << 1 << 5
+                                          << "2||invalid JSON at column 51" << deep;
+    // 5. Extreme values into the exceedance analysis (see the tests below).
+    QTest::newRow("seed ±1e308 attribute") << "seed-attr-pm1e308-exceed.jsonl" << true << 200 << 0 << "" << "";
+    QTest::newRow("llmperf ITL 1e308 s")
+        << "llmperf-itl-1e308-exceed.json" << true << 1 << 1
+        << "2|inter_token_latency_s|1e+308 s is not an inter-token latency (negative or over 30 days)" << "";
+    // 7. Token counts by one rule.
+    QTest::newRow("llmperf token counts") << "llmperf-bad-token-counts-accepted.json" << true << 0 << 1
+                                          << "1|number_input_tokens|1e+30 tokens is beyond any real request" << "";
+    QTest::newRow("aiperf token counts") << "aiperf-tokens.jsonl" << true << 0 << 5
+                                         << "1|input_sequence_length|token counts must be positive, got -5" << "";
+    // 8. Detection from the first record, however far in or long.
+    QTest::newRow("64 KiB of blank lines") << "seed-64KiB-blank-prefix.jsonl" << true << 1 << 0 << "" << "";
+    QTest::newRow("langfuse long first input") << "langfuse-long-input-first.json" << true << 1 << 0 << "" << "";
+    // 9. A span in 2200 inside a 2023 trace.
+    QTest::newRow("span in 2200") << "otlp-span-far-future-e2e.json" << true << 1 << 1
+                                  << "1|endTimeUnixNano|the span ends 64330.1 days after the middle of its trace"
+                                  << "";
+    // 10. Years a 64-bit ns time cannot hold.
+    QTest::newRow("azure year 9999") << "azure-year9999.csv" << true << 2 << 1
+                                     << "3|TIMESTAMP|the year 9999 is outside 1678-2261" << "";
+    // Inputs users really have.
+    QTest::newRow("gzip") << "seed.jsonl.gz" << true << 50 << 0 << ""
+                          << "decompressed from gzip (3.4 kB to 20.5 kB)";
+    QTest::newRow("two documents") << "two-docs.json" << true << 1 << 1
+                                   << "99||trailing data after the end of the JSON document" << "";
+    QTest::newRow("mixed formats") << "mixed.jsonl" << true << 20 << 13
+                                   << "21||written as OTLP/JSON, not seed JSONL: the file mixes formats"
+                                   << "the file mixes formats: 3 OTLP/JSON, 5 AIPerf JSONL and 5 Mooncake JSONL "
+                                      "records were rejected; only seed JSONL records are read";
+}
+
+void tst_HostileInput::reproducers()
+{
+    QFETCH(QString, file);
+    QFETCH(bool, loads);
+    QFETCH(int, requests);
+    QFETCH(int, rejected);
+    QFETCH(QString, first);
+    QFETCH(QString, notice);
+    const LoadResult result = load(regression(file));
+    QCOMPARE(result.ok(), loads);
+    const TraceStore &store = *result.store;
+    QCOMPARE(store.requests.rowCount(), requests);
+    QCOMPARE(int(store.rejected.size()), rejected);
+    if (rejected > 0) {
+        QVERIFY2(brief(store.rejected.front()).startsWith(first), qPrintable(brief(store.rejected.front())));
+        QVERIFY(!store.rejected.front().file.isEmpty());
+    }
+    if (!notice.isEmpty())
+        QVERIFY2(hasNotice(store, notice), qPrintable(notice));
+}
+
+void tst_HostileInput::cliExitsCleanly_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("exitCode");
+    const QDir folder(QStringLiteral(TRACELANE_TEST_DATA_DIR "/fuzz-regressions"));
+    // The campaign's commands: every reproducer through analyse, plus the
+    // ones that crashed other commands.
+    for (const QString &name : folder.entryList(QDir::Files)) {
+        const bool nothingValid = (name.contains(QLatin1String("1e999")) && !name.contains(QLatin1String("ts-")))
+            || name.contains(QLatin1String("null-tokens")) || name.contains(QLatin1String("numeric-error"))
+            || name.contains(QLatin1String("bad-token")) || name.contains(QLatin1String("aiperf-tokens"))
+            || name.contains(QLatin1String("extra-brace")) || name.contains(QLatin1String("stray-min2"));
+        QTest::addRow("analyse %s", qPrintable(name))
+            << QStringList{QStringLiteral("analyse"), folder.filePath(name)} << (nothingValid ? 1 : 0);
+    }
+    QTest::newRow("exceed ±1e308") << QStringList{QStringLiteral("exceed"),
+                                                  folder.filePath(QStringLiteral("seed-attr-pm1e308-exceed.jsonl"))}
+                                   << 0;
+    QTest::newRow("exceed ITL") << QStringList{QStringLiteral("exceed"),
+                                               folder.filePath(QStringLiteral("llmperf-itl-1e308-exceed.json"))}
+                                << 0;
+    QTest::newRow("critical-path deep") << QStringList{QStringLiteral("critical-path"),
+                                                       folder.filePath(
+                                                           QStringLiteral("jaeger-nest-operationName-100k.json"))}
+                                        << 0;
+}
+
+void tst_HostileInput::cliExitsCleanly()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(int, exitCode);
+    QProcess cli;
+    cli.start(QStringLiteral(TRACELANE_CLI_PATH), arguments);
+    QVERIFY(cli.waitForFinished(60'000));
+    QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(cli.exitCode(), exitCode);
+    if (exitCode != 0)
+        QVERIFY(cli.readAllStandardError().startsWith("tracelane-cli: "));
+}
+
+void tst_HostileInput::binsOfExtremeValuesAreFinite()
+{
+    const std::vector<double> set{1e308};
+    const std::vector<double> rest{-1e308, 0.0, 0.0, 1e308};
+    const auto bins = BinnedDistributions::of(set, rest);
+    QCOMPARE(int(bins.edges.size()), BinnedDistributions::kBins + 1);
+    for (const double edge : bins.edges)
+        QVERIFY2(std::isfinite(edge), qPrintable(QString::number(edge)));
+    QCOMPARE(bins.edges.front(), -1e308);
+    QCOMPARE(bins.edges.back(), 1e308);
+    QCOMPARE(bins.edges[10], 0.0);
+    QCOMPARE(bins.setShares[19], 1.0);
+    QCOMPARE(bins.restShares[0], 0.25);
+    QCOMPARE(bins.restShares[10], 0.5);
+    QCOMPARE(bins.restShares[19], 0.25);
+}
+
+void tst_HostileInput::percentileOfExtremeValues()
+{
+    const std::vector<double> sorted{-1e308, 1e308};
+    QCOMPARE(Percentile::ofSorted(sorted, 0.5), 0.0);
+    QCOMPARE(Percentile::ofSorted(sorted, 0.75), 0.5e308);
+    // Ordinary values keep the seed's formula to the last bit.
+    const std::vector<double> ordinary{265.0, 266.0};
+    QCOMPARE(Percentile::ofSorted(ordinary, 0.5), 265.5);
+}
+
+void tst_HostileInput::exceedanceOverExtremeAttribute()
+{
+    LoadResult result = load(regression(QStringLiteral("seed-attr-pm1e308-exceed.jsonl")));
+    QVERIFY(result.ok());
+    ColumnCache cache(result.store);
+    const auto analysis = ExceedanceAnalysis::compute(cache, RequestSlice::all(result.store->requests.rowCount()), {});
+    QCOMPARE(analysis.set.members.size(), size_t(10));
+    bool sawScore = false;
+    for (const auto &separation : analysis.comparison.attributes) {
+        for (const double edge : separation.distributions.edges)
+            QVERIFY(std::isfinite(edge));
+        if (separation.feature.key == QLatin1String("tenant_score")) {
+            sawScore = true;
+            QCOMPARE(separation.distributions.edges.front(), -1e308);
+            QCOMPARE(separation.distributions.edges.back(), 1e308);
+            double total = 0.0;
+            for (const double share : separation.distributions.restShares)
+                total += share;
+            QCOMPARE(total, 1.0);
+        }
+    }
+    QVERIFY(sawScore);
+}
+
+void tst_HostileInput::tokenCountRule_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<int>("count");           // -1: rejected
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("31") << QByteArray("31") << 31 << "";
+    QTest::newRow("31.0") << QByteArray("31.0") << 31 << "";
+    QTest::newRow("2^31-1") << QByteArray("2147483647") << 2147483647 << "";
+    QTest::newRow("2^31") << QByteArray("2147483648") << -1 << "2147483648 tokens is beyond any real request";
+    QTest::newRow("-31") << QByteArray("-31") << -1 << "token counts must be positive, got -31";
+    QTest::newRow("0") << QByteArray("0") << -1 << "token counts must be positive, got 0";
+    QTest::newRow("31.5") << QByteArray("31.5") << -1 << "must be a whole number of tokens, got 31.5";
+    QTest::newRow("1e30") << QByteArray("1e30") << -1 << "1e+30 tokens is beyond any real request";
+    QTest::newRow("true") << QByteArray("true") << -1 << "must be a whole number of tokens, got a boolean";
+    QTest::newRow("\"31\"") << QByteArray("\"31\"") << -1 << "must be a whole number of tokens, got a string";
+    QTest::newRow("null") << QByteArray("null") << -1 << "must be a whole number of tokens, got null";
+    QTest::newRow("[]") << QByteArray("[]") << -1 << "must be a whole number of tokens, got an object or array";
+}
+
+void tst_HostileInput::tokenCountRule()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(int, count);
+    QFETCH(QString, reason);
+    qint32 read = -1;
+    QString why;
+    const bool ok = TokenCount::fromJson(nlohmann::json::parse(json.toStdString()), 1, &read, &why);
+    QCOMPARE(ok, count >= 0);
+    if (ok)
+        QCOMPARE(read, count);
+    else
+        QCOMPARE(why, reason);
+}
+
+void tst_HostileInput::sameTokenRuleInEveryLoader_data()
+{
+    QTest::addColumn<QByteArray>("value");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("negative") << QByteArray("-31") << "token counts must be positive, got -31";
+    QTest::newRow("fraction") << QByteArray("31.5") << "must be a whole number of tokens, got 31.5";
+    QTest::newRow("huge") << QByteArray("3000000000") << "3000000000 tokens is beyond any real request";
+    QTest::newRow("zero") << QByteArray("0") << "token counts must be positive, got 0";
+    QTest::newRow("boolean") << QByteArray("true") << "must be a whole number of tokens, got a boolean";
+}
+
+void tst_HostileInput::sameTokenRuleInEveryLoader()
+{
+    QFETCH(QByteArray, value);
+    QFETCH(QString, reason);
+    QTemporaryDir dir;
+    const QByteArray seed
+        = "{\"request_id\": \"r\", \"prompt_tokens\": " + value
+        + ", \"output_tokens\": 4, \"client_send_ms\": 0, \"gateway_arrival_ms\": 1, \"queue_enter_ms\": 2, "
+          "\"prefill_start_ms\": 3, \"prefill_end_ms\": 4, \"first_token_server_ms\": 5, "
+          "\"first_token_client_ms\": 6, \"last_token_client_ms\": 9}\n";
+    const QByteArray llmperf = "[{\"error_code\": null, \"ttft_s\": 0.5, \"end_to_end_latency_s\": 2.0, "
+                               "\"number_input_tokens\": "
+        + value + ", \"number_output_tokens\": 4}]";
+    const QByteArray aiperf = "{\"metadata\": {\"x_request_id\": \"r\", \"timestamp_ns\": 1000000000}, \"metrics\": "
+                              "{\"ttft\": {\"value\": 100, \"unit\": \"ms\"}, \"request_latency\": {\"value\": 300, "
+                              "\"unit\": \"ms\"}, \"input_sequence_length\": {\"value\": "
+        + value + ", \"unit\": \"tokens\"}, \"output_sequence_length\": {\"value\": 4, \"unit\": \"tokens\"}}}\n";
+    const QByteArray mooncake = "{\"timestamp\": 0, \"input_length\": " + value
+        + ", \"output_length\": 4, \"hash_ids\": [1]}\n";
+    const std::pair<QString, QByteArray> files[] = {
+        {QStringLiteral("seed.jsonl"), seed},
+        {QStringLiteral("llmperf.json"), llmperf},
+        {QStringLiteral("aiperf.jsonl"), aiperf},
+        {QStringLiteral("mooncake.jsonl"), mooncake},
+    };
+    for (const auto &[name, bytes] : files) {
+        writeFile(dir.filePath(name), bytes);
+        const LoadResult result = load(dir.filePath(name));
+        QVERIFY2(result.ok(), qPrintable(name + QLatin1Char(' ') + result.fatalError));
+        QCOMPARE(result.store->requests.rowCount(), 0);
+        QCOMPARE(result.store->rejected.size(), size_t(1));
+        QCOMPARE(result.store->rejected.front().reason, reason);
+    }
+    // The CSV cell is text: the same rule, with the text quoted.
+    if (value != "true") {
+        writeFile(dir.filePath(QStringLiteral("azure.csv")),
+                  "TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:17:03.9799600," + value + ",4\n");
+        const LoadResult azure = load(dir.filePath(QStringLiteral("azure.csv")));
+        QCOMPARE(azure.store->rejected.size(), size_t(1));
+        const QString csvReason = value.contains('.') ? QStringLiteral("must be a whole number of tokens, got '%1'")
+                                                            .arg(QString::fromLatin1(value))
+                                                      : reason;
+        QCOMPARE(azure.store->rejected.front().reason, csvReason);
+    }
+}
+
+void tst_HostileInput::azureYearsOutsideNanoseconds_data()
+{
+    QTest::addColumn<QByteArray>("timestamp");
+    QTest::addColumn<QString>("reason");   // empty: accepted
+    QTest::newRow("9999") << QByteArray("9999-12-31 23:59:59.9999999")
+                          << "the year 9999 is outside 1678-2261, the years a time in 64-bit nanoseconds can hold";
+    QTest::newRow("0001") << QByteArray("0001-01-01 00:00:00")
+                          << "the year 1 is outside 1678-2261, the years a time in 64-bit nanoseconds can hold";
+    QTest::newRow("2262") << QByteArray("2262-01-01 00:00:00")
+                          << "the year 2262 is outside 1678-2261, the years a time in 64-bit nanoseconds can hold";
+    QTest::newRow("2261") << QByteArray("2261-12-31 23:59:59.9999999") << "";
+    QTest::newRow("1678") << QByteArray("1678-01-01 00:00:00") << "";
+}
+
+void tst_HostileInput::azureYearsOutsideNanoseconds()
+{
+    QFETCH(QByteArray, timestamp);
+    QFETCH(QString, reason);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("AzureLLMInferenceTrace_code.csv"));
+    writeFile(path, "TIMESTAMP,ContextTokens,GeneratedTokens\n" + timestamp + ",100,5\n");
+    const LoadResult result = load(path);
+    QCOMPARE(result.store->requests.rowCount(), reason.isEmpty() ? 1 : 0);
+    if (!reason.isEmpty())
+        QCOMPARE(result.store->rejected.front().reason, reason);
+}
+
+void tst_HostileInput::farSpanRejectedForEveryCommand()
+{
+    // analyse reads the workflow's request row, critical-path its schedule:
+    // both now see the same 900 ms trace.
+    const LoadResult result = load(regression(QStringLiteral("otlp-span-far-future-e2e.json")));
+    QVERIFY(result.ok());
+    const TraceStore &store = *result.store;
+    QCOMPARE(store.spans.rowCount(), 2);
+    const auto e2e = metricColumnMs(store.requests, Metric::E2e, Boundary::Client);
+    QCOMPARE(e2e.size(), size_t(1));
+    QCOMPARE(e2e.front(), 900.0);
+    QString error;
+    const auto schedule = WorkflowSchedule::build(SpanGraphBuilder(store).build(0), &error);
+    QVERIFY2(schedule, qPrintable(error));
+    QCOMPARE(schedule->timing().e2e(), 900'000'000LL);
+}
+
+void tst_HostileInput::absurdRequestDurationRejected()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("long.jsonl"));
+    // 40 days between sending and the last token: a stamp in the wrong unit.
+    writeFile(path, "{\"request_id\": \"r\", \"prompt_tokens\": 3, \"output_tokens\": 4, \"client_send_ms\": 0, "
+                    "\"gateway_arrival_ms\": 1, \"queue_enter_ms\": 2, \"prefill_start_ms\": 3, \"prefill_end_ms\": 4, "
+                    "\"first_token_server_ms\": 5, \"first_token_client_ms\": 6, "
+                    "\"last_token_client_ms\": 3456000000}\n");
+    const LoadResult result = load(path);
+    QCOMPARE(result.store->requests.rowCount(), 0);
+    QCOMPARE(brief(result.store->rejected.front()),
+             QStringLiteral("1|last_token_client_ms|the request lasts 40.0 days, more than the 30-day limit; a "
+                            "timestamp is probably in the wrong unit"));
+}
+
+void tst_HostileInput::detectionReadsTheFirstRecord()
+{
+    QCOMPARE(TraceFileLoader::detect(regression(QStringLiteral("seed-64KiB-blank-prefix.jsonl"))),
+             TraceFormat::SeedJsonl);
+    QCOMPARE(TraceFileLoader::detect(regression(QStringLiteral("langfuse-long-input-first.json"))),
+             TraceFormat::Langfuse);
+    QCOMPARE(TraceFileLoader::detect(regression(QStringLiteral("mixed.jsonl"))), TraceFormat::SeedJsonl);
+    // A failed AIPerf request first says nothing of its format; the next does.
+    QCOMPARE(TraceFileLoader::detect(regression(QStringLiteral("aiperf-error-types.jsonl"))),
+             TraceFormat::AiperfJsonl);
+    const LoadResult seed = load(regression(QStringLiteral("seed-64KiB-blank-prefix.jsonl")));
+    QCOMPARE(seed.store->requests.rowCount(), 1);
+    QCOMPARE(seed.store->requests.sourceLine(0), 65537);
+}
+
+void tst_HostileInput::seedRecordsAsJsonArray()
+{
+    QFile lines(QStringLiteral(TRACELANE_TEST_DATA_DIR "/seed/burst.jsonl"));
+    QVERIFY(lines.open(QIODevice::ReadOnly));
+    QList<QByteArray> records = lines.readAll().trimmed().split('\n');
+    const int count = int(records.size());
+    records[3] = "{\"request_id\": \"broken\"}";
+    QTemporaryDir dir;
+    const QString oneLine = dir.filePath(QStringLiteral("one-line.json"));
+    writeFile(oneLine, "[" + records.join(", ") + "]");
+    const QString pretty = dir.filePath(QStringLiteral("pretty.json"));
+    writeFile(pretty, "[\n  " + records.join(",\n  ") + "\n]\n");
+    for (const QString &path : {oneLine, pretty}) {
+        QCOMPARE(TraceFileLoader::detect(path), TraceFormat::SeedJsonArray);
+        const LoadResult result = load(path);
+        QVERIFY2(result.ok(), qPrintable(result.fatalError));
+        QCOMPARE(result.store->requests.rowCount(), count - 1);
+        QCOMPARE(result.store->rejected.size(), size_t(1));
+        QCOMPARE(result.store->rejected.front().line, path == oneLine ? 1 : 5);
+        QVERIFY(result.store->rejected.front().reason.startsWith(QLatin1String("missing fields: prompt_tokens")));
+        QVERIFY(hasNotice(*result.store, QStringLiteral("one JSON array")));
+        // The same numbers as the JSON Lines file.
+        const auto ttft = metricColumnMs(result.store->requests, Metric::Ttft, Boundary::Client);
+        QCOMPARE(ttft.size(), size_t(count - 1));
+    }
+}
+
+void tst_HostileInput::trailingDataAfterADocument()
+{
+    const LoadResult result = load(regression(QStringLiteral("two-docs.json")));
+    QVERIFY(result.ok());
+    QCOMPARE(result.store->spans.rowCount(), 2);
+    const RejectedRecord &rejected = result.store->rejected.front();
+    QCOMPARE(rejected.line, 99);
+    QVERIFY(rejected.reason.startsWith(QLatin1String("trailing data after the end of the JSON document")));
+    QVERIFY(!rejected.reason.contains(QLatin1String("truncated")));
+}
+
+void tst_HostileInput::mixedFormatsKeepWhatTheyCan()
+{
+    const LoadResult result = load(regression(QStringLiteral("mixed.jsonl")));
+    QVERIFY(result.ok());
+    const TraceStore &store = *result.store;
+    QCOMPARE(store.requests.rowCount(), 20);
+    QCOMPARE(store.rejected.size(), size_t(13));
+    QCOMPARE(store.rejected[3].reason,
+             QStringLiteral("written as Mooncake JSONL, not seed JSONL: the file mixes formats, and only seed JSONL "
+                            "records are read"));
+    QCOMPARE(store.rejected[8].line, 29);
+    QVERIFY(store.rejected[8].reason.startsWith(QLatin1String("written as AIPerf JSONL")));
+}
+
+void tst_HostileInput::gzipOpensTransparently()
+{
+    const LoadResult packed = load(regression(QStringLiteral("seed.jsonl.gz")));
+    QVERIFY2(packed.ok(), qPrintable(packed.fatalError));
+    QCOMPARE(packed.store->requests.rowCount(), 50);
+    QCOMPARE(packed.store->sourceFiles, QStringList{regression(QStringLiteral("seed.jsonl.gz"))});
+    // Cut short: the complete records load and the notice says where it ends.
+    QFile file(QStringLiteral(TRACELANE_TEST_DATA_DIR "/seed/multiclass.jsonl"));
+    QProcess gzip;
+    gzip.start(QStringLiteral("gzip"), {QStringLiteral("-c"), file.fileName()});
+    QVERIFY(gzip.waitForFinished());
+    const QByteArray gz = gzip.readAllStandardOutput();
+    QTemporaryDir dir;
+    const QString cut = dir.filePath(QStringLiteral("multiclass.jsonl.gz"));
+    writeFile(cut, gz.left(5000));
+    const LoadResult partial = load(cut);
+    QVERIFY2(partial.ok(), qPrintable(partial.fatalError));
+    QCOMPARE(partial.store->requests.rowCount(), 82);
+    QCOMPARE(partial.store->rejected.front().file, QStringLiteral("multiclass.jsonl"));
+    QVERIFY(partial.store->rejected.front().reason.contains(QLatin1String("truncated last line")));
+    QVERIFY(hasNotice(*partial.store, QStringLiteral("cut short")));
+    // Not gzip inside: a clear error.
+    const QString bad = dir.filePath(QStringLiteral("bad.gz"));
+    writeFile(bad, QByteArray("\x1F\x8B") + QByteArray(30, 'x'));
+    const LoadResult broken = load(bad);
+    QVERIFY(broken.fatalError.startsWith(bad + QStringLiteral(": is not a readable gzip file")));
+}
+
+void tst_HostileInput::otherCompressionsSaySo()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("trace.jsonl.zst"));
+    writeFile(path, QByteArray("\x28\xB5\x2F\xFD") + QByteArray(20, '\0'));
+    QCOMPARE(load(path).fatalError,
+             path + QStringLiteral(": is zstd-compressed, which this build does not read; decompress it first "
+                                   "(unzstd)"));
+}
+
+void tst_HostileInput::namedPipeReadsAsAStream()
+{
+    QTemporaryDir dir;
+    const QString fifo = dir.filePath(QStringLiteral("trace.pipe"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    QFile source(QStringLiteral(TRACELANE_TEST_DATA_DIR "/seed/burst.jsonl"));
+    QVERIFY(source.open(QIODevice::ReadOnly));
+    const QByteArray bytes = source.readAll();
+    std::thread writer([&] {
+        QFile pipe(fifo);
+        if (pipe.open(QIODevice::WriteOnly))
+            pipe.write(bytes);
+    });
+    const LoadResult result = load(fifo);
+    writer.join();
+    QVERIFY2(result.ok(), qPrintable(result.fatalError));
+    QCOMPARE(result.store->requests.rowCount(), qsizetype(bytes.count('\n')));
+    QCOMPARE(result.store->sourceFiles, QStringList{fifo});
+    QVERIFY(hasNotice(*result.store, QStringLiteral("read as a stream from a pipe")));
+}
+
+void tst_HostileInput::pipeWithoutWriterCanBeCancelled()
+{
+    QTemporaryDir dir;
+    const QString fifo = dir.filePath(QStringLiteral("silent.pipe"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    LoadControl control;
+    QElapsedTimer clock;
+    clock.start();
+    std::thread canceller([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        control.cancel();
+    });
+    const LoadResult result = TraceFileLoader::load(fifo, {}, &control);
+    canceller.join();
+    QVERIFY(result.cancelled);
+    QVERIFY(result.fatalError.isEmpty());
+    QVERIFY(clock.elapsed() < 5000);
+}
+
+void tst_HostileInput::standardInputReadsAsAStream()
+{
+    QProcess cli;
+    cli.setStandardInputFile(regression(QStringLiteral("seed.jsonl.gz")));
+    cli.start(QStringLiteral(TRACELANE_CLI_PATH), {QStringLiteral("analyse"), QStringLiteral("--json"),
+                                                   QStringLiteral("-")});
+    QVERIFY(cli.waitForFinished(60'000));
+    QCOMPARE(cli.exitCode(), 0);
+    const auto document = nlohmann::json::parse(cli.readAllStandardOutput().toStdString());
+    QCOMPARE(document["file"].get<std::string>(), std::string("-"));
+    QCOMPARE(document["rejected_records"].size(), size_t(0));
+    QCOMPARE(document["notices"][0]["message"].get<std::string>(),
+             std::string("decompressed from gzip (3.4 kB to 20.5 kB)"));
+}
+
+QTEST_GUILESS_MAIN(tst_HostileInput)
+#include "tst_hostileinput.moc"
