@@ -2,6 +2,8 @@
 
 #include "DecimalTime.h"
 #include "RecordLines.h"
+#include "TimeLimits.h"
+#include "TokenCount.h"
 
 #include <array>
 #include <cmath>
@@ -35,17 +37,6 @@ std::vector<std::string_view> splitCsv(std::string_view line)
     return cells;
 }
 
-// "689" or "689.0": a whole, non-negative token count.
-bool wholeCount(std::string_view text, qint64 *count)
-{
-    qint64 ns = 0;   // reuse the exact decimal parser: count * 1 ns per unit
-    if (DecimalTime::toNanoseconds(text, 1'000'000'000, &ns) != DecimalTime::Status::Ok || ns < 0
-        || ns % 1'000'000'000 != 0 || ns / 1'000'000'000 > 2147483647)
-        return false;
-    *count = ns / 1'000'000'000;
-    return true;
-}
-
 } // namespace
 
 namespace LmbenchCsvLoader {
@@ -57,7 +48,7 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     bool haveHeader = false;
     QString headerError;
     std::string id;
-    auto result = loadRecordLines(path, QStringLiteral("lmbench-csv"), options, control,
+    auto result = loadRecordLines(path, TraceFormat::LmbenchCsv, QStringLiteral("lmbench-csv"), options, control,
                                   [&](const LineView &line, RequestRowsBuilder &rows) {
         std::string_view text = line.text;
         if (!haveHeader) {
@@ -109,11 +100,13 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
                 return;
             }
         }
-        qint64 prompt = 0;
-        qint64 output = 0;
+        // TokenCount's rule, the same as every loader's ("689.0" is whole).
+        qint32 prompt = 0;
+        qint32 output = 0;
         for (const auto &[column, target] : {std::pair{PromptTokens, &prompt}, std::pair{GenerationTokens, &output}}) {
-            if (index[size_t(column)] >= 0 && !wholeCount(cell(column), target)) {
-                rows.reject(line.number, requestId, field(column), QStringLiteral("must be a whole number of tokens"));
+            QString reason;
+            if (index[size_t(column)] >= 0 && !TokenCount::fromText(cell(column), 1, target, &reason)) {
+                rows.reject(line.number, requestId, field(column), reason);
                 return;
             }
         }
@@ -122,17 +115,30 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
             rows.reject(line.number, requestId, field(Ttft), QStringLiteral("negative time to first token"));
             return;
         }
-        const qint64 first = send + ns[Ttft];
-        const qint64 last = ns[FinishTime] != kNoTime ? ns[FinishTime] : first + ns[GenerationTime];
+        qint64 first = 0;
+        qint64 last = ns[FinishTime];
+        qint64 duration = 0;
+        if (__builtin_add_overflow(send, ns[Ttft], &first)
+            || (last == kNoTime && __builtin_add_overflow(first, ns[GenerationTime], &last))
+            || __builtin_sub_overflow(last, send, &duration)) {
+            rows.reject(line.number, requestId, field(LaunchTime),
+                        QStringLiteral("the request's times do not fit in 64-bit nanoseconds"));
+            return;
+        }
         if (last < first || (ns[GenerationTime] != kNoTime && ns[GenerationTime] < 0)) {
             rows.reject(line.number, requestId, field(ns[FinishTime] != kNoTime ? FinishTime : GenerationTime),
                         QStringLiteral("timestamps are not monotonic: the request finishes before its first token"));
             return;
         }
+        if (duration > TimeLimits::kMaxDurationNs) {
+            rows.reject(line.number, requestId, field(ns[FinishTime] != kNoTime ? FinishTime : GenerationTime),
+                        TimeLimits::tooLong(QStringLiteral("the request"), duration));
+            return;
+        }
         RequestTable::Row row;
         row.id = id;
-        row.promptTokens = qint32(prompt);
-        row.outputTokens = qint32(output);
+        row.promptTokens = prompt;
+        row.outputTokens = output;
         row.stamps.fill(kNoTime);
         row.stamps[size_t(Stamp::ClientSend)] = send;
         row.stamps[size_t(Stamp::FirstTokenClient)] = first;

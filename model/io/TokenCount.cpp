@@ -89,8 +89,19 @@ bool fromText(std::string_view text, qint64 minimum, qint32 *count, QString *rea
         return false;
     }
     if (parsed.ec != std::errc() || parsed.ptr != text.data() + text.size() || text.empty()) {
-        *reason = QStringLiteral("must be a whole number of tokens, got '%1'").arg(shown);
-        return false;
+        // "689.0" (a float column) is as whole as JSON's 689.0; "12.5" is not.
+        double real = 0.0;
+        const auto decimal = std::from_chars(text.data(), text.data() + text.size(), real);
+        if (!text.empty() && decimal.ptr == text.data() + text.size()
+            && (decimal.ec == std::errc() || decimal.ec == std::errc::result_out_of_range)) {
+            if (decimal.ec == std::errc::result_out_of_range)
+                real = std::numeric_limits<double>::infinity();
+            if (!checkReal(real, text, minimum, &whole, reason))
+                return false;
+        } else {
+            *reason = QStringLiteral("must be a whole number of tokens, got '%1'").arg(shown);
+            return false;
+        }
     }
     if (!check(whole, minimum, reason))
         return false;

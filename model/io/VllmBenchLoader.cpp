@@ -1,7 +1,10 @@
 #include "VllmBenchLoader.h"
 
 #include "LoadControl.h"
+#include "JsonDom.h"
 #include "RequestRowsBuilder.h"
+#include "TimeLimits.h"
+#include "TokenCount.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -30,17 +33,6 @@ bool seconds(const Json *value, double *out)
         return false;
     *out = value->get<double>();
     return std::isfinite(*out);
-}
-
-bool count(const Json *value, qint64 *out)
-{
-    if (!value || !value->is_number())
-        return false;
-    const double number = value->get<double>();
-    if (!(number >= 0.0 && number <= 2147483647.0) || number != std::floor(number))
-        return false;
-    *out = qint64(number);
-    return true;
 }
 
 QString text(const Json &root, const char *key)
@@ -73,12 +65,11 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     store.format = QStringLiteral("vllm-bench-json");
     RequestRowsBuilder rows(store, info.fileName());
     Json root;
-    try {
-        root = Json::parse(bytes.begin(), bytes.end());
-    } catch (const Json::parse_error &error) {
+    const JsonDom::Outcome parsed = JsonDom::parse(std::string_view(bytes.constData(), size_t(bytes.size())), &root);
+    if (!parsed.ok()) {
         // Only whole documents are meaningful here: the arrays are parallel.
-        const qint64 line = 1 + bytes.left(qsizetype(error.byte)).count('\n');
-        result.fatalError = QStringLiteral("%1:%2: %3").arg(path).arg(line).arg(RequestRows::invalidJson(error));
+        const qint64 line = 1 + bytes.left(qsizetype(parsed.errorByte)).count('\n');
+        result.fatalError = QStringLiteral("%1:%2: invalid JSON: %3").arg(path).arg(line).arg(parsed.message);
         return result;
     }
     if (!root.is_object() || !root.contains("ttfts") || !root["ttfts"].is_array()) {
@@ -111,10 +102,19 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
                 break;
             continue;
         }
-        qint64 input = 0;
-        qint64 output = 0;
-        if (!count(element(root, "input_lens", i), &input) || !count(element(root, "output_lens", i), &output)) {
-            reject("output_lens", QStringLiteral("token counts must be whole numbers (input_lens and output_lens)"));
+        // TokenCount's rule, the same as every loader's.
+        qint32 input = 0;
+        qint32 output = 0;
+        QString reason;
+        const char *badCount = nullptr;
+        for (const auto &[key, target] : {std::pair{"input_lens", &input}, std::pair{"output_lens", &output}}) {
+            const Json *value = element(root, key, i);
+            if (!badCount && !(value ? TokenCount::fromJson(*value, 1, target, &reason)
+                                     : (reason = QStringLiteral("missing"), false)))
+                badCount = key;
+        }
+        if (badCount) {
+            reject(badCount, reason);
             if (options.strict)
                 break;
             continue;
@@ -126,14 +126,23 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
                 break;
             continue;
         }
-        const qint64 send = RequestRows::secondsToNs(start);
-        const qint64 firstToken = send + RequestRows::secondsToNs(ttft);
+        qint64 send = 0;
+        qint64 ttftNs = 0;
+        qint64 firstToken = 0;
+        if (!RequestRows::toNs(start, 1e9, &send) || !RequestRows::toNs(ttft, 1e9, &ttftNs)
+            || __builtin_add_overflow(send, ttftNs, &firstToken)) {
+            reject("start_times", QStringLiteral("times do not fit in 64-bit nanoseconds"));
+            if (options.strict)
+                break;
+            continue;
+        }
         std::vector<qint64> tokens{firstToken};
         const Json *gaps = element(root, "itls", i);
         bool gapsOk = gaps && gaps->is_array();
         qint64 at = firstToken;
         for (size_t k = 0; gapsOk && k < gaps->size(); ++k) {
             double gap = 0.0;
+            qint64 gapNs = 0;
             gapsOk = seconds(&(*gaps)[k], &gap) && gap >= 0.0;
             if (!gapsOk) {
                 reject("itls", QStringLiteral("timestamps are not monotonic: inter-token gap %1 is missing or "
@@ -141,7 +150,11 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
                                    .arg(k + 1));
                 break;
             }
-            at += RequestRows::secondsToNs(gap);
+            gapsOk = RequestRows::toNs(gap, 1e9, &gapNs) && !__builtin_add_overflow(at, gapNs, &at);
+            if (!gapsOk) {
+                reject("itls", QStringLiteral("inter-token gap %1 does not fit in 64-bit nanoseconds").arg(k + 1));
+                break;
+            }
             tokens.push_back(at);
         }
         if (!gapsOk) {
@@ -153,8 +166,14 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         }
         qint64 last = at;
         double e2e = 0.0;
+        qint64 e2eNs = 0;
         if (hasE2e && seconds(element(root, "e2els", i), &e2e)) {
-            last = send + RequestRows::secondsToNs(e2e);
+            if (!RequestRows::toNs(e2e, 1e9, &e2eNs) || __builtin_add_overflow(send, e2eNs, &last)) {
+                reject("e2els", QStringLiteral("%1 s does not fit in 64-bit nanoseconds").arg(e2e));
+                if (options.strict)
+                    break;
+                continue;
+            }
             if (last < at) {
                 reject("e2els", QStringLiteral("timestamps are not monotonic: end-to-end latency %1 s ends before "
                                                "the last token")
@@ -164,10 +183,16 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
                 continue;
             }
         }
+        if (last - send > TimeLimits::kMaxDurationNs) {
+            reject("e2els", TimeLimits::tooLong(QStringLiteral("the request"), last - send));
+            if (options.strict)
+                break;
+            continue;
+        }
         RequestTable::Row row;
         row.id = id;
-        row.promptTokens = qint32(input);
-        row.outputTokens = qint32(output);
+        row.promptTokens = input;
+        row.outputTokens = output;
         row.stamps.fill(kNoTime);
         row.stamps[size_t(Stamp::ClientSend)] = send;
         row.stamps[size_t(Stamp::FirstTokenClient)] = firstToken;

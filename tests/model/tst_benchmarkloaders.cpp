@@ -251,7 +251,7 @@ void tst_BenchmarkLoaders::malformed_data()
                                                       QStringLiteral("20||invalid JSON on line 24 at column 9")};
     QTest::newRow("Azure") << "azure-bad.csv" << 2
                            << QStringList{QStringLiteral("3|TIMESTAMP|not a date and time"),
-                                          QStringLiteral("4|ContextTokens|must be a whole number of tokens, got '12.5'"),
+                                          QStringLiteral("4|ContextTokens|must be a whole number of tokens, got 12.5"),
                                           QStringLiteral("5||expected three columns"),
                                           QStringLiteral("6|GeneratedTokens|token counts must be positive, got -3")};
     QTest::newRow("Mooncake") << "mooncake-bad.jsonl" << 2

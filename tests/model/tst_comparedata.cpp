@@ -189,7 +189,7 @@ void tst_CompareData::lmbenchMalformed()
     QCOMPARE(store.rejected.size(), size_t(3));
     QCOMPARE(store.rejected[0].line, 3);
     QCOMPARE(store.rejected[0].field, QStringLiteral("prompt_tokens"));
-    QCOMPARE(store.rejected[0].reason, QStringLiteral("must be a whole number of tokens"));
+    QCOMPARE(store.rejected[0].reason, QStringLiteral("must be a whole number of tokens, got 543.5"));   // TokenCount's words
     QCOMPARE(store.rejected[1].line, 4);
     QCOMPARE(store.rejected[1].field, QStringLiteral("ttft"));
     QCOMPARE(store.rejected[1].reason, QStringLiteral("not a number of seconds: 'abc'"));

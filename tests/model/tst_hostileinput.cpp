@@ -364,16 +364,13 @@ void tst_HostileInput::sameTokenRuleInEveryLoader()
         QCOMPARE(result.store->rejected.size(), size_t(1));
         QCOMPARE(result.store->rejected.front().reason, reason);
     }
-    // The CSV cell is text: the same rule, with the text quoted.
+    // A CSV cell is text, judged by the same rule in the same words.
     if (value != "true") {
         writeFile(dir.filePath(QStringLiteral("azure.csv")),
                   "TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:17:03.9799600," + value + ",4\n");
         const LoadResult azure = load(dir.filePath(QStringLiteral("azure.csv")));
         QCOMPARE(azure.store->rejected.size(), size_t(1));
-        const QString csvReason = value.contains('.') ? QStringLiteral("must be a whole number of tokens, got '%1'")
-                                                            .arg(QString::fromLatin1(value))
-                                                      : reason;
-        QCOMPARE(azure.store->rejected.front().reason, csvReason);
+        QCOMPARE(azure.store->rejected.front().reason, reason);
     }
 }
 
