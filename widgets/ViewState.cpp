@@ -33,7 +33,18 @@ void ViewState::setStore(std::shared_ptr<const TraceStore> store)
     m_exceedance = {};
     m_exceedanceCursor = -1;
     m_timeWindow = {};
+    m_candidate.reset();
+    m_candidateLabel.clear();
     emit storeChanged();
+}
+
+void ViewState::setCandidate(std::shared_ptr<const TraceStore> store, const QString &label)
+{
+    if (store == m_candidate && label == m_candidateLabel)
+        return;
+    m_candidate = std::move(store);
+    m_candidateLabel = m_candidate ? label : QString();
+    emit candidateChanged();
 }
 
 void ViewState::setBoundary(Boundary boundary)

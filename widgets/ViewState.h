@@ -90,8 +90,18 @@ public:
     qint32 exceedanceCursor() const { return m_exceedanceCursor; }
     void setExceedanceCursor(qint32 row);
 
+    // Before/after ------------------------------------------------------------
+    // A candidate trace put beside the loaded one (the baseline) by File →
+    // Compare With…; nullptr for none. A new store drops it (no signal
+    // beyond storeChanged()).
+    const std::shared_ptr<const TraceStore> &candidate() const { return m_candidate; }
+    const QString &candidateLabel() const { return m_candidateLabel; }
+    void setCandidate(std::shared_ptr<const TraceStore> store, const QString &label);
+    void clearCandidate() { setCandidate(nullptr, {}); }
+
 signals:
     void storeChanged();
+    void candidateChanged();
     void boundaryChanged(Boundary boundary);
     void metricChanged(Metric metric);
     void timeAxisChanged(TimeAxis axis);
@@ -118,4 +128,6 @@ private:
     QString m_sliceLabel;
     ExceedanceMarks m_exceedance;
     qint32 m_exceedanceCursor = -1;
+    std::shared_ptr<const TraceStore> m_candidate;
+    QString m_candidateLabel;
 };

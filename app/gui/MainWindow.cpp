@@ -4,6 +4,7 @@
 #include "BackgroundPool.h"
 #include "Appearance.h"
 #include "ClassTablePanel.h"
+#include "ComparePanel.h"
 #include "DistributionPanel.h"
 #include "ExceedancePanel.h"
 #include "KeyboardShortcutsDialog.h"
@@ -56,6 +57,7 @@ MainWindow::MainWindow(QWidget *parent)
     setCentralWidget(m_swimlanes);
     createDocks();
     m_review = new ReviewWiring(this, m_state);
+    createCompareDock();
     createActions();
     m_review->installViewActions();
     createStatusBar();
@@ -171,6 +173,8 @@ void MainWindow::createActions()
     });
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("Compare &With\u2026"), this, &MainWindow::chooseCandidate)
+        ->setToolTip(tr("Put a second trace (the candidate) beside the loaded one (the baseline)"));
     m_reloadAction = file->addAction(tr("&Reload"), this, &MainWindow::reload);
     m_reloadAction->setShortcut(QKeySequence(Qt::Key_F5));
     m_closeAction = file->addAction(tr("&Close"), this, &MainWindow::closeTrace);
@@ -244,6 +248,7 @@ void MainWindow::createActions()
 void MainWindow::createStatusBar()
 {
     m_message = new QLabel(this);
+    m_message->setObjectName(QStringLiteral("statusMessage"));
     m_progress = new LoadProgressBar(this);
     m_progress->hide();
     connect(m_progress, &LoadProgressBar::cancelRequested, this, &MainWindow::cancelLoad);
@@ -301,6 +306,12 @@ void MainWindow::dropEvent(QDropEvent *event)
     for (const QUrl &url : event->mimeData()->urls()) {
         if (url.isLocalFile())
             paths.append(url.toLocalFile());
+    }
+    // Shift held: the dropped file is a candidate for the loaded baseline.
+    if ((event->modifiers() & Qt::ShiftModifier) && store() && !paths.isEmpty()) {
+        compareWith(paths.first());
+        event->acceptProposedAction();
+        return;
     }
     openFiles(paths);
     event->acceptProposedAction();
@@ -394,6 +405,8 @@ void MainWindow::cancelLoad()
 {
     if (m_loadControl)
         m_loadControl->cancel();
+    if (m_candidateControl)
+        m_candidateControl->cancel();
 }
 
 void MainWindow::closeTrace()
@@ -497,7 +510,8 @@ bool MainWindow::isBusy() const
 {
     return isLoading() || m_swimlanes->isLayingOut() || m_requestTable->isQueryRunning()
         || m_distributions->isComputing() || m_reportJob.isRunning() || m_classes->isComputing()
-        || m_exceedance->isComputing() || m_workflow->isBusy() || m_review->isBusy();
+        || m_exceedance->isComputing() || m_workflow->isBusy() || m_review->isBusy() || m_candidateJob.isRunning()
+        || m_compare->isComputing();
 }
 
 bool MainWindow::showPanel(const QString &dockName)
@@ -514,4 +528,53 @@ bool MainWindow::showPanel(const QString &dockName)
 std::shared_ptr<const TraceStore> MainWindow::store() const
 {
     return m_state->store();
+}
+
+void MainWindow::createCompareDock()
+{
+    m_compare = new ComparePanel(m_state, this);
+    m_compareDock = addDock(QStringLiteral("compareDock"), tr("Compare"), m_compare, Qt::BottomDockWidgetArea);
+    if (auto *requests = findChild<QDockWidget *>(QStringLiteral("requestsDock"))) {
+        tabifyDockWidget(requests, m_compareDock);
+        requests->raise();
+    }
+}
+
+void MainWindow::chooseCandidate()
+{
+    if (!store()) {
+        m_message->setText(tr("Open the baseline trace first; then compare it with a candidate."));
+        return;
+    }
+    const QString path = QFileDialog::getOpenFileName(this, tr("Compare with (candidate trace)"),
+                                                      QFileInfo(m_currentFile).absolutePath(),
+                                                      tr("Traces (*.jsonl *.json *.ndjson *.csv);;All files (*)"));
+    if (!path.isEmpty())
+        compareWith(path);
+}
+
+void MainWindow::compareWith(const QString &path)
+{
+    if (m_candidateControl)
+        m_candidateControl->cancel();
+    auto control = std::make_shared<LoadControl>();
+    m_candidateControl = control;
+    const QString name = QFileInfo(path).fileName();
+    m_message->setText(tr("Loading %1 as the candidate\u2026").arg(name));
+    m_compareDock->show();
+    m_compareDock->raise();
+    m_candidateJob.start([path, control](const std::atomic<bool> *) { return TraceFileLoader::load(path, {}, control.get()); },
+                         [this, name](LoadResult result) {
+                             m_candidateControl.reset();
+                             if (!result.ok()) {
+                                 m_message->setText(result.cancelled ? tr("Loading %1 was cancelled.").arg(name)
+                                                                     : result.fatalError);
+                                 return;
+                             }
+                             m_message->setText(tr("Comparing with %1 (%2 requests, %3 rejected).")
+                                                    .arg(name, QLocale().toString(result.store->requests.rowCount()),
+                                                         QLocale().toString(qint64(result.store->rejected.size()))));
+                             m_state->setCandidate(result.store, name);
+                             m_compareDock->raise();
+                         });
 }

@@ -9,6 +9,7 @@
 #include <memory>
 
 class ClassTablePanel;
+class ComparePanel;
 class DistributionPanel;
 class ExceedancePanel;
 class LoadControl;
@@ -44,6 +45,9 @@ public:
     void restoreSettings();
 
     void openFile(const QString &path);
+    // Loads `path` off the GUI thread as the candidate to compare the loaded
+    // trace (the baseline) with, and shows the Compare dock.
+    void compareWith(const QString &path);
     void openFiles(const QStringList &paths);
     void reload();
     void closeTrace();
@@ -60,6 +64,7 @@ public:
     ClassTablePanel *classTable() const { return m_classes; }
     ExceedancePanel *exceedance() const { return m_exceedance; }
     ReviewWiring *review() const { return m_review; }
+    ComparePanel *comparePanel() const { return m_compare; }
     // Shows and raises the dock with this object name (and keeps it in front
     // when a trace loads); false if there is none.
     bool showPanel(const QString &dockName);
@@ -90,6 +95,8 @@ private:
     };
 
     void createDocks();
+    void createCompareDock();
+    void chooseCandidate();
     void createActions();
     void createStatusBar();
     void updateRecentMenu();
@@ -121,6 +128,10 @@ private:
     ClassTablePanel *m_classes = nullptr;
     ExceedancePanel *m_exceedance = nullptr;
     ReviewWiring *m_review = nullptr;
+    ComparePanel *m_compare = nullptr;
+    QDockWidget *m_compareDock = nullptr;
+    LatestJob m_candidateJob{this};
+    std::shared_ptr<LoadControl> m_candidateControl;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_panelsMenu = nullptr;
     QComboBox *m_boundary = nullptr;

@@ -71,7 +71,11 @@ int main(int argc, char *argv[])
     const QCommandLineOption panelOption(QStringLiteral("panel"),
                                          QStringLiteral("Show and raise this dock, e.g. classesDock, exceedanceDock."),
                                          QStringLiteral("DOCK"));
-    parser.addOptions({screenshotOption, sizeOption, appearanceOption, panelOption});
+    const QCommandLineOption compareOption(QStringLiteral("compare"),
+                                           QStringLiteral("Compare the opened trace (the baseline) with this "
+                                                          "candidate, as File > Compare With does."),
+                                           QStringLiteral("CANDIDATE"));
+    parser.addOptions({screenshotOption, sizeOption, appearanceOption, panelOption, compareOption});
     parser.process(app);
 
     QSize size;
@@ -110,6 +114,14 @@ int main(int argc, char *argv[])
         }
     }
     const QStringList files = parser.positionalArguments();
+    if (parser.isSet(compareOption)) {
+        // Connected before the screenshot: the comparison is part of what settles.
+        const QString candidate = parser.value(compareOption);
+        QObject::connect(&window, &MainWindow::loadFinished, &window, [&window, candidate](bool ok) {
+            if (ok && window.store())
+                window.compareWith(candidate);
+        }, Qt::SingleShotConnection);
+    }
     if (headless) {
         QObject::connect(&window, &MainWindow::loadFinished, &app,
                          [&window, screenshot](bool ok) { grabWhenSettled(&window, screenshot, ok); });

@@ -1,0 +1,154 @@
+// The Compare dock inside the main window: File → Compare With… (through
+// compareWith), a second file dropped with Shift held, and what a new
+// baseline does to the comparison.
+
+#include "ComparePanel.h"
+#include "ComparisonTableModel.h"
+#include "MainWindow.h"
+#include "ViewState.h"
+#include "store/TraceStore.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QTest>
+#include <QUrl>
+
+namespace {
+
+QString fixture(const QString &name)
+{
+    return QStringLiteral(TRACELANE_TEST_DATA_DIR "/compare/") + name;
+}
+
+bool settle(MainWindow &window)
+{
+    return QTest::qWaitFor([&window] { return !window.isBusy(); }, 30'000);
+}
+
+struct Fixture
+{
+    MainWindow window;
+
+    Fixture()
+    {
+        window.setPersistent(false);
+        window.resize(1600, 1000);
+        window.show();
+        if (!QTest::qWaitForWindowExposed(&window))
+            qFatal("the window was not shown");
+        QSignalSpy finished(&window, &MainWindow::loadFinished);
+        window.openFile(fixture(QStringLiteral("baseline.jsonl")));
+        if ((finished.isEmpty() && !finished.wait(30'000)) || !settle(window))
+            qFatal("the baseline did not load");
+    }
+    ViewState &state() const { return *window.viewState(); }
+    QDockWidget *dock() const { return window.findChild<QDockWidget *>(QStringLiteral("compareDock")); }
+};
+
+} // namespace
+
+class tst_CompareWiring : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { QLocale::setDefault(QLocale::c()); }
+    void menuOffersCompareWith();
+    void compareWithLoadsTheCandidate();
+    void shiftDropComparesAndPlainDropOpens();
+    void badCandidateIsExplained();
+    void newBaselineDropsTheCandidate();
+};
+
+void tst_CompareWiring::menuOffersCompareWith()
+{
+    Fixture f;
+    QAction *compare = nullptr;
+    for (QAction *menu : f.window.menuBar()->actions()) {
+        if (!menu->menu())
+            continue;
+        for (QAction *action : menu->menu()->actions()) {
+            if (action->text() == QStringLiteral("Compare &With\u2026"))
+                compare = action;
+        }
+    }
+    QVERIFY(compare);
+    QVERIFY(f.dock());
+    QCOMPARE(f.dock()->windowTitle(), QStringLiteral("Compare"));
+}
+
+void tst_CompareWiring::compareWithLoadsTheCandidate()
+{
+    Fixture f;
+    QSignalSpy ready(f.window.comparePanel(), &ComparePanel::comparisonReady);
+    f.window.compareWith(fixture(QStringLiteral("candidate.jsonl")));
+    QVERIFY(ready.wait(30'000));
+    QVERIFY(settle(f.window));
+    QCOMPARE(f.state().candidateLabel(), QStringLiteral("candidate.jsonl"));
+    QCOMPARE(f.state().candidate()->requests.rowCount(), 600);
+    QVERIFY(f.dock()->isVisible());
+    QVERIFY(f.window.comparePanel()->bannerText().startsWith(QStringLiteral("\u2714 THE CHANGE WORKED")));
+    // The baseline is still what every other view shows.
+    QCOMPARE(f.state().requestCount(), 600);
+    QVERIFY(f.state().requests()->idText(0).startsWith(QStringLiteral("base-")));
+}
+
+void tst_CompareWiring::shiftDropComparesAndPlainDropOpens()
+{
+    Fixture f;
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(fixture(QStringLiteral("candidate.jsonl")))});
+    QSignalSpy ready(f.window.comparePanel(), &ComparePanel::comparisonReady);
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::ShiftModifier);
+    QCoreApplication::sendEvent(&f.window, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent shiftDrop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::ShiftModifier);
+    QCoreApplication::sendEvent(&f.window, &shiftDrop);
+    QVERIFY(ready.wait(30'000));
+    QCOMPARE(f.state().candidateLabel(), QStringLiteral("candidate.jsonl"));
+    QVERIFY(f.state().requests()->idText(0).startsWith(QStringLiteral("base-")));
+    QVERIFY(settle(f.window));
+
+    // Without Shift the dropped file replaces the trace, and the comparison goes with the old baseline.
+    QSignalSpy finished(&f.window, &MainWindow::loadFinished);
+    QDragEnterEvent plainEnter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&f.window, &plainEnter);
+    QDropEvent plainDrop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&f.window, &plainDrop);
+    QVERIFY(finished.wait(30'000));
+    QVERIFY(f.state().requests()->idText(0).startsWith(QStringLiteral("cand-")));
+    QVERIFY(!f.state().candidate());
+}
+
+void tst_CompareWiring::badCandidateIsExplained()
+{
+    Fixture f;
+    f.window.compareWith(fixture(QStringLiteral("no-such-file.jsonl")));
+    QVERIFY(settle(f.window));
+    QVERIFY(!f.state().candidate());
+    const auto *message = f.window.findChild<QLabel *>(QStringLiteral("statusMessage"));
+    QVERIFY(message);
+    QVERIFY2(message->text().endsWith(QStringLiteral("no-such-file.jsonl: no such file")), qPrintable(message->text()));
+    QCOMPARE(f.window.comparePanel()->bannerText(), QStringLiteral("No comparison yet."));
+}
+
+void tst_CompareWiring::newBaselineDropsTheCandidate()
+{
+    Fixture f;
+    QSignalSpy ready(f.window.comparePanel(), &ComparePanel::comparisonReady);
+    f.window.compareWith(fixture(QStringLiteral("candidate.jsonl")));
+    QVERIFY(ready.wait(30'000));
+    QSignalSpy finished(&f.window, &MainWindow::loadFinished);
+    f.window.openFile(fixture(QStringLiteral("deploy.jsonl")));
+    QVERIFY(finished.wait(30'000));
+    QVERIFY(settle(f.window));
+    QVERIFY(!f.state().candidate());
+    QCOMPARE(f.window.comparePanel()->model()->rowCount(), 0);
+    QCOMPARE(f.window.comparePanel()->bannerText(), QStringLiteral("No comparison yet."));
+}
+
+QTEST_MAIN(tst_CompareWiring)
+#include "tst_comparewiring.moc"

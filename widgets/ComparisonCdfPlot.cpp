@@ -1,0 +1,162 @@
+#include "ComparisonCdfPlot.h"
+
+#include "ClassCdfPlot.h"
+#include "PlotPalette.h"
+#include "report/ReportFormat.h"
+
+#include <qcustomplot.h>
+
+#include <QLocale>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <limits>
+
+ComparisonCdfPlot::ComparisonCdfPlot(QWidget *parent)
+    : QWidget(parent)
+    , m_plot(new QCustomPlot(this))
+{
+    setObjectName(QStringLiteral("comparisonCdfPlot"));
+    m_plot->setMinimumSize(280, 200);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    // The legend in its own column: slow classes reach the lower right.
+    m_plot->legend->setVisible(true);
+    auto *legendColumn = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(0, 1, legendColumn);
+    legendColumn->setMargins(QMargins(0, 5, 5, 5));
+    legendColumn->addElement(0, 0, m_plot->legend);
+    legendColumn->addElement(1, 0, new QCPLayoutElement(m_plot));
+    legendColumn->setRowStretchFactor(1, 100.0);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
+    m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);
+    m_plot->yAxis->setLabel(tr("Share of requests \u2264 x"));
+    // The key to the marks sits in a title row, so the axis label stays short.
+    m_plot->plotLayout()->insertRow(0);
+    m_title = new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize()));
+    m_plot->plotLayout()->addElement(0, 0, m_title);
+    PlotPalette::apply(m_plot, palette());
+    redraw();
+}
+
+void ComparisonCdfPlot::setCurves(std::vector<Curve> curves, Metric metric, Boundary boundary, double q, double sloMs)
+{
+    m_curves = std::move(curves);
+    m_metric = metric;
+    m_boundary = boundary;
+    m_q = q;
+    m_sloMs = sloMs;
+    redraw();
+}
+
+QStringList ComparisonCdfPlot::legendNames() const
+{
+    QStringList names;
+    for (int i = 0; i < m_plot->legend->itemCount(); ++i) {
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(m_plot->legend->item(i)))
+            names.append(item->plottable()->name());
+    }
+    return names;
+}
+
+QString ComparisonCdfPlot::title() const
+{
+    return m_title->text();
+}
+
+void ComparisonCdfPlot::redraw()
+{
+    const QLocale locale;
+    m_plot->clearGraphs();
+    m_plot->clearItems();
+    m_plot->xAxis->setLabel(
+        tr("%1 at the %2 boundary (%3)").arg(metricLabel(m_metric), boundaryKey(m_boundary), metricUnit(m_metric)));
+    m_title->setText(tr("dashed: baseline \u00b7 solid: candidate \u00b7 marks: %1 with its 95% interval")
+                         .arg(ReportFormat::percentileLabel(m_q)));
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -std::numeric_limits<double>::infinity();
+    const QColor base = palette().color(QPalette::Base);
+    for (size_t i = 0; i < m_curves.size(); ++i) {
+        const Curve &curve = m_curves[i];
+        const QColor colour = ClassCdfPlot::classColour(int(i));
+        for (const bool candidate : {false, true}) {
+            const auto &points = candidate ? curve.candidate : curve.baseline;
+            const QuantileEstimate &estimate = candidate ? curve.difference.candidate : curve.difference.baseline;
+            if (points.empty())
+                continue;
+            QCPGraph *graph = m_plot->addGraph();
+            graph->setName(tr("%1 \u00b7 %2 (n = %3)")
+                               .arg(curve.label, candidate ? tr("candidate") : tr("baseline"),
+                                    locale.toString(estimate.interval.n)));
+            graph->setLineStyle(QCPGraph::lsStepLeft);
+            graph->setPen(QPen(colour, candidate ? 2.2 : 1.6, candidate ? Qt::SolidLine : Qt::DashLine));
+            QVector<double> x;
+            QVector<double> y;
+            for (const CdfPoint &point : points) {
+                x.append(point.x);
+                y.append(point.share);
+            }
+            graph->setData(x, y, true);
+            lo = qMin(lo, x.front());
+            hi = qMax(hi, x.back());
+            if (!std::isfinite(estimate.value))
+                continue;
+            // The percentile's interval as a bar across the curve, then its mark.
+            if (!estimate.tooFew()) {
+                auto *bar = new QCPItemLine(m_plot);
+                bar->start->setCoords(estimate.lower, m_q);
+                bar->end->setCoords(estimate.upper, m_q);
+                bar->setPen(QPen(colour, candidate ? 5.0 : 3.0, Qt::SolidLine, Qt::FlatCap));
+                bar->setHead(QCPLineEnding(QCPLineEnding::esBar, 10));
+                bar->setTail(QCPLineEnding(QCPLineEnding::esBar, 10));
+            }
+            QCPGraph *marker = m_plot->addGraph();
+            marker->setLineStyle(QCPGraph::lsNone);
+            marker->setScatterStyle(QCPScatterStyle(candidate ? QCPScatterStyle::ssDisc : QCPScatterStyle::ssCircle,
+                                                    colour, candidate ? colour : base, 9));
+            marker->setData({estimate.value}, {m_q});
+            marker->removeFromLegend();
+        }
+    }
+    if (m_sloMs > 0.0) {
+        auto *line = new QCPItemStraightLine(m_plot);
+        line->point1->setCoords(m_sloMs, 0.0);
+        line->point2->setCoords(m_sloMs, 1.0);
+        const QColor red(0xC0, 0x00, 0x20);
+        line->setPen(QPen(red, 2.0));
+        auto *label = new QCPItemText(m_plot);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(m_sloMs, 0.02);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setPadding(QMargins(4, 1, 4, 1));
+        label->setColor(red);
+        label->setBrush(base);
+        label->setText(tr("SLO %1 %2").arg(locale.toString(m_sloMs, 'f', 1), metricUnit(m_metric)));
+        lo = qMin(lo, m_sloMs);
+        hi = qMax(hi, m_sloMs);
+    }
+    // A horizontal guide at the target percentile.
+    auto *guide = new QCPItemStraightLine(m_plot);
+    guide->point1->setCoords(0.0, m_q);
+    guide->point2->setCoords(1.0, m_q);
+    guide->setPen(QPen(palette().color(QPalette::Mid), 1.0, Qt::DotLine));
+    if (!std::isfinite(lo)) {
+        lo = 0.0;
+        hi = 1.0;
+    }
+    const double pad = (hi - lo) * 0.03 + 1e-9;
+    m_plot->xAxis->setRange(lo - pad, hi + pad);
+    m_plot->yAxis->setRange(0.0, 1.02);
+    m_plot->legend->setVisible(m_plot->legend->itemCount() > 0);
+    m_plot->replot();
+}
+
+void ComparisonCdfPlot::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange) {
+        PlotPalette::apply(m_plot, palette());
+        redraw();
+    }
+    QWidget::changeEvent(event);
+}
