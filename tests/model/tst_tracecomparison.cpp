@@ -26,6 +26,7 @@ private slots:
     void cannotCompare_data();
     void cannotCompare();
     void guardrailRegressionStopsTheRule();
+    void numericClassesShareTheBaselineBands();
 };
 
 namespace {
@@ -522,6 +523,32 @@ void tst_TraceComparison::guardrailRegressionStopsTheRule()
     QVERIFY(rule.guardrails[1].note.endsWith(QStringLiteral("regressed beyond 5%")));
     QVERIFY(rule.guardrails[0].regressed);   // ITL doubles with the stream
     QVERIFY(!rule.guardrails[2].regressed);
+}
+
+void tst_TraceComparison::numericClassesShareTheBaselineBands()
+{
+    // budget_ms takes 400 values: banded at quartiles. The candidate's budgets
+    // are all larger, so its own quartiles would make other classes; it is
+    // banded at the baseline's instead (quartiles 250.375, 499.75, 749.125).
+    TraceBuilder base;
+    TraceBuilder cand;
+    for (int i = 0; i < 400; ++i) {
+        base.add(TestRequest().withNumber(QStringLiteral("budget_ms"), 1.0 + 2.5 * i));
+        cand.add(TestRequest().withNumber(QStringLiteral("budget_ms"), 500.0 + 2.5 * i));
+    }
+    ComparisonSpec spec;
+    spec.by = {QStringLiteral("budget_ms")};
+    const TraceComparison comparison = compare(base.store(), cand.store(), spec);
+    QVERIFY(comparison.ok());
+    QStringList labels;
+    for (const auto &cell : comparison.cells)
+        labels << cell.label();
+    QCOMPARE(labels, (QStringList{QStringLiteral("<250.4"), QStringLiteral("250.4\u2013499.8"),
+                                  QStringLiteral("499.8\u2013749.1"), QStringLiteral("\u2265749.1")}));
+    QCOMPARE(comparison.cells[0].candidateRequests, 0);     // no candidate budget below 250.4
+    QCOMPARE(comparison.cells[3].candidateRequests, 300);   // 750 .. 1497.5
+    QCOMPARE(comparison.cells[3].baselineRequests, 100);
+    QVERIFY(comparison.notes.contains(QStringLiteral("budget_ms is banded at the baseline's quartiles on both sides")));
 }
 
 QTEST_GUILESS_MAIN(tst_TraceComparison)

@@ -58,6 +58,42 @@ ClassColumn fromCategorical(const AttributeColumn &column, ClassColumn result, L
 
 QString numberLabel(double value) { return QString::number(value, 'g', 15); }
 
+// Values of a many-valued numeric attribute in bands at `edges` (value v
+// falls in band upper_bound(edges, v)), labelled "<a", "a–b", "≥b".
+ClassColumn bandedNumeric(const AttributeColumn &column, std::vector<double> edges, double onlyValue, ClassColumn result)
+{
+    const qsizetype rows = column.rowCount();
+    QStringList labels;
+    const auto text = [](double value) { return QString::number(value, 'g', 4); };
+    for (size_t i = 0; i <= edges.size(); ++i) {
+        if (edges.empty())
+            labels << numberLabel(onlyValue);
+        else if (i == 0)
+            labels << QStringLiteral("<") + text(edges.front());
+        else if (i == edges.size())
+            labels << QStringLiteral("\u2265") + text(edges.back());
+        else
+            labels << text(edges[i - 1]) + QStringLiteral("\u2013") + text(edges[i]);
+    }
+    bool anyAbsent = false;
+    for (qsizetype row = 0; row < rows && !anyAbsent; ++row)
+        anyAbsent = std::isnan(column.number(row));
+    const auto none = quint32(labels.size());
+    if (anyAbsent)
+        labels << ClassColumn::noneLabel();
+    result.classes = labels;
+    result.codes.resize(size_t(rows));
+    for (qsizetype row = 0; row < rows; ++row) {
+        const double value = column.number(row);
+        result.codes[size_t(row)] = std::isnan(value)
+            ? none
+            : quint32(std::upper_bound(edges.begin(), edges.end(), value) - edges.begin());
+    }
+    result.bandEdges = std::move(edges);
+    result.banded = true;
+    return result;
+}
+
 ClassColumn fromNumeric(const AttributeColumn &column, ClassColumn result)
 {
     const qsizetype rows = column.rowCount();
@@ -70,36 +106,25 @@ ClassColumn fromNumeric(const AttributeColumn &column, ClassColumn result)
         else if (distinct.size() <= size_t(ClassColumn::kMaxNumericCategories))
             distinct.insert(value);
     }
-    std::vector<double> edges;   // value v falls in band upper_bound(edges, v)
-    QStringList labels;
-    if (distinct.size() <= size_t(ClassColumn::kMaxNumericCategories)) {
-        // Few values (tiers, flags): each is its own class.
-        for (const double value : distinct)
-            labels << numberLabel(value);
-        edges.assign(std::next(distinct.begin()), distinct.end());
-    } else {
+    if (distinct.size() > size_t(ClassColumn::kMaxNumericCategories)) {
         // Many values: quartile bands, so each class holds about a quarter.
         std::vector<double> values(static_cast<size_t>(rows));
         for (qsizetype row = 0; row < rows; ++row)
             values[size_t(row)] = column.number(row);
         const auto sorted = Percentile::sortedFinite(values);
+        std::vector<double> edges;
         for (const double q : {0.25, 0.5, 0.75}) {
             const double edge = Percentile::ofSorted(sorted, q);
             if (edge > sorted.front() && (edges.empty() || edge > edges.back()))
                 edges.push_back(edge);
         }
-        const auto text = [](double value) { return QString::number(value, 'g', 4); };
-        for (size_t i = 0; i <= edges.size(); ++i) {
-            if (edges.empty())
-                labels << numberLabel(sorted.front());
-            else if (i == 0)
-                labels << QStringLiteral("<") + text(edges.front());
-            else if (i == edges.size())
-                labels << QStringLiteral("\u2265") + text(edges.back());
-            else
-                labels << text(edges[i - 1]) + QStringLiteral("\u2013") + text(edges[i]);
-        }
+        return bandedNumeric(column, std::move(edges), sorted.front(), std::move(result));
     }
+    // Few values (tiers, flags): each is its own class.
+    QStringList labels;
+    for (const double value : distinct)
+        labels << numberLabel(value);
+    const std::vector<double> edges(std::next(distinct.begin()), distinct.end());
     const auto none = quint32(labels.size());
     if (anyAbsent)
         labels << ClassColumn::noneLabel();
@@ -146,6 +171,17 @@ QString cacheStatus(const QString &value)
 }
 
 } // namespace
+
+ClassColumn ClassColumn::buildBanded(const RequestTable &table, const ClassDimension &dimension,
+                                     std::vector<double> edges)
+{
+    ClassColumn result;
+    result.dimension = dimension;
+    const AttributeColumn *column = table.attribute(dimension.source);
+    if (!column || !column->isNumeric() || dimension.kind != ClassDimension::Kind::Attribute || edges.empty())
+        return build(table, dimension);
+    return bandedNumeric(*column, std::move(edges), std::nan(""), std::move(result));
+}
 
 ClassColumn ClassColumn::build(const RequestTable &table, const ClassDimension &dimension, const ClassBands &bands)
 {

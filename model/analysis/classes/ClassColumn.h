@@ -29,6 +29,15 @@ struct ClassColumn
     // categories; one with more is split at its quartiles.
     static constexpr int kMaxNumericCategories = 12;
 
+    // A many-valued numeric attribute split into bands: at its own quartiles
+    // by build(), or at given edges (so two traces compared share classes).
+    bool banded = false;
+    std::vector<double> bandEdges;
+
     static ClassColumn build(const RequestTable &table, const ClassDimension &dimension,
                              const ClassBands &bands = {});
+    // A numeric attribute banded at `edges` whatever its own spread; other
+    // dimensions are built as by build().
+    static ClassColumn buildBanded(const RequestTable &table, const ClassDimension &dimension,
+                                   std::vector<double> edges);
 };

@@ -343,6 +343,21 @@ std::shared_ptr<const ComparisonSamples> ComparisonSamples::prepare(ComparisonSi
             candColumns.push_back(baseColumns.back());
         else
             candColumns.push_back(ClassColumn::build(cand.table(), candDimension, spec.bands));
+        // A many-valued number is banded at quartiles, which differ between
+        // two traces: band both at the same edges (the baseline's) so a class
+        // means the same thing on each side.
+        ClassColumn &baseColumn = baseColumns.back();
+        ClassColumn &candColumn = candColumns.back();
+        if ((baseColumn.banded || candColumn.banded) && baseColumn.bandEdges != candColumn.bandEdges) {
+            const std::vector<double> edges = baseColumn.banded ? baseColumn.bandEdges : candColumn.bandEdges;
+            if (!edges.empty()) {
+                baseColumn = ClassColumn::buildBanded(base.table(), baseDimension, edges);
+                candColumn = ClassColumn::buildBanded(cand.table(), candDimension, edges);
+                samples->notes << QStringLiteral("%1 is banded at the %2's quartiles on both sides")
+                                      .arg(key, baseColumn.banded ? QStringLiteral("baseline")
+                                                                  : QStringLiteral("candidate"));
+            }
+        }
     }
 
     SideInput baseInput;
