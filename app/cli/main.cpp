@@ -10,8 +10,10 @@
 #include "WhatIfCommand.h"
 #include "WorkflowOptions.h"
 #include "GoodputCommand.h"
+#include "ReportCommand.h"
 
 #include <QCoreApplication>
+#include <QGuiApplication>
 
 #include <cstdio>
 #include <functional>
@@ -19,7 +21,16 @@
 
 int main(int argc, char *argv[])
 {
-    QCoreApplication app(argc, argv);
+    // Only the report command paints (PDF fonts); it gets a GUI application
+    // on the offscreen platform, so it still runs without a display.
+    std::unique_ptr<QCoreApplication> application;
+    if (wantsReport(argc, argv)) {
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        application = std::make_unique<QGuiApplication>(argc, argv);
+    } else {
+        application = std::make_unique<QCoreApplication>(argc, argv);
+    }
     QCoreApplication::setApplicationName(QStringLiteral("tracelane-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(TRACELANE_VERSION));
     QTextStream out(stdout);
@@ -36,6 +47,7 @@ int main(int argc, char *argv[])
         "  goodput FILE     goodput under TTFT/ITL objectives, throughput, Little's-law check\n"
         "  slice FILE --by DIM[,DIM]   percentiles by class with 95% intervals\n"
         "  exceed FILE      requests above a percentile, compared with the rest\n"
+        "  report FILE --out R.html|R.pdf|R.md   the one-page design-review report\n"
         "  compare BASE CAND   did a change move the target percentile? (or one FILE with\n"
         "                   --baseline-where/--candidate-where or --split-at)\n"
         "  (no command)     the built-in burst case and its negative control"));
@@ -62,6 +74,7 @@ int main(int argc, char *argv[])
                       QStringLiteral("goodput: concurrency seen elsewhere (a dashboard) to check against Little's law."),
                       QStringLiteral("n")});
     ClassOptions::addTo(parser);
+    addReportOptions(parser);
     addCompareOptions(parser);
     if (!parser.parse(QCoreApplication::arguments())) {
         err << QStringLiteral("tracelane-cli: %1\n\n").arg(parser.errorText()) << parser.helpText();
@@ -98,6 +111,7 @@ int main(int argc, char *argv[])
         {QStringLiteral("goodput"), runGoodput},
         {QStringLiteral("slice"), runSlice},
         {QStringLiteral("exceed"), runExceed},
+        {QStringLiteral("report"), runReport},
         {QStringLiteral("compare"), runCompare},
     };
     const QString command = positional.takeFirst();

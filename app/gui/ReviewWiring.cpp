@@ -1,6 +1,12 @@
 #include "ReviewWiring.h"
 
+#include "ClassTablePanel.h"
 #include "MainWindow.h"
+#include "ReportWriter.h"
+#include "ViewState.h"
+#include "WhatIfPanel.h"
+#include "WorkflowPanel.h"
+#include "review/DesignReport.h"
 #include "PlotFigure.h"
 #include "RecordPanel.h"
 #include "SwimlaneView.h"
@@ -8,6 +14,11 @@
 #include "ViewFigures.h"
 
 #include <QAction>
+#include <QDate>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QStatusBar>
 #include <QDockWidget>
 #include <QMenu>
 #include <QTableView>
@@ -60,6 +71,8 @@ void ReviewWiring::installViewActions()
 
 void ReviewWiring::addFileActions(QMenu *file)
 {
+    QAction *report = file->addAction(tr("Export &Report\u2026"), this, &ReviewWiring::exportReportWithDialog);
+    report->setObjectName(QStringLiteral("exportReportAction"));
     QMenu *figures = file->addMenu(tr("Export &Figure"));
     figures->setObjectName(QStringLiteral("exportFigureMenu"));
     for (const FigureSource &source : m_figures) {
@@ -72,5 +85,57 @@ void ReviewWiring::addFileActions(QMenu *file)
 
 bool ReviewWiring::isBusy() const
 {
-    return m_record->isComputing();
+    return m_record->isComputing() || m_reportJob.isRunning();
+}
+
+void ReviewWiring::exportReport(const QString &path)
+{
+    const auto store = m_state->store();
+    if (!store) {
+        emit reportWritten(false, tr("Open a trace before exporting its report."));
+        return;
+    }
+    // Everything the worker needs is copied here; it never touches a widget.
+    DesignReport::Options options;
+    options.trace = QFileInfo(m_window->currentFile()).fileName();
+    if (m_state->hasSlice()) {
+        const auto rows = m_state->slice().rows();
+        options.rows.assign(rows.begin(), rows.end());
+        options.slice = m_state->sliceLabel();
+    }
+    options.classDimensions = m_window->classTable()->dimensions();
+    options.workflow = m_window->workflowPanel()->workflow();
+    options.whatIfs = m_window->workflowPanel()->whatIfPanel()->edits();
+    options.date = QDate::currentDate().toString(Qt::ISODate);
+    const DiagnosisRecord record = m_record->record();
+    m_window->statusBar()->showMessage(tr("Writing the report to %1\u2026").arg(QFileInfo(path).fileName()));
+    m_reportJob.start(
+        [store, options, record, path](const std::atomic<bool> *cancelled) {
+            const ReportDocument document = DesignReport::build(record, store, options, cancelled);
+            QString error;
+            const bool ok = !cancelled->load() && ReportWriter::write(document, path, &error);
+            return std::pair<bool, QString>(ok, error);
+        },
+        [this, path](const std::pair<bool, QString> &result) {
+            const QString message = result.first ? tr("Wrote the report to %1.").arg(path)
+                                                 : tr("Could not write the report: %1").arg(result.second);
+            m_window->statusBar()->showMessage(message, 10'000);
+            emit reportWritten(result.first, message);
+        });
+}
+
+void ReviewWiring::exportReportWithDialog()
+{
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Export report"), QString(),
+                                                tr("HTML, one file (*.html);;PDF (*.pdf);;Markdown with figures (*.md)"));
+    if (path.isEmpty())
+        return;
+    ReportWriter::Format format = ReportWriter::Format::Html;
+    if (!ReportWriter::formatOf(path, &format))
+        path += QStringLiteral(".html");
+    connect(this, &ReviewWiring::reportWritten, this, [this](bool ok, const QString &message) {
+        if (!ok)
+            QMessageBox::warning(m_window, tr("Export report"), message);
+    }, Qt::SingleShotConnection);
+    exportReport(path);
 }

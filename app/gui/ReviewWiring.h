@@ -1,6 +1,7 @@
 #pragma once
 
 #include "FigureExport.h"
+#include "LatestJob.h"
 
 #include <QObject>
 
@@ -27,9 +28,18 @@ public:
     const std::vector<FigureSource> &figures() const { return m_figures; }
     bool isBusy() const;
 
+    // The one-page report of the loaded trace and its record, written off the
+    // GUI thread; reportWritten() tells how it went.
+    void exportReport(const QString &path);
+    void exportReportWithDialog();
+
+signals:
+    void reportWritten(bool ok, const QString &message);
+
 private:
     MainWindow *m_window = nullptr;
     ViewState *m_state = nullptr;
     RecordPanel *m_record = nullptr;
     std::vector<FigureSource> m_figures;
+    LatestJob m_reportJob{this};
 };

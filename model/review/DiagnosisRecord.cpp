@@ -43,8 +43,8 @@ constexpr std::array<std::pair<SuspectedPhase::Source, const char *>, 4> kSource
 
 constexpr std::array<std::pair<StopVerdict::Outcome, const char *>, 4> kOutcomes = {{
     {StopVerdict::Outcome::NotJudged, "not-judged"},
-    {StopVerdict::Outcome::Continue, "continue"},
-    {StopVerdict::Outcome::Stop, "stop"},
+    {StopVerdict::Outcome::Worked, "worked"},
+    {StopVerdict::Outcome::DidNotWork, "did-not-work"},
     {StopVerdict::Outcome::Inconclusive, "inconclusive"},
 }};
 

@@ -185,10 +185,12 @@ struct StopRule
     bool operator==(const StopRule &other) const = default;
 };
 
-// The stop rule judged on a baseline/candidate comparison.
+// The stop rule judged on a baseline/candidate comparison
+// (analysis/compare: the target percentile moved beyond its interval, the
+// suspected phase moved, no guardrail regressed).
 struct StopVerdict
 {
-    enum class Outcome { NotJudged, Continue, Stop, Inconclusive };
+    enum class Outcome { NotJudged, Worked, DidNotWork, Inconclusive };
 
     Outcome outcome = Outcome::NotJudged;
     QString candidate;               // candidate trace

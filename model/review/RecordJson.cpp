@@ -384,7 +384,7 @@ bool fromJson(const Json &json, DiagnosisRecord *record, QString *error)
         in.text(*verdict, "outcome", path, &outcome);
         if (!outcome.isEmpty() && !StopVerdict::outcomeFromKey(outcome, &result.verdict.outcome))
             in.fail(path + QStringLiteral(".outcome"),
-                    QStringLiteral("unknown outcome '%1' (not-judged, continue, stop, inconclusive)").arg(outcome));
+                    QStringLiteral("unknown outcome '%1' (not-judged, worked, did-not-work, inconclusive)").arg(outcome));
         in.text(*verdict, "candidate", path, &result.verdict.candidate);
         in.number(*verdict, "baseline_ms", path, &result.verdict.baselineMs);
         in.number(*verdict, "candidate_ms", path, &result.verdict.candidateMs);

@@ -182,14 +182,14 @@ QString verdict(const StopVerdict &verdict)
     switch (verdict.outcome) {
     case StopVerdict::Outcome::NotJudged:
         return QStringLiteral("not judged: no candidate trace compared yet");
-    case StopVerdict::Outcome::Continue:
-    case StopVerdict::Outcome::Stop:
+    case StopVerdict::Outcome::Worked:
+    case StopVerdict::Outcome::DidNotWork:
     case StopVerdict::Outcome::Inconclusive:
         break;
     }
-    const QString outcome = verdict.outcome == StopVerdict::Outcome::Continue ? QStringLiteral("worth continuing")
-        : verdict.outcome == StopVerdict::Outcome::Stop                      ? QStringLiteral("stop")
-                                                                             : QStringLiteral("inconclusive");
+    const QString outcome = verdict.outcome == StopVerdict::Outcome::Worked ? QStringLiteral("the change worked")
+        : verdict.outcome == StopVerdict::Outcome::DidNotWork              ? QStringLiteral("the change did not work")
+                                                                           : QStringLiteral("inconclusive");
     QString text = QStringLiteral("%1 (candidate %2: %3 \u2192 %4)")
                        .arg(outcome, verdict.candidate, milliseconds(verdict.baselineMs), milliseconds(verdict.candidateMs));
     if (!verdict.detail.isEmpty())

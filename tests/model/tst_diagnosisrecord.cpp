@@ -362,7 +362,7 @@ void tst_DiagnosisRecord::jsonRoundTrip()
     record.date = QStringLiteral("2026-12-01");
     record.claim = QStringLiteral("Queue carries the p99 \"tail\" <b>under</b> bursts — ünïcödé");
     record.workloadNote = QStringLiteral("bursty\nmornings");
-    record.verdict = {StopVerdict::Outcome::Stop, QStringLiteral("candidate.jsonl"), 812.5, 640.25,
+    record.verdict = {StopVerdict::Outcome::Worked, QStringLiteral("candidate.jsonl"), 812.5, 640.25,
                       QStringLiteral("queue moved by 172 ms")};
     record.stopRule.minimumGainMs = 50.0;
     const QByteArray bytes = RecordJson::write(record);
@@ -445,6 +445,8 @@ void tst_DiagnosisRecord::jsonErrorsNameTheField_data()
                                  << QStringLiteral("coordinates.request_shape.classes[0].values[0].share: expected a number, got a string");
     QTest::newRow("source") << head + R"("suspected_phase":{"source":"oracle"}})"
                             << QStringLiteral("suspected_phase.source: unknown source 'oracle' (none, phase-attribution, critical-path, person)");
+    QTest::newRow("outcome") << head + R"("verdict":{"outcome":"stop"}})"
+                             << QStringLiteral("verdict.outcome: unknown outcome 'stop' (not-judged, worked, did-not-work, inconclusive)");
 }
 
 void tst_DiagnosisRecord::jsonErrorsNameTheField()

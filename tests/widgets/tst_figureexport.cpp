@@ -3,6 +3,9 @@
 // units in the headers.
 
 #include "ClassTablePanel.h"
+#include "PhaseColors.h"
+#include "SpanCategoryColors.h"
+#include "report/FigurePalette.h"
 #include "FigureExport.h"
 #include "MainWindow.h"
 #include "RequestTablePanel.h"
@@ -91,6 +94,7 @@ private slots:
     void tableCopySelectionAndKeys();
     void tableCopyMarkdownEscapes();
     void requestTableCopies();
+    void reportColoursMatchTheViews();
 };
 
 void tst_FigureExport::pngAtTwiceThePixels()
@@ -327,6 +331,19 @@ void tst_FigureExport::requestTableCopies()
     QCOMPARE(grid.rows.size(), size_t(10));
     QVERIFY2(std::find(grid.header.begin(), grid.header.end(), QStringLiteral("TTFT (client) [ms]")) != grid.header.end(),
              qPrintable(QStringList(grid.header.begin(), grid.header.end()).join(u'|')));
+}
+
+void tst_FigureExport::reportColoursMatchTheViews()
+{
+    // The report's figures repeat the views' colours (model/ has no QColor).
+    for (const Phase phase : kAllPhases)
+        QCOMPARE(QColor(FigurePalette::phase(phase)), PhaseColors::of(phase));
+    QCOMPARE(QColor(FigurePalette::residual()), PhaseColors::residual());
+    for (int i = 0; i < kSpanCategoryCount; ++i) {
+        const auto category = static_cast<SpanCategory>(i);
+        QCOMPARE(QColor(FigurePalette::category(category)), SpanCategoryColors::of(category));
+    }
+    QCOMPARE(QColor(FigurePalette::criticalPath()), SpanCategoryColors::criticalPath());
 }
 
 QTEST_MAIN(tst_FigureExport)
