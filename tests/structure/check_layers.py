@@ -5,6 +5,8 @@ store <- io, store <- analysis, {analysis, io} <- report/scenarios,
 report <- review; model/ never
 includes QtWidgets/QtGui. The link already fails for most back-references (one
 static library per layer); this catches header-only ones and says which line.
+It also fails when the top level grows a folder or file outside the fixed layout
+(code that needs QtGui but not QtWidgets lives under app/, e.g. app/render/).
 """
 import os
 import re
@@ -22,8 +24,19 @@ LAYERS = set(ALLOWED)
 FORBIDDEN_QT = re.compile(r'#include\s*<(QtWidgets|QtGui|QWidget|QPainter|QImage|QColor)')
 INCLUDE = re.compile(r'#include\s*"([^"/]+)/')
 
-root = os.path.join(sys.argv[1] if len(sys.argv) > 1 else '.', 'model')
+TOP_LEVEL = {'CMakeLists.txt', 'CMakePresets.json', 'README.md', 'LICENSE', 'app', 'widgets',
+             'model', 'resources', 'tests', 'packaging'}
+
+project = sys.argv[1] if len(sys.argv) > 1 else '.'
+root = os.path.join(project, 'model')
 problems = []
+for entry in sorted(os.listdir(project)):
+    # Dot-files (.ci/, tool configs) and build output (build/, build-*/) are not layout.
+    if entry.startswith('.') or entry in ('build', 'compile_commands.json') or entry.startswith('build-'):
+        continue
+    if entry not in TOP_LEVEL:
+        problems.append(f'{os.path.join(project, entry)}: not part of the fixed top-level layout '
+                        f'({", ".join(sorted(TOP_LEVEL))})')
 for layer in sorted(LAYERS):
     for dirpath, _, files in os.walk(os.path.join(root, layer)):
         for name in sorted(files):
