@@ -43,6 +43,7 @@ ClassTablePanel::ClassTablePanel(ViewState *state, QWidget *parent)
 {
     setObjectName(QStringLiteral("classTablePanel"));
     m_mixture->setObjectName(QStringLiteral("classMixtureWarning"));
+    m_status->setObjectName(QStringLiteral("classStatus"));
     m_view->setObjectName(QStringLiteral("classTableView"));
 
     m_mixture->setWordWrap(true);
@@ -204,6 +205,10 @@ void ClassTablePanel::updateStatus()
     }
     if (!table.error.isEmpty()) {
         m_status->setText(table.error);
+        return;
+    }
+    if (const QString empty = m_state->emptySliceText(); !empty.isEmpty() && table.sliceRequests == 0) {
+        m_status->setText(empty);
         return;
     }
     const QString scope = m_scope.sliced ? tr("filter: %1").arg(m_scope.label) : tr("whole trace");

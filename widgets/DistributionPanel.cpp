@@ -188,7 +188,19 @@ void DistributionPanel::redraw()
     m_plot->yAxis->setLabel(tr("Requests per bin"));
     m_plot->yAxis2->setLabel(tr("Share of requests \u2264 x"));
     const QColor text = palette().color(QPalette::Text);
+    m_emptyNote = m_scope.n == 0 ? m_state->emptySliceText() : QString();
     if (m_scope.n == 0) {
+        if (const QString empty = QString(m_emptyNote).replace(QStringLiteral(". "), QStringLiteral(".\n"));
+            !empty.isEmpty()) {
+            // Said inside the plot, where the histogram would be.
+            auto *note = new QCPItemText(m_plot);
+            note->setObjectName(QStringLiteral("emptyNote"));
+            note->position->setType(QCPItemPosition::ptAxisRectRatio);
+            note->position->setCoords(0.5, 0.5);
+            note->setPositionAlignment(Qt::AlignCenter);
+            note->setColor(text);
+            note->setText(empty);
+        }
         m_plot->replot();
         return;
     }

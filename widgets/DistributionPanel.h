@@ -28,6 +28,8 @@ public:
     QCustomPlot *plot() const { return m_plot; }
     // The figure's coordinates: metric, boundary, n and population.
     QString title() const { return m_title; }
+    // What the plot says instead of data when the filter matches nothing.
+    QString emptyNote() const { return m_emptyNote; }
     const Distribution &scopeDistribution() const { return m_scope; }
     bool isComputing() const { return m_job.isRunning(); }
 
@@ -65,4 +67,5 @@ private:
     std::optional<Distribution> m_selection;
     double m_sloShare = 0.0;
     QString m_title;
+    QString m_emptyNote;
 };

@@ -1,5 +1,6 @@
 #include "ExceedancePanel.h"
 
+#include "CountText.h"
 #include "FeatureText.h"
 #include "MemberComparisonModel.h"
 #include "RequestTimeline.h"
@@ -20,6 +21,8 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <utility>
 
 namespace {
 
@@ -233,9 +236,50 @@ void ExceedancePanel::apply(Result result)
     marks.members = RowSet::fromRows(set.members);
     m_comparison->setAnalysis(*m_analysis);
     m_state->setExceedance(std::move(marks));   // drops the cursor when it left the set
-    showMember(m_state->exceedanceCursor());
+    if (m_pendingMember.position >= 0) {
+        stepToPending();
+    } else {
+        showMember(m_state->exceedanceCursor());
+    }
     updateSummary();
     emit analysisReady();
+}
+
+ExceedancePanel::MemberKey ExceedancePanel::memberKey() const
+{
+    const RequestTable *table = m_state->requests();
+    if (m_position < 0 || !m_analysis || !table)
+        return {};
+    return {table->idText(m_analysis->set.members[size_t(m_position)]), m_position};
+}
+
+void ExceedancePanel::restoreMember(const MemberKey &key)
+{
+    m_pendingMember = key;
+}
+
+void ExceedancePanel::stepToPending()
+{
+    const MemberKey key = std::exchange(m_pendingMember, {});
+    const RequestTable *table = m_state->requests();
+    const std::vector<qint32> &members = m_analysis->set.members;
+    if (!table || members.empty()) {
+        showMember(-1);
+        return;
+    }
+    qint32 row = -1;
+    for (const qint32 member : members) {
+        if (table->idText(member) == key.requestId) {
+            row = member;
+            break;
+        }
+    }
+    if (row < 0)
+        row = members[size_t(qMin<qsizetype>(key.position, qsizetype(members.size()) - 1))];
+    if (row == m_state->exceedanceCursor())
+        showMember(row);
+    else
+        m_state->setExceedanceCursor(row);
 }
 
 void ExceedancePanel::updateSummary()
@@ -246,6 +290,13 @@ void ExceedancePanel::updateSummary()
         return;
     }
     const ExceedanceSet &set = m_analysis->set;
+    const bool any = !set.isEmpty();
+    m_nextButton->setEnabled(any);
+    m_previousButton->setEnabled(any);
+    if (const QString empty = m_state->emptySliceText(); !empty.isEmpty()) {
+        m_summary->setText(empty.toHtmlEscaped());
+        return;
+    }
     const QString scope = m_state->hasSlice() ? tr("filter: %1").arg(m_state->sliceLabel()) : tr("whole trace");
     m_summary->setText(tr("Threshold: p%1 of %2 at the %3 boundary = <b>%4</b> \u00b7 set: <b>%5</b> of %6 requests "
                           "with %2 (%7)")
@@ -253,9 +304,6 @@ void ExceedancePanel::updateSummary()
                                 boundaryKey(set.boundary),
                                 FeatureText::withUnit(set.threshold, metricUnit(set.spec.metric)),
                                 locale.toString(set.size()), locale.toString(set.observedRequests), scope));
-    const bool any = !set.isEmpty();
-    m_nextButton->setEnabled(any);
-    m_previousButton->setEnabled(any);
 }
 
 void ExceedancePanel::stepNext()
@@ -288,8 +336,12 @@ void ExceedancePanel::showMember(qint32 row)
         m_member->setComparison({});
         m_timeline->setStamps(stamps);
         const qsizetype size = m_analysis ? m_analysis->set.size() : 0;
-        m_positionText->setText(size > 0 ? tr("Press N to step through the %1 slow requests.").arg(QLocale().toString(size))
-                                         : tr("No request is above the threshold."));
+        QString text = tr("No request is above the threshold.");
+        if (size > 0)
+            text = tr("Press N to step through the %1.").arg(CountText::of(size, tr("slow request"), tr("slow requests")));
+        else if (const QString empty = m_state->emptySliceText(); !empty.isEmpty())
+            text = empty;
+        m_positionText->setText(text);
         emit memberShown(-1);
         return;
     }

@@ -46,6 +46,18 @@ public:
 
     // Position of the shown member in the set's order; -1 for none.
     qsizetype position() const { return m_position; }
+
+    // The member being looked at, by request id and position, so it can be
+    // found again in a reloaded trace.
+    struct MemberKey
+    {
+        QString requestId;
+        qsizetype position = -1;
+    };
+    MemberKey memberKey() const;
+    // Once the next analysis is ready, steps to the member with that request
+    // id, or else to the same position (clamped to the set).
+    void restoreMember(const MemberKey &key);
     const std::shared_ptr<const ExceedanceAnalysis> &analysis() const { return m_analysis; }
     bool isComputing() const { return m_job.isRunning(); }
 
@@ -70,6 +82,7 @@ private:
     void apply(Result result);
     void step(int direction);
     void showMember(qint32 row);
+    void stepToPending();
     void updateSummary();
 
     ViewState *m_state = nullptr;
@@ -77,6 +90,7 @@ private:
     LatestJob m_job{this};
     std::shared_ptr<const ExceedanceAnalysis> m_analysis;
     qsizetype m_position = -1;
+    MemberKey m_pendingMember;
 
     QComboBox *m_metric = nullptr;
     QDoubleSpinBox *m_percentile = nullptr;

@@ -10,10 +10,13 @@
 #include <memory>
 #include <type_traits>
 
-// Runs work on the background pool and hands only the newest job's result back
-// on the GUI thread; older jobs are told to stop (their cancel flag) and
-// their results are dropped by a generation counter. Work receives a
-// `const std::atomic<bool> *` it may poll, and returns a plain value.
+// The one job runner for background work (layouts, queries, analyses, frames
+// and the file load): runs work on the background pool and hands only the
+// newest job's result back on the GUI thread; older jobs are told to stop
+// (their cancel flag) and their results are dropped by a generation counter.
+// Work receives a `const std::atomic<bool> *` it may poll, and returns a
+// plain value. Cancel is final: after cancel() the job's result is never
+// applied, even when its worker had already finished.
 class LatestJob
 {
 public:
@@ -46,10 +49,14 @@ public:
         // The watcher dies with its context, and with it the connection.
         auto *watcher = new QFutureWatcher<Result>(m_context);
         QObject::connect(watcher, &QFutureWatcherBase::finished, watcher,
-                         [this, watcher, generation, apply = std::move(apply)]() mutable {
+                         [this, watcher, generation, cancelled, apply = std::move(apply)]() mutable {
                              watcher->deleteLater();
-                             if (generation != m_generation || watcher->isCanceled())
-                                 return;   // a newer job replaced this one
+                             // Checked here, on the GUI thread, right before the result
+                             // would replace anything: a job cancelled after its worker
+                             // returned (a late Cancel) is dropped all the same.
+                             if (generation != m_generation || watcher->isCanceled()
+                                 || cancelled->load(std::memory_order_relaxed))
+                                 return;   // cancelled, or a newer job replaced this one
                              m_running = false;
                              apply(watcher->future().takeResult());
                          });

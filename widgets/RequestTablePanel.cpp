@@ -1,5 +1,6 @@
 #include "RequestTablePanel.h"
 
+#include "CountText.h"
 #include "RequestTableModel.h"
 #include "TableColumns.h"
 #include "ViewState.h"
@@ -34,6 +35,7 @@ RequestTablePanel::RequestTablePanel(ViewState *state, QWidget *parent)
 {
     setObjectName(QStringLiteral("requestTablePanel"));
     m_filter->setObjectName(QStringLiteral("requestFilter"));
+    m_count->setObjectName(QStringLiteral("requestCount"));
     m_filter->setPlaceholderText(tr("Filter by request id or class value\u2026"));
     m_filter->setClearButtonEnabled(true);
     m_attribute->setObjectName(QStringLiteral("filterAttribute"));
@@ -324,8 +326,10 @@ void RequestTablePanel::stateSelectionChanged()
 void RequestTablePanel::updateCountLabel()
 {
     const QLocale locale;
-    QString text = tr("%1 of %2 requests").arg(locale.toString(m_model->rowCount()),
-                                               locale.toString(m_state->requestCount()));
+    QString text = tr("%1 of %2").arg(locale.toString(m_model->rowCount()),
+                                      CountText::of(m_state->requestCount(), tr("request"), tr("requests")));
+    if (m_model->rowCount() == 0 && m_state->requestCount() > 0)
+        text = tr("No request matches (0 of %1)").arg(locale.toString(m_state->requestCount()));
     if (!m_state->selection().isEmpty())
         text += tr(", %1 selected").arg(locale.toString(m_state->selection().size()));
     m_count->setText(text);

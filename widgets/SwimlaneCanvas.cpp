@@ -20,7 +20,6 @@ using SwimlaneCoordinates::LaneWindow;
 namespace {
 
 constexpr double kWheelZoomPerStep = 0.8;
-constexpr double kKeyZoom = 0.7;
 constexpr double kMinLanesVisible = 5.0;
 constexpr int kDragThresholdPx = 4;
 
@@ -40,7 +39,11 @@ SwimlaneCanvas::SwimlaneCanvas(ViewState *state, QWidget *parent)
     connect(state, &ViewState::timeWindowChanged, this, repaint);
     connect(state, &ViewState::selectionChanged, this, repaint);
     connect(state, &ViewState::exceedanceChanged, this, repaint);
-    connect(state, &ViewState::exceedanceCursorChanged, this, repaint);
+    connect(state, &ViewState::exceedanceCursorChanged, this, [this](qint32 row) {
+        // Stepping through slow requests shows each one whole, zoomed in or not.
+        ensureRowTimeVisible(row);
+        update();
+    });
     connect(state, &ViewState::currentRowChanged, this, [this](qint32 row) {
         if (m_layout)
             ensureSlotVisible(m_layout->slotOf(row));
@@ -163,6 +166,24 @@ void SwimlaneCanvas::ensureSlotVisible(qint64 slot)
     setLaneWindow({double(slot) + 0.5 - m_lanes.count / 2.0, m_lanes.count});
 }
 
+void SwimlaneCanvas::ensureRowTimeVisible(qint32 row)
+{
+    const qint64 slot = m_layout ? m_layout->slotOf(row) : -1;
+    if (slot < 0 || m_layout->origin(slot) == kNoTime)
+        return;
+    // The origin is the lane's first observed stamp; offsets are ms from it.
+    float lastMs = 0.0f;
+    for (int s = 0; s < kStampCount; ++s) {
+        const float offset = m_layout->offsetMs(slot, static_cast<Stamp>(s));
+        if (!std::isnan(offset))
+            lastMs = qMax(lastMs, offset);
+    }
+    const qint64 begin = m_state->timeAxis() == TimeAxis::AlignedAtSend ? 0 : m_layout->origin(slot);
+    const qint64 end = begin + qint64(std::llround(double(lastMs) * 1e6));
+    m_state->setTimeWindow(
+        SwimlaneCoordinates::bringIntoView(m_state->timeWindow(), begin, end, timeBounds(), minimumDuration()));
+}
+
 qint64 SwimlaneCanvas::slotAt(QPoint pos) const
 {
     if (!m_layout)
@@ -281,9 +302,13 @@ void SwimlaneCanvas::paintEvent(QPaintEvent *)
     overlay.hoverSlot = m_hoverSlot;
     overlay.paint(painter);
     if (!m_layout || m_layout->requestCount() == 0) {
+        QString why = tr("No trace loaded.");
+        if (const QString empty = m_state->emptySliceText(); !empty.isEmpty())
+            why = empty;
+        else if (m_state->store())
+            why = m_state->requestCount() == 0 ? tr("The trace holds no request.") : tr("Laying out the lanes\u2026");
         painter.setPen(palette().color(QPalette::PlaceholderText));
-        painter.drawText(rect(), Qt::AlignCenter,
-                         m_state->store() ? tr("No requests in the current filter.") : tr("No trace loaded."));
+        painter.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap, why);
     }
 }
 

@@ -30,6 +30,9 @@ class SwimlaneCanvas : public QWidget
 {
     Q_OBJECT
 public:
+    // One key press zooms time or lanes by this factor (or its inverse).
+    static constexpr double kKeyZoom = 0.7;
+
     explicit SwimlaneCanvas(ViewState *state, QWidget *parent = nullptr);
     ~SwimlaneCanvas() override;
 
@@ -50,6 +53,9 @@ public:
     void panTime(double fractionOfWindow);
     void zoomToRect(const QRect &rect);
     void ensureSlotVisible(qint64 slot);
+    // Moves (or, if it does not fit, widens) the time window so the request's
+    // lane from its first to its last observed stamp is on screen.
+    void ensureRowTimeVisible(qint32 row);
 
     // Slot under a widget position, or -1.
     qint64 slotAt(QPoint pos) const;

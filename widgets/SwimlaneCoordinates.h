@@ -70,6 +70,27 @@ inline TimeWindow panBy(TimeWindow window, qint64 delta, TimeWindow bounds)
     return clampWindow({window.begin + delta, window.end + delta}, bounds, window.duration());
 }
 
+// The window that shows [begin, end]: unchanged when the range is inside it;
+// moved to centre the range at the same zoom when the range fits with
+// `marginShare` of the window free on each side; otherwise zoomed out to the
+// range plus `marginShare` of it on each side. Always inside `bounds`.
+inline TimeWindow bringIntoView(TimeWindow window, qint64 begin, qint64 end, TimeWindow bounds, qint64 minDuration,
+                                double marginShare = 0.05)
+{
+    if (!window.isValid() || end < begin)
+        return window;
+    if (begin >= window.begin && end <= window.end)
+        return window;
+    const qint64 span = end - begin;   // integers first: epoch-sized times stay exact
+    const qint64 margin = qint64(std::llround(double(window.duration()) * marginShare));
+    if (span + 2 * margin <= window.duration()) {
+        const qint64 start = begin + span / 2 - window.duration() / 2;
+        return clampWindow({start, start + window.duration()}, bounds, window.duration());
+    }
+    const qint64 pad = qMax<qint64>(1, qint64(std::llround(double(span) * marginShare)));
+    return clampWindow({begin - pad, end + pad}, bounds, minDuration);
+}
+
 // --- lane axis -----------------------------------------------------------------
 
 // The lanes on screen: `first` is the (fractional) lane at the top edge,

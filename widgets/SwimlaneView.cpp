@@ -9,6 +9,7 @@
 #include "analysis/lanes/LaneLayout.h"
 #include "store/TraceStore.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
@@ -18,6 +19,8 @@
 #include <QScrollBar>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <array>
 
 namespace {
 
@@ -72,7 +75,27 @@ SwimlaneView::SwimlaneView(ViewState *state, QWidget *parent)
         combo->setMinimumContentsLength(14);
     }
 
+    // Clicking a control leaves the keyboard with the lanes (zoom, pan keys
+    // keep working after choosing an order); Tab still reaches every control.
+    for (QWidget *control : std::initializer_list<QWidget *>{m_axis, m_orderKey, m_descending, m_groupBy})
+        control->setFocusPolicy(Qt::TabFocus);
+    // Lane zoom keys act anywhere in the panel: a focused combo box ignores
+    // Ctrl+Up / Ctrl+Down, which would otherwise zoom nothing.
+    const std::array<std::pair<QKeySequence, double>, 2> laneZooms = {{
+        {QKeySequence(Qt::CTRL | Qt::Key_Up), SwimlaneCanvas::kKeyZoom},
+        {QKeySequence(Qt::CTRL | Qt::Key_Down), 1.0 / SwimlaneCanvas::kKeyZoom},
+    }};
+    for (const auto &[keys, factor] : laneZooms) {
+        auto *zoom = new QAction(this);
+        zoom->setShortcut(keys);
+        zoom->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        connect(zoom, &QAction::triggered, m_canvas,
+                [this, factor = factor] { m_canvas->zoomLanes(factor, m_canvas->height() / 2.0); });
+        addAction(zoom);
+    }
+
     auto *fit = new QToolButton(this);
+    fit->setFocusPolicy(Qt::NoFocus);
     fit->setText(tr("Fit"));
     fit->setToolTip(tr("Show every lane and the whole trace (F)"));
     connect(fit, &QToolButton::clicked, m_canvas, &SwimlaneCanvas::fitAll);
@@ -261,7 +284,9 @@ void SwimlaneView::updateLaneInfo()
 {
     const auto &layout = m_canvas->laneLayout();
     if (!layout || layout->isEmpty()) {
-        m_laneInfo->setText(m_state->store() ? tr("No lanes") : QString());
+        const QString empty = m_state->emptySliceText();
+        m_laneInfo->setText(!empty.isEmpty() ? empty : m_state->store() ? tr("No lanes") : QString());
+        m_laneInfo->setToolTip(m_laneInfo->text());
         return;
     }
     const QLocale locale;

@@ -173,3 +173,10 @@ void ViewState::setExceedanceCursor(qint32 row)
     if (row >= 0)
         setCurrentRow(row);
 }
+
+QString ViewState::emptySliceText() const
+{
+    if (!m_hasSlice || !m_slice.isEmpty() || !m_store)
+        return {};
+    return tr("No request matches the filter: %1. Clear or change it to see requests again.").arg(m_sliceLabel);
+}

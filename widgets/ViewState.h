@@ -76,6 +76,9 @@ public:
     // The slice's rows, or every row when there is none.
     RowSet rowsInScope() const;
     qsizetype scopeSize() const { return m_hasSlice ? m_slice.size() : requestCount(); }
+    // "No request matches the filter: …" when a slice holds no request, for
+    // every view it empties to say why it is empty; otherwise empty.
+    QString emptySliceText() const;
     void setSlice(RowSet rows, const QString &label);
     void clearSlice();
 

@@ -1,28 +1,29 @@
 #include "MainWindow.h"
 
 #include "AboutDialog.h"
-#include "BackgroundPool.h"
 #include "Appearance.h"
 #include "ClassTablePanel.h"
 #include "ComparePanel.h"
+#include "CountText.h"
 #include "DistributionPanel.h"
 #include "ExceedancePanel.h"
 #include "KeyboardShortcutsDialog.h"
 #include "LoadProgressBar.h"
+#include "MessageBanner.h"
 #include "RecentFiles.h"
 #include "RejectedRecordsPanel.h"
 #include "ReportView.h"
 #include "ReviewWiring.h"
 #include "RequestDetailPanel.h"
 #include "RequestTablePanel.h"
+#include "SwimlaneCanvas.h"
 #include "SwimlaneCoordinates.h"
 #include "SwimlaneView.h"
 #include "ViewState.h"
 #include "WorkflowPanel.h"
 #include "analysis/requests/ProfileReport.h"
 #include "analysis/workflows/WorkflowAnalysis.h"
-#include "io/LoadControl.h"
-#include "io/TraceFileLoader.h"
+#include "io/LoadVerdict.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -32,7 +33,6 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QLocale>
 #include <QMenuBar>
@@ -42,11 +42,13 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
-#include <QtConcurrent>
+#include <QVBoxLayout>
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_state(new ViewState(this))
+    , m_load(new TraceLoadJob(this))
+    , m_candidateLoad(new TraceLoadJob(this))
     , m_progressTimer(new QTimer(this))
 {
     setWindowTitle(QStringLiteral("Tracelane"));
@@ -54,7 +56,15 @@ MainWindow::MainWindow(QWidget *parent)
     setAcceptDrops(true);
     setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
     m_swimlanes = new SwimlaneView(m_state, this);
-    setCentralWidget(m_swimlanes);
+    // The banner sits above the lanes: seen at once, and it never covers data.
+    auto *central = new QWidget(this);
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(2);
+    m_banner = new MessageBanner(central);
+    centralLayout->addWidget(m_banner);
+    centralLayout->addWidget(m_swimlanes, 1);
+    setCentralWidget(central);
     createDocks();
     m_review = new ReviewWiring(this, m_state);
     createCompareDock();
@@ -63,6 +73,8 @@ MainWindow::MainWindow(QWidget *parent)
     createStatusBar();
     m_progressTimer->setInterval(100);
     connect(m_progressTimer, &QTimer::timeout, this, &MainWindow::updateProgress);
+    connect(m_load, &TraceLoadJob::finished, this, &MainWindow::finishLoad);
+    connect(m_candidateLoad, &TraceLoadJob::finished, this, &MainWindow::finishCandidate);
     connect(m_state, &ViewState::rowActivated, this, [this] {
         m_detailDock->show();
         m_detailDock->raise();
@@ -102,8 +114,12 @@ MainWindow::MainWindow(QWidget *parent)
 
 MainWindow::~MainWindow()
 {
-    if (m_loadControl)
-        m_loadControl->cancel();
+    m_load->cancel();
+    m_candidateLoad->cancel();
+    // The docks die after this window's members, and a dying dock reports
+    // itself hidden: nothing of this window may hear it any more.
+    for (QDockWidget *dock : findChildren<QDockWidget *>())
+        dock->disconnect(this);
 }
 
 QDockWidget *MainWindow::addDock(const QString &objectName, const QString &title, QWidget *widget,
@@ -121,7 +137,45 @@ QDockWidget *MainWindow::addDock(const QString &objectName, const QString &title
     dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable
                       | QDockWidget::DockWidgetFloatable);
     addDockWidget(area, dock);
+    // visibilityChanged also says when a tab goes behind or comes to the front.
+    connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
+        if (visible) {
+            m_docksBehind.remove(dock);
+            m_shownDock = dock;
+        } else {
+            m_docksBehind.insert(dock);
+        }
+        // Once both tabs of a switch have reported.
+        QTimer::singleShot(0, this, &MainWindow::rescueHiddenFocus);
+    });
     return dock;
+}
+
+// A dock sent behind another tab is not hidden: Qt moves it out of sight and
+// it keeps the keyboard focus, so a text field nobody sees would go on eating
+// single-key shortcuts (N / P). Focus left in a widget out of sight moves to
+// the dock just brought to the front, else to the lanes.
+void MainWindow::rescueHiddenFocus()
+{
+    QWidget *focus = QApplication::focusWidget();
+    if (!focus || focus->window() != this)
+        return;
+    const bool outOfSight = !focus->isVisible()
+        || std::any_of(m_docksBehind.begin(), m_docksBehind.end(),
+                       [focus](const QDockWidget *dock) { return dock->isAncestorOf(focus); });
+    if (!outOfSight)
+        return;
+    if (m_shownDock && m_shownDock->isVisible() && !m_docksBehind.contains(m_shownDock)) {
+        for (QWidget *next = m_shownDock->nextInFocusChain(); next && next != m_shownDock;
+             next = next->nextInFocusChain()) {
+            if (m_shownDock->isAncestorOf(next) && next->isVisible() && next->isEnabled()
+                && (next->focusPolicy() & Qt::TabFocus) == Qt::TabFocus) {
+                next->setFocus(Qt::OtherFocusReason);
+                return;
+            }
+        }
+    }
+    m_swimlanes->canvas()->setFocus(Qt::OtherFocusReason);
 }
 
 void MainWindow::createDocks()
@@ -341,58 +395,31 @@ void MainWindow::openFiles(const QStringList &paths)
     if (paths.isEmpty())
         return;
     openFile(paths.first());
-    // One trace at a time for now; say so rather than dropping files silently.
-    if (paths.size() > 1)
-        m_message->setText(tr("Opening %1; %n other file(s) not opened (one trace at a time).", nullptr,
-                              int(paths.size() - 1))
-                               .arg(QFileInfo(paths.first()).fileName()));
+    // One trace at a time: say which files were not opened, and keep saying
+    // it until the user closes the banner (the status bar is overwritten).
+    if (paths.size() > 1) {
+        QStringList names;
+        for (qsizetype i = 1; i < paths.size(); ++i)
+            names.append(QFileInfo(paths[i]).fileName());
+        m_openNote = tr("Opened %1 only; %2 not opened (%3): Tracelane shows one trace at a time. "
+                        "Open another with File \u2192 Open.")
+                         .arg(QFileInfo(paths.first()).fileName(),
+                              CountText::of(names.size(), tr("other file was"), tr("other files were")),
+                              names.join(QStringLiteral(", ")));
+        m_banner->showMessage(m_openNote);
+    }
 }
 
 void MainWindow::openFile(const QString &path)
 {
-    if (m_loadControl)
-        m_loadControl->cancel();
-    const quint64 generation = ++m_loadGeneration;
-    auto control = std::make_shared<LoadControl>();
-    m_loadControl = control;
-    m_loadClock.start();
     m_message->clear();
+    m_banner->clearMessage();
+    m_openNote.clear();
+    m_load->start(path);   // drops a load still running: its result never arrives
     m_progress->start(QFileInfo(path).fileName());
     m_progress->show();
     m_cancelAction->setEnabled(true);
     m_progressTimer->start();
-    QFuture<LoadOutcome> future = QtConcurrent::run(BackgroundPool::instance(), [path, control] {
-        BackgroundPool::lowerCurrentThreadPriority();   // the loader's threads inherit it
-        LoadOutcome outcome;
-        outcome.result = TraceFileLoader::load(path, LoadOptions{}, control.get());
-        // The trace's time span, for the status bar: one pass, off the GUI thread.
-        const RequestTable &table = outcome.result.store->requests;
-        qint64 first = std::numeric_limits<qint64>::max();
-        qint64 last = std::numeric_limits<qint64>::min();
-        for (const Stamp stamp : {Stamp::ClientSend, Stamp::LastTokenClient}) {
-            for (const qint64 t : table.stampColumn(stamp)) {
-                if (t != kNoTime) {
-                    first = qMin(first, t);
-                    last = qMax(last, t);
-                }
-            }
-        }
-        if (first <= last) {
-            outcome.firstNs = first;
-            outcome.lastNs = last;
-        }
-        return outcome;
-    });
-    // A watcher the window owns (see LatestJob): closing the window mid-load
-    // must drop the result, not deliver it to a destroyed window.
-    auto *watcher = new QFutureWatcher<LoadOutcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, path] {
-        watcher->deleteLater();
-        if (generation != m_loadGeneration)
-            return;   // a newer load replaced this one
-        finishLoad(watcher->result(), path);
-    });
-    watcher->setFuture(future);
 }
 
 void MainWindow::reload()
@@ -403,22 +430,20 @@ void MainWindow::reload()
 
 void MainWindow::cancelLoad()
 {
-    if (m_loadControl)
-        m_loadControl->cancel();
-    if (m_candidateControl)
-        m_candidateControl->cancel();
+    m_candidateLoad->cancel();
+    if (!m_load->cancel())
+        return;
+    // Final: the load is dropped now, whatever its worker still does.
+    stopLoadFeedback();
+    m_message->setText(tr("Loading %1 was cancelled; the previous view is kept.")
+                           .arg(QFileInfo(m_load->path()).fileName()));
+    emit loadFinished(false);
 }
 
 void MainWindow::closeTrace()
 {
-    if (m_loadControl) {
-        m_loadControl->cancel();
-        ++m_loadGeneration;
-        m_loadControl.reset();
-        m_progressTimer->stop();
-        m_progress->hide();
-        m_cancelAction->setEnabled(false);
-    }
+    if (m_load->cancel())
+        stopLoadFeedback();
     m_currentFile.clear();
     m_spanNs = 0;
     m_state->setStore(nullptr);
@@ -428,38 +453,52 @@ void MainWindow::closeTrace()
 
 void MainWindow::updateProgress()
 {
-    if (m_loadControl)
-        m_progress->setProgress(m_loadControl->fraction(), m_loadControl->processedRecords(), m_loadClock.elapsed());
+    if (m_load->isRunning())
+        m_progress->setProgress(m_load->fraction(), m_load->records(), m_load->elapsedMs());
+}
+
+void MainWindow::stopLoadFeedback()
+{
+    m_progressTimer->stop();
+    m_progress->hide();
+    m_cancelAction->setEnabled(false);
 }
 
 void MainWindow::finishLoad(const LoadOutcome &outcome, const QString &path)
 {
-    m_progressTimer->stop();
-    m_progress->hide();
-    m_loadControl.reset();
-    m_cancelAction->setEnabled(false);
+    stopLoadFeedback();
     const LoadResult &result = outcome.result;
     const QString name = QFileInfo(path).fileName();
-    if (!result.ok()) {
-        const QString message = result.cancelled ? tr("Loading %1 was cancelled; the previous view is kept.").arg(name)
-                                                 : result.fatalError;
+    // A file that is not a trace (or is empty) loads "fine" into nothing: the
+    // trace on screen stays, and the banner says why the new one did not load.
+    const QString why = LoadVerdict::whyNothingLoaded(result, name);
+    if (!why.isEmpty()) {
+        QString message = why;
+        if (m_state->store())
+            message += tr(" The trace on screen is kept.");
         m_message->setText(message);
+        if (!m_openNote.isEmpty())
+            message += QLatin1Char('\n') + m_openNote;
+        m_banner->showMessage(message);
         if (!m_state->store())
-            m_report->showMessage(message);
+            m_report->showMessage(why);
         emit loadFinished(false);
         return;
     }
+    // A reload (F5) comes back to the slow request being looked at.
+    const bool reloaded = QFileInfo(path).absoluteFilePath() == m_currentFile;
+    const ExceedancePanel::MemberKey member = reloaded ? m_exceedance->memberKey() : ExceedancePanel::MemberKey{};
     m_currentFile = QFileInfo(path).absoluteFilePath();
     m_spanNs = outcome.lastNs - outcome.firstNs;
     m_state->setStore(result.store);
+    if (member.position >= 0)
+        m_exceedance->restoreMember(member);
     setWindowTitle(tr("%1 \u2014 Tracelane").arg(name));
-    m_message->setText(tr("Loaded %1 in %2 s.").arg(name, QLocale().toString(m_loadClock.elapsed() / 1000.0, 'f', 2)));
+    m_message->setText(tr("Loaded %1 in %2 s.").arg(name, QLocale().toString(m_load->elapsedMs() / 1000.0, 'f', 2)));
     if (m_persistent) {
         RecentFiles::add(path);
         updateRecentMenu();
     }
-    if (!result.store->rejected.empty() && result.store->requests.isEmpty())
-        m_rejectedDock->raise();
     emit loadFinished(true);
 }
 
@@ -510,7 +549,7 @@ bool MainWindow::isBusy() const
 {
     return isLoading() || m_swimlanes->isLayingOut() || m_requestTable->isQueryRunning()
         || m_distributions->isComputing() || m_reportJob.isRunning() || m_classes->isComputing()
-        || m_exceedance->isComputing() || m_workflow->isBusy() || m_review->isBusy() || m_candidateJob.isRunning()
+        || m_exceedance->isComputing() || m_workflow->isBusy() || m_review->isBusy() || m_candidateLoad->isRunning()
         || m_compare->isComputing();
 }
 
@@ -523,6 +562,11 @@ bool MainWindow::showPanel(const QString &dockName)
     dock->raise();
     m_pinnedDock = dockName;
     return true;
+}
+
+QString MainWindow::bannerText() const
+{
+    return m_banner->isVisibleTo(this) ? m_banner->text() : QString();
 }
 
 std::shared_ptr<const TraceStore> MainWindow::store() const
@@ -555,26 +599,26 @@ void MainWindow::chooseCandidate()
 
 void MainWindow::compareWith(const QString &path)
 {
-    if (m_candidateControl)
-        m_candidateControl->cancel();
-    auto control = std::make_shared<LoadControl>();
-    m_candidateControl = control;
     const QString name = QFileInfo(path).fileName();
     m_message->setText(tr("Loading %1 as the candidate\u2026").arg(name));
     m_compareDock->show();
     m_compareDock->raise();
-    m_candidateJob.start([path, control](const std::atomic<bool> *) { return TraceFileLoader::load(path, {}, control.get()); },
-                         [this, name](LoadResult result) {
-                             m_candidateControl.reset();
-                             if (!result.ok()) {
-                                 m_message->setText(result.cancelled ? tr("Loading %1 was cancelled.").arg(name)
-                                                                     : result.fatalError);
-                                 return;
-                             }
-                             m_message->setText(tr("Comparing with %1 (%2 requests, %3 rejected).")
-                                                    .arg(name, QLocale().toString(result.store->requests.rowCount()),
-                                                         QLocale().toString(qint64(result.store->rejected.size()))));
-                             m_state->setCandidate(result.store, name);
-                             m_compareDock->raise();
-                         });
+    m_candidateLoad->start(path);   // the same job runner as the main load: cancel is final
+}
+
+void MainWindow::finishCandidate(const LoadOutcome &outcome, const QString &path)
+{
+    const LoadResult &result = outcome.result;
+    const QString name = QFileInfo(path).fileName();
+    if (const QString why = LoadVerdict::whyNothingLoaded(result, name); !why.isEmpty()) {
+        m_message->setText(why);
+        if (!result.cancelled)
+            m_banner->showMessage(why);
+        return;
+    }
+    m_message->setText(tr("Comparing with %1 (%2, %3 rejected).")
+                           .arg(name, CountText::of(result.store->requests.rowCount(), tr("request"), tr("requests")),
+                                QLocale().toString(qint64(result.store->rejected.size()))));
+    m_state->setCandidate(result.store, name);
+    m_compareDock->raise();
 }

@@ -1,10 +1,10 @@
 #pragma once
 
 #include "LatestJob.h"
-#include "io/LoadResult.h"
+#include "TraceLoadJob.h"
 
-#include <QElapsedTimer>
 #include <QMainWindow>
+#include <QSet>
 
 #include <memory>
 
@@ -12,8 +12,8 @@ class ClassTablePanel;
 class ComparePanel;
 class DistributionPanel;
 class ExceedancePanel;
-class LoadControl;
 class LoadProgressBar;
+class MessageBanner;
 class QActionGroup;
 class QComboBox;
 class QDockWidget;
@@ -69,13 +69,16 @@ public:
     // when a trace loads); false if there is none.
     bool showPanel(const QString &dockName);
     LoadProgressBar *loadProgress() const { return m_progress; }
-    bool isLoading() const { return m_loadControl != nullptr; }
+    bool isLoading() const { return m_load->isRunning(); }
     // True while any view still computes (layout, query, distribution).
     bool isBusy() const;
     QString statusSummary() const;
     QString currentFile() const { return m_currentFile; }
     // A panel in a dock (scrolling inside it) under a stable object name.
     QDockWidget *addDock(const QString &objectName, const QString &title, QWidget *widget, Qt::DockWidgetArea area);
+    // What the window must tell the user (a file that did not load, files
+    // not opened); empty when the banner is closed.
+    QString bannerText() const;
 
 signals:
     // Emitted once a load has finished, failed or been cancelled.
@@ -87,20 +90,16 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
-    struct LoadOutcome
-    {
-        LoadResult result;
-        qint64 firstNs = 0;
-        qint64 lastNs = 0;
-    };
-
     void createDocks();
     void createCompareDock();
     void chooseCandidate();
+    void finishCandidate(const LoadOutcome &outcome, const QString &path);
     void createActions();
     void createStatusBar();
     void updateRecentMenu();
     void finishLoad(const LoadOutcome &outcome, const QString &path);
+    void stopLoadFeedback();
+    void rescueHiddenFocus();
     void updateProgress();
     void updateStatus();
     void updateReport();
@@ -110,9 +109,8 @@ private:
     QString m_currentFile;
     QString m_pinnedDock;   // --panel: raised again after every load
     qint64 m_spanNs = 0;
-    std::shared_ptr<LoadControl> m_loadControl;
-    quint64 m_loadGeneration = 0;
-    QElapsedTimer m_loadClock;
+    TraceLoadJob *m_load = nullptr;
+    QString m_openNote;   // files given together that were not opened
 
     SwimlaneView *m_swimlanes = nullptr;
     RequestTablePanel *m_requestTable = nullptr;
@@ -125,13 +123,14 @@ private:
     WorkflowPanel *m_workflow = nullptr;
     QDockWidget *m_workflowDock = nullptr;
     QDockWidget *m_rejectedDock = nullptr;
+    QDockWidget *m_shownDock = nullptr;   // the dock most recently brought to the front
+    QSet<QDockWidget *> m_docksBehind;    // tabbed behind another, or closed
     ClassTablePanel *m_classes = nullptr;
     ExceedancePanel *m_exceedance = nullptr;
     ReviewWiring *m_review = nullptr;
     ComparePanel *m_compare = nullptr;
     QDockWidget *m_compareDock = nullptr;
-    LatestJob m_candidateJob{this};
-    std::shared_ptr<LoadControl> m_candidateControl;
+    TraceLoadJob *m_candidateLoad = nullptr;   // the trace to compare with
     QMenu *m_recentMenu = nullptr;
     QMenu *m_panelsMenu = nullptr;
     QComboBox *m_boundary = nullptr;
@@ -141,6 +140,7 @@ private:
 
     LoadProgressBar *m_progress = nullptr;
     QLabel *m_message = nullptr;
+    MessageBanner *m_banner = nullptr;
     QLabel *m_statusRequests = nullptr;
     QLabel *m_statusRejected = nullptr;
     QLabel *m_statusSpan = nullptr;

@@ -11,7 +11,15 @@ class LoadControl
 {
 public:
     void cancel() { m_cancelled.store(true, std::memory_order_relaxed); }
-    bool isCancelled() const { return m_cancelled.load(std::memory_order_relaxed); }
+    bool isCancelled() const
+    {
+        return m_cancelled.load(std::memory_order_relaxed)
+            || (m_followed && m_followed->load(std::memory_order_relaxed));
+    }
+    // Also stop when `flag` becomes true: a job runner's own cancel flag
+    // (LatestJob), so a load is cancelled the same way as any other job.
+    // Set before the load starts; `flag` must outlive it.
+    void followCancel(const std::atomic<bool> *flag) { m_followed = flag; }
 
     void setTotalBytes(qint64 bytes) { m_totalBytes.store(bytes, std::memory_order_relaxed); }
     void addProcessed(qint64 bytes, qint64 records)
@@ -41,6 +49,7 @@ public:
 
 private:
     std::atomic<bool> m_cancelled{false};
+    const std::atomic<bool> *m_followed = nullptr;
     std::atomic<qint64> m_totalBytes{0};
     std::atomic<qint64> m_processedBytes{0};
     std::atomic<qint64> m_processedRecords{0};

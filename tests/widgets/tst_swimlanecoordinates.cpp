@@ -22,6 +22,8 @@ private slots:
     void zoomAround();
     void panBy_data();
     void panBy();
+    void bringIntoView_data();
+    void bringIntoView();
     void lanes_data();
     void lanes();
     void lanesInPixelRow_data();
@@ -163,6 +165,42 @@ void tst_SwimlaneCoordinates::panBy()
     QFETCH(qint64, delta);
     QFETCH(TimeWindow, expected);
     QCOMPARE(SwimlaneCoordinates::panBy(window, delta, TimeWindow{0, 1000}), expected);
+}
+
+void tst_SwimlaneCoordinates::bringIntoView_data()
+{
+    // Bounds [0, 1000], windows 100 long unless said otherwise, 5% margins.
+    QTest::addColumn<TimeWindow>("window");
+    QTest::addColumn<qint64>("begin");
+    QTest::addColumn<qint64>("end");
+    QTest::addColumn<TimeWindow>("expected");
+    QTest::newRow("already inside") << TimeWindow{100, 200} << qint64(120) << qint64(180) << TimeWindow{100, 200};
+    QTest::newRow("touching both edges") << TimeWindow{100, 200} << qint64(100) << qint64(200) << TimeWindow{100, 200};
+    QTest::newRow("right of it: centred, same zoom") << TimeWindow{100, 200} << qint64(500) << qint64(540)
+                                                    << TimeWindow{470, 570};
+    QTest::newRow("left of it: centred") << TimeWindow{500, 600} << qint64(100) << qint64(110)
+                                         << TimeWindow{55, 155};
+    QTest::newRow("half out: centred") << TimeWindow{100, 200} << qint64(180) << qint64(220)
+                                       << TimeWindow{150, 250};
+    QTest::newRow("fits only without margins: widened") << TimeWindow{100, 200} << qint64(300) << qint64(395)
+                                                        << TimeWindow{295, 400};
+    QTest::newRow("longer than the window: widened") << TimeWindow{100, 200} << qint64(400) << qint64(800)
+                                                     << TimeWindow{380, 820};
+    QTest::newRow("centring stops at the bounds") << TimeWindow{500, 600} << qint64(0) << qint64(20)
+                                                  << TimeWindow{0, 100};
+    QTest::newRow("widening stops at the bounds") << TimeWindow{100, 200} << qint64(0) << qint64(990)
+                                                  << TimeWindow{0, 1000};
+    QTest::newRow("reversed range: unchanged") << TimeWindow{100, 200} << qint64(600) << qint64(500)
+                                               << TimeWindow{100, 200};
+}
+
+void tst_SwimlaneCoordinates::bringIntoView()
+{
+    QFETCH(TimeWindow, window);
+    QFETCH(qint64, begin);
+    QFETCH(qint64, end);
+    QFETCH(TimeWindow, expected);
+    QCOMPARE(SwimlaneCoordinates::bringIntoView(window, begin, end, TimeWindow{0, 1000}, 10), expected);
 }
 
 void tst_SwimlaneCoordinates::lanes_data()
