@@ -131,7 +131,10 @@ void tst_CompareWiring::badCandidateIsExplained()
     QVERIFY(!f.state().candidate());
     const auto *message = f.window.findChild<QLabel *>(QStringLiteral("statusMessage"));
     QVERIFY(message);
-    QVERIFY2(message->text().endsWith(QStringLiteral("no-such-file.jsonl: no such file")), qPrintable(message->text()));
+    QCOMPARE(message->text(), QStringLiteral("no-such-file.jsonl was not loaded: %1: no such file.")
+                                  .arg(fixture(QStringLiteral("no-such-file.jsonl"))));
+    // Said where it is seen, too: the banner above the lanes.
+    QCOMPARE(f.window.bannerText(), message->text());
     QCOMPARE(f.window.comparePanel()->bannerText(), QStringLiteral("No comparison yet."));
 }
 
