@@ -56,7 +56,10 @@ void RequestDetailPanel::showRow(qint32 row)
         return;
     }
     m_row = row;
-    m_title->setText(tr("Request %1 (line %2)").arg(table->idText(row)).arg(table->sourceLine(row)));
+    // A JSON document has no line per request: no "(line 0)" then.
+    const qint64 line = table->sourceLine(row);
+    m_title->setText(line > 0 ? tr("Request %1 (line %2)").arg(table->idText(row)).arg(line)
+                              : tr("Request %1").arg(table->idText(row)));
     std::array<qint64, kStampCount> stamps{};
     for (int s = 0; s < kStampCount; ++s)
         stamps[size_t(s)] = table->stamp(row, static_cast<Stamp>(s));

@@ -1,5 +1,6 @@
 #include "SwimlaneCanvas.h"
 
+#include "CountText.h"
 #include "RequestText.h"
 #include "SwimlaneOverlay.h"
 #include "ViewState.h"
@@ -205,15 +206,30 @@ QString SwimlaneCanvas::toolTipAt(QPoint pos) const
     if (!showsSingleLanes()) {
         const auto [first, last] = SwimlaneCoordinates::lanesInPixelRow(pos.y(), m_lanes, height(),
                                                                         m_layout->slotCount());
-        return tr("Lanes %1\u2013%2: %3 lanes in this pixel row, drawn as their phase mix.\n"
+        // Numbered as the lane counter numbers them: requests, headers not counted.
+        const qint64 firstRequest = m_layout->requestLanesBefore(first) + 1;
+        const qint64 lastRequest = m_layout->requestLanesBefore(last);
+        QString where;
+        if (!m_layout->groups().empty()) {
+            const auto &groups = m_layout->groups();
+            const QString from = groups[size_t(m_layout->groupAt(first))].label;
+            const QString to = groups[size_t(m_layout->groupAt(qMax(first, last - 1)))].label;
+            where = from == to ? tr("%1 = %2, ").arg(m_layout->order().groupBy, from)
+                               : tr("%1 = %2 to %3, ").arg(m_layout->order().groupBy, from, to);
+        }
+        const QString lanes = lastRequest > firstRequest
+                                  ? tr("lanes %1\u2013%2").arg(locale.toString(firstRequest), locale.toString(lastRequest))
+                                  : tr("lane %1").arg(locale.toString(firstRequest));
+        return tr("%1%2: %3 in this pixel row, drawn as their phase mix.\n"
                   "Zoom in (Shift+wheel, or drag a rectangle with the right button) to see single requests.")
-            .arg(locale.toString(first + 1), locale.toString(last), locale.toString(last - first));
+            .arg(where, lanes,
+                 CountText::of(qMax<qint64>(0, lastRequest - firstRequest + 1), tr("request"), tr("requests")));
     }
     const qint32 row = m_layout->rowAt(slot);
     if (row < 0) {
         const auto &group = m_layout->groups()[size_t(m_layout->groupAt(slot))];
-        return tr("%1 = %2: %3 requests")
-            .arg(m_layout->order().groupBy, group.label, locale.toString(group.laneCount));
+        return tr("%1 = %2: %3")
+            .arg(m_layout->order().groupBy, group.label, CountText::of(group.laneCount, tr("request"), tr("requests")));
     }
     return RequestText::tooltipHtml(*m_state->requests(), row, m_state->boundary());
 }
@@ -291,16 +307,7 @@ void SwimlaneCanvas::paintEvent(QPaintEvent *)
     } else {
         painter.drawImage(0, 0, renderFrame());
     }
-    SwimlaneOverlay overlay;
-    overlay.layout = m_layout.get();
-    overlay.state = m_state;
-    overlay.axis = m_state->timeAxis();
-    overlay.window = m_state->timeWindow();
-    overlay.lanes = m_lanes;
-    overlay.size = size();
-    overlay.colors = key.colors;
-    overlay.hoverSlot = m_hoverSlot;
-    overlay.paint(painter);
+    overlay(key.colors).paint(painter);
     if (!m_layout || m_layout->requestCount() == 0) {
         QString why = tr("No trace loaded.");
         if (const QString empty = m_state->emptySliceText(); !empty.isEmpty())
@@ -310,6 +317,27 @@ void SwimlaneCanvas::paintEvent(QPaintEvent *)
         painter.setPen(palette().color(QPalette::PlaceholderText));
         painter.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap, why);
     }
+}
+
+SwimlaneOverlay SwimlaneCanvas::overlay(const SwimlaneColors &colors) const
+{
+    SwimlaneOverlay overlay;
+    overlay.layout = m_layout.get();
+    overlay.state = m_state;
+    overlay.axis = m_state->timeAxis();
+    overlay.window = m_state->timeWindow();
+    overlay.lanes = m_lanes;
+    overlay.size = size();
+    overlay.colors = colors;
+    overlay.hoverSlot = m_hoverSlot;
+    return overlay;
+}
+
+std::vector<SwimlaneOverlay::GroupLabel> SwimlaneCanvas::groupLabels() const
+{
+    QFont bold = font();
+    bold.setBold(true);
+    return overlay(SwimlaneColors::fromPalette(palette())).groupLabels(QFontMetricsF(bold));
 }
 
 void SwimlaneCanvas::resizeEvent(QResizeEvent *event)

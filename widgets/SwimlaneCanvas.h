@@ -1,6 +1,7 @@
 #pragma once
 
 #include "LaneRaster.h"
+#include "SwimlaneOverlay.h"
 #include "LatestJob.h"
 #include "SwimlaneCoordinates.h"
 
@@ -62,6 +63,8 @@ public:
     // Tooltip for a widget position, as shown on hover (empty: none).
     QString toolTipAt(QPoint pos) const;
     bool showsSingleLanes() const;
+    // The group names drawn over the lanes, where they are drawn.
+    std::vector<SwimlaneOverlay::GroupLabel> groupLabels() const;
 
     // Number of times the cached frame was rebuilt (tests, benchmarks).
     int frameRenders() const { return m_frameRenders; }
@@ -98,6 +101,7 @@ private:
     void drawStaleFrame(QPainter &painter, const LaneFrameKey &key) const;
     void selectAt(QPoint pos, bool toggle);
     void setHoverSlot(qint64 slot);
+    SwimlaneOverlay overlay(const SwimlaneColors &colors) const;
     qint64 minimumDuration() const;
 
     ViewState *m_state = nullptr;

@@ -1,5 +1,6 @@
 #include "SwimlaneOverlay.h"
 
+#include "CountText.h"
 #include "ViewState.h"
 #include "analysis/lanes/LaneLayout.h"
 
@@ -62,6 +63,36 @@ void fillMarkedRows(QPainter &painter, int height, ForEach forEach, double left,
 }
 
 } // namespace
+
+std::vector<SwimlaneOverlay::GroupLabel> SwimlaneOverlay::groupLabels(const QFontMetricsF &metrics) const
+{
+    std::vector<GroupLabel> labels;
+    if (!layout || layout->groups().empty() || !lanes.isValid())
+        return labels;
+    const double height = size.height();
+    const double textHeight = metrics.height();
+    const bool single = SwimlaneCoordinates::showsSingleLanes(lanes, height);
+    const QString dimension = layout->order().groupBy;
+    for (const LaneGroup &group : layout->groups()) {
+        const double top = SwimlaneCoordinates::laneToY(double(group.headerSlot), lanes, height);
+        const double headerBottom = SwimlaneCoordinates::laneToY(double(group.headerSlot + 1), lanes, height);
+        const double bottom = SwimlaneCoordinates::laneToY(double(group.headerSlot + 1 + group.laneCount), lanes, height);
+        if (bottom <= 0.0 || top >= height)
+            continue;   // off screen
+        // The frame writes the name into a header row this tall (LaneRaster).
+        if (single && top >= 0.0 && headerBottom - top + 2.0 >= textHeight)
+            continue;
+        const double y = qMax(top, 0.0) + 2.0;
+        if (qMin(bottom, height) - y < textHeight + 2.0)
+            continue;   // too thin a band for a label
+        const QString text = QStringLiteral("%1 = %2 \u00b7 %3")
+                                 .arg(dimension, group.label, CountText::of(group.laneCount, QStringLiteral("lane"),
+                                                                           QStringLiteral("lanes")));
+        labels.push_back({QRectF(kCursorGutterWidth + 4.0, y, metrics.horizontalAdvance(text) + 12.0, textHeight + 2.0),
+                          text});
+    }
+    return labels;
+}
 
 void SwimlaneOverlay::paint(QPainter &painter) const
 {
@@ -148,6 +179,32 @@ void SwimlaneOverlay::paint(QPainter &painter) const
             painter.drawRect(rect.adjusted(-2.0, -1.0, 2.0, 0.0));
         else
             painter.drawLine(QPointF(0.0, rect.center().y()), QPointF(width, rect.center().y()));
+    }
+
+    // Groups: a rule where each one starts, and its name on its band.
+    if (!layout->groups().empty()) {
+        painter.save();
+        QColor rule(colors.text);
+        rule.setAlpha(110);
+        painter.setPen(QPen(rule, 1.0));
+        for (const LaneGroup &group : layout->groups()) {
+            if (group.headerSlot >= range.first && group.headerSlot < range.last && group.headerSlot > 0)
+                painter.drawLine(QPointF(0.0, std::round(laneTop(group.headerSlot)) + 0.5),
+                                 QPointF(width, std::round(laneTop(group.headerSlot)) + 0.5));
+        }
+        QFont font = painter.font();
+        font.setBold(true);
+        painter.setFont(font);
+        QColor background(colors.headerBackground);
+        background.setAlpha(225);
+        for (const GroupLabel &label : groupLabels(QFontMetricsF(font))) {
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(background);
+            painter.drawRoundedRect(label.rect, 3.0, 3.0);
+            painter.setPen(QColor(colors.text));
+            painter.drawText(label.rect, Qt::AlignCenter, label.text);
+        }
+        painter.restore();
     }
 
     if (single && hoverSlot >= range.first && hoverSlot < range.last && !layout->isHeader(hoverSlot)) {

@@ -4,6 +4,12 @@
 #include "SwimlaneCoordinates.h"
 #include "TimeWindow.h"
 
+#include <QFontMetricsF>
+#include <QRectF>
+#include <QString>
+
+#include <vector>
+
 class LaneLayout;
 class QPainter;
 class ViewState;
@@ -25,6 +31,17 @@ struct SwimlaneOverlay
     qint64 hoverSlot = -1;
 
     void paint(QPainter &painter) const;
+
+    // The name of each group on screen ("region = eu-west · 80 lanes"), at
+    // the top of its band (kept at the top edge while the band scrolls past),
+    // where the band is tall enough. A header row tall enough for the frame
+    // to write the name itself gets no second label.
+    struct GroupLabel
+    {
+        QRectF rect;
+        QString text;
+    };
+    std::vector<GroupLabel> groupLabels(const QFontMetricsF &metrics) const;
 
     static constexpr int kGutterWidth = 5;
     static constexpr int kCursorGutterWidth = 9;

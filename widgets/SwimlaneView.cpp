@@ -1,5 +1,6 @@
 #include "SwimlaneView.h"
 
+#include "CountText.h"
 #include "OverviewStrip.h"
 #include "PhaseLegend.h"
 #include "SwimlaneCanvas.h"
@@ -226,7 +227,7 @@ void SwimlaneView::rebuildLayout()
     const bool sliced = m_state->hasSlice();
     RowSet scope = sliced ? m_state->slice() : RowSet();
     const LaneOrder order = m_order;
-    m_laneInfo->setText(tr("Laying out %1 lanes\u2026").arg(QLocale().toString(m_state->scopeSize())));
+    m_laneInfo->setText(tr("Laying out %1\u2026").arg(CountText::of(m_state->scopeSize(), tr("lane"), tr("lanes"))));
     m_job.start(
         [store, order, sliced, scope = std::move(scope)](const std::atomic<bool> *cancelled) {
             LayoutResult result;
@@ -291,10 +292,17 @@ void SwimlaneView::updateLaneInfo()
     }
     const QLocale locale;
     const auto lanes = m_canvas->laneWindow();
-    const qint64 first = qint64(lanes.first) + 1;
-    const qint64 last = qMin(layout->slotCount(), qint64(lanes.first + lanes.count + 0.999));
-    QString text = tr("Lanes %1\u2013%2 of %3").arg(locale.toString(first), locale.toString(last),
-                                                  locale.toString(layout->slotCount()));
+    // Requests on screen, group headers not counted.
+    const qint64 firstSlot = qMax<qint64>(0, qint64(lanes.first));
+    const qint64 endSlot = qMin(layout->slotCount(), qint64(lanes.first + lanes.count + 0.999));
+    const qint64 first = layout->requestLanesBefore(firstSlot) + 1;
+    const qint64 last = qMax(first, layout->requestLanesBefore(endSlot));
+    const qint64 total = layout->requestCount();
+    QString text = first == last ? tr("Lane %1 of %2").arg(locale.toString(first), locale.toString(total))
+                                 : tr("Lanes %1\u2013%2 of %3").arg(locale.toString(first), locale.toString(last),
+                                                                   locale.toString(total));
+    if (!layout->groups().empty())
+        text += tr(" in %1").arg(CountText::of(qint64(layout->groups().size()), tr("group"), tr("groups")));
     if (!m_canvas->showsSingleLanes()) {
         const double perRow = lanes.count / qMax(1, m_canvas->height());
         text += tr(" \u00b7 aggregated, about %1 lanes per pixel row").arg(locale.toString(perRow, 'f', perRow < 10 ? 1 : 0));

@@ -142,6 +142,12 @@ void tst_LaneLayout::grouping()
     QCOMPARE(layout.groupAt(4), 1);
     QVERIFY(layout.isHeader(0));
     QCOMPARE(layout.rowAt(3), -1);
+    // A lane counter counts requests, not headers.
+    const std::vector<qint64> before = {0, 0, 1, 2, 2, 3};
+    for (qint64 slot = 0; slot <= 5; ++slot)
+        QCOMPARE(layout.requestLanesBefore(slot), before[size_t(slot)]);
+    QCOMPARE(layout.requestLanesBefore(99), 3);
+    QCOMPARE(layout.requestLanesBefore(-1), 0);
 }
 
 void tst_LaneLayout::groupingByNumericAttribute()

@@ -4,6 +4,7 @@
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
 
+#include <QLabel>
 #include <QTableWidget>
 #include <QTest>
 
@@ -42,6 +43,8 @@ private slots:
     void timelineToScale_data();
     void timelineToScale();
     void followsTheCurrentRequest();
+    void titleNamesTheLineWhereThereIsOne_data();
+    void titleNamesTheLineWhereThereIsOne();
 };
 
 void tst_RequestDetail::numbersOfTheActivatedRequest_data()
@@ -124,6 +127,36 @@ void tst_RequestDetail::followsTheCurrentRequest()
     state.setStore(threeRequests());
     QCOMPARE(panel.shownRow(), -1);
     QCOMPARE(panel.factsTable()->rowCount(), 0);
+}
+
+void tst_RequestDetail::titleNamesTheLineWhereThereIsOne_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("row");
+    QTest::addColumn<QString>("title");
+    QTest::newRow("JSON Lines: the record's line") << QStringLiteral(TRACELANE_TEST_DATA_DIR "/seed/three-requests.jsonl")
+                                                   << 2 << QStringLiteral("Request r-c (line 3)");
+    // One JSON document holds every request: no "(line 0)" (issue 9, 8).
+    QTest::newRow("one JSON document: no line")
+        << QStringLiteral(TRACELANE_REALDATA_DIR
+                          "/vllm-bench/serving_meta-llama-Llama-3.3-70B-Instruct_tp8_pp1_sharegpt_qps_01.json")
+        << 0 << QStringLiteral("Request vllm-bench-1");
+}
+
+void tst_RequestDetail::titleNamesTheLineWhereThereIsOne()
+{
+    QFETCH(QString, file);
+    QFETCH(int, row);
+    QFETCH(QString, title);
+    ViewState state;
+    RequestDetailPanel panel(&state);
+    const auto loaded = TraceFileLoader::load(file, {});
+    QVERIFY(loaded.store);
+    state.setStore(loaded.store);
+    state.activateRow(row);
+    auto *label = panel.findChild<QLabel *>(QStringLiteral("requestDetailTitle"));
+    QVERIFY(label);
+    QCOMPARE(label->text(), title);
 }
 
 QTEST_MAIN(tst_RequestDetail)

@@ -126,6 +126,14 @@ qint32 LaneLayout::groupAt(qint64 slot) const
     return qint32(it - m_groups.begin()) - 1;
 }
 
+qint64 LaneLayout::requestLanesBefore(qint64 slot) const
+{
+    slot = std::clamp<qint64>(slot, 0, slotCount());
+    const auto headers = std::lower_bound(m_groups.begin(), m_groups.end(), slot,
+                                          [](const LaneGroup &group, qint64 s) { return group.headerSlot < s; });
+    return slot - qint64(headers - m_groups.begin());
+}
+
 LaneLayout LaneLayout::build(const RequestTable &table, const LaneOrder &order, const RowSet *scope,
                              const std::atomic<bool> *cancelled)
 {

@@ -45,6 +45,9 @@ public:
     // Group whose header or lanes include `slot`; -1 when ungrouped.
     qint32 groupAt(qint64 slot) const;
     const std::vector<LaneGroup> &groups() const { return m_groups; }
+    // Request lanes (header slots not counted) in the slots before `slot`:
+    // what a lane counter shows, since a header is not a request.
+    qint64 requestLanesBefore(qint64 slot) const;
 
     qint64 origin(qint64 slot) const { return m_origins[size_t(slot)]; }
     // Offset of `stamp` from origin in ms; NaN when the stamp is missing.
