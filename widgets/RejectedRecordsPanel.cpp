@@ -13,10 +13,12 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QListWidget>
 #include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -26,6 +28,7 @@ RejectedRecordsPanel::RejectedRecordsPanel(ViewState *state, QWidget *parent)
     , m_model(new RejectedRecordsModel(this))
     , m_view(new QTableView(this))
     , m_summary(new QLabel(this))
+    , m_notices(new QListWidget(this))
 {
     setObjectName(QStringLiteral("rejectedRecordsPanel"));
     m_view->setObjectName(QStringLiteral("rejectedTable"));
@@ -54,15 +57,45 @@ RejectedRecordsPanel::RejectedRecordsPanel(ViewState *state, QWidget *parent)
     buttons->addWidget(exportButton);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    m_summary->setObjectName(QStringLiteral("rejectedSummary"));
+    m_notices->setObjectName(QStringLiteral("noticeList"));
+    m_notices->setWordWrap(true);
+    m_notices->setAlternatingRowColors(true);
+    m_notices->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_view);
+    split->addWidget(m_notices);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
     layout->addLayout(buttons);
-    layout->addWidget(m_view, 1);
+    layout->addWidget(split, 1);
 
     connect(state, &ViewState::storeChanged, this, [this] {
         m_model->setStore(m_state->store());
         TableColumns::fitToSample(m_view);
-        m_summary->setText(m_state->store() ? tr("%n record(s) rejected", nullptr, m_model->rowCount())
-                                            : QString());
+        showNotices();
     });
+}
+
+void RejectedRecordsPanel::showNotices()
+{
+    m_notices->clear();
+    const auto &store = m_state->store();
+    if (!store) {
+        m_summary->clear();
+        m_notices->hide();
+        return;
+    }
+    for (const auto &notice : store->notices)
+        m_notices->addItem(notice.toString());
+    m_notices->setVisible(!store->notices.empty());
+    const QLocale locale;
+    const int rejected = m_model->rowCount();
+    const auto notices = qsizetype(store->notices.size());
+    QString text = rejected == 1 ? tr("1 record rejected") : tr("%1 records rejected").arg(locale.toString(rejected));
+    if (notices > 0)
+        text += notices == 1 ? tr(" \u00b7 1 notice below") : tr(" \u00b7 %1 notices below").arg(locale.toString(notices));
+    m_summary->setText(text);
 }
 
 QString RejectedRecordsPanel::copyText() const

@@ -38,5 +38,6 @@ inline QColor criticalPath() { return QColor(0xD5, 0x5E, 0x00); }   // vermillio
 inline QColor slack() { return QColor(0x40, 0x40, 0x40); }
 inline QColor dependency() { return QColor(0x70, 0x70, 0x70); }
 inline QColor original() { return QColor(0x80, 0x80, 0x80); }       // a what-if's "before" outline
+inline QColor orphan() { return QColor(0x88, 0x22, 0x55); }         // wine: parent not in the trace
 
 } // namespace SpanCategoryColors

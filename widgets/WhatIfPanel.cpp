@@ -9,7 +9,9 @@
 #include <QLineEdit>
 #include <QSpinBox>
 
+#include <algorithm>
 #include <set>
+#include <tuple>
 
 namespace {
 
@@ -73,7 +75,11 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
         refillTargets();
         changed();
     });
-    connect(m_target, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_target, &QComboBox::currentIndexChanged, this, [this, changed] {
+        if (!m_filling && Change(m_change->currentData().toInt()) == Change::AddDependency)
+            refillWaitsFor();
+        changed();
+    });
     connect(m_from, &QComboBox::currentIndexChanged, this, changed);
     connect(m_phase, &QComboBox::currentIndexChanged, this, changed);
     connect(m_factor, &QLineEdit::textChanged, this, [this, changed](const QString &text) {
@@ -156,10 +162,8 @@ void WhatIfPanel::refillTargets()
                 m_target->addItem(tr("every model call"), -1);
             if (change == Change::ShortenAnswer)
                 m_target->addItem(tr("the final answer"), -1);
-            for (qint32 span = 0; span < graph.spanCount() && span < 5000; ++span) {
+            for (qint32 span = 0; span < graph.spanCount() && span < 5000; ++span)
                 m_target->addItem(graph.label(span), span);
-                m_from->addItem(graph.label(span), span);
-            }
         }
         std::set<int> phases;
         for (qint32 span = 0; span < graph.spanCount() && span < 100'000; ++span) {
@@ -170,11 +174,109 @@ void WhatIfPanel::refillTargets()
             m_phase->addItem(phaseLabel(Phase(known)), known);
         if (const int index = m_phase->findData(phase); index >= 0)
             m_phase->setCurrentIndex(index);
-        if (const int index = m_target->findData(m_preferredSpan); index >= 0 && change != Change::ScaleKind)
+        qint32 target = m_preferredSpan;
+        qint32 waitsFor = -1;
+        if (change == Change::AddDependency && target < 0)
+            std::tie(target, waitsFor) = defaultDependency();
+        if (const int index = m_target->findData(target); index >= 0 && change != Change::ScaleKind)
             m_target->setCurrentIndex(index);
+        if (change == Change::AddDependency) {
+            refillWaitsFor();
+            if (const int index = m_from->findData(waitsFor); index >= 0)
+                m_from->setCurrentIndex(index);
+        }
     }
     m_filling = false;
     updateVisibility();
+}
+
+bool WhatIfPanel::related(qint32 a, qint32 b) const
+{
+    const auto above = [this](qint32 span, qint32 ancestor) {
+        for (qint32 up = span; up >= 0; up = m_graph->parent(up)) {
+            if (up == ancestor)
+                return true;
+        }
+        return false;
+    };
+    return above(a, b) || above(b, a);
+}
+
+void WhatIfPanel::refillWaitsFor()
+{
+    const bool filling = m_filling;
+    m_filling = true;
+    const QVariant kept = m_from->currentData();
+    m_from->clear();
+    const qint32 target = m_target->currentData().toInt();
+    if (m_graph && target >= 0) {
+        for (qint32 span = 0; span < m_graph->spanCount() && span < 5000; ++span) {
+            if (!related(span, target))
+                m_from->addItem(m_graph->label(span), span);
+        }
+    }
+    if (const int index = m_from->findData(kept); index >= 0)
+        m_from->setCurrentIndex(index);
+    m_filling = filling;
+    if (m_graph && target >= 0 && m_from->count() == 0)
+        showMessage(tr("'%1' has no other span to wait for: every other span is its ancestor or descendant, which "
+                       "the tree already orders.")
+                        .arg(m_graph->label(target)));
+}
+
+std::pair<qint32, qint32> WhatIfPanel::defaultDependency() const
+{
+    std::pair<qint32, qint32> best{-1, -1};
+    if (!m_graph)
+        return best;
+    const qint32 n = std::min(m_graph->spanCount(), 5000);
+    // Siblings grouped by parent (roots under -1).
+    std::vector<std::pair<qint32, qint32>> byParent;
+    for (qint32 span = 0; span < n; ++span)
+        byParent.emplace_back(m_graph->parent(span), span);
+    std::sort(byParent.begin(), byParent.end());
+    qint64 longest = -1;
+    for (size_t first = 0; first < byParent.size();) {
+        size_t last = first;
+        while (last < byParent.size() && byParent[last].first == byParent[first].first)
+            ++last;
+        for (size_t i = first; i < last; ++i) {
+            for (size_t j = first; j < last; ++j) {
+                const qint32 a = byParent[i].second;
+                const qint32 b = byParent[j].second;
+                // a ends first and b overlaps it: "a waits for b" moves a after b.
+                const bool overlap = m_graph->start(a) < m_graph->end(b) && m_graph->start(b) < m_graph->end(a);
+                if (a == b || !overlap || m_graph->end(a) > m_graph->end(b)
+                    || (m_graph->end(a) == m_graph->end(b) && a > b))
+                    continue;
+                if (const qint64 length = m_graph->end(b) - m_graph->start(b); length > longest) {
+                    longest = length;
+                    best = {a, b};
+                }
+            }
+        }
+        first = last;
+    }
+    if (best.first >= 0)
+        return best;
+    // No parallel siblings: the latest-starting span that has another to wait
+    // for, waiting for the one that ended last before it started.
+    for (qint32 target = 0; target < n; ++target) {
+        if (best.first >= 0 && m_graph->start(target) <= m_graph->start(best.first))
+            continue;
+        qint32 from = -1;
+        for (qint32 span = 0; span < n; ++span) {
+            if (related(span, target))
+                continue;
+            const bool before = m_graph->end(span) <= m_graph->start(target);
+            const bool fromBefore = from >= 0 && m_graph->end(from) <= m_graph->start(target);
+            if (from < 0 || (before && (!fromBefore || m_graph->end(span) > m_graph->end(from))))
+                from = span;
+        }
+        if (from >= 0)
+            best = {target, from};
+    }
+    return best;
 }
 
 void WhatIfPanel::updateVisibility()
@@ -192,6 +294,8 @@ void WhatIfPanel::updateVisibility()
 SpanSelector WhatIfPanel::spanSelector(int comboIndex) const
 {
     const QComboBox *combo = comboIndex == 0 ? m_target : m_from;
+    if (combo->currentIndex() < 0)
+        return {};
     const qint32 span = combo->currentData().toInt();
     if (!m_graph || span < 0 || span >= m_graph->spanCount())
         return {};
@@ -229,6 +333,8 @@ std::vector<WhatIfEdit> WhatIfPanel::edits() const
         edit.kind = WhatIfEdit::Kind::AddDependency;
         edit.target = spanSelector(0);
         edit.from = spanSelector(1);
+        if (edit.from.isEmpty())
+            return {};
         break;
     }
     edit.factor = m_factorValue;
@@ -256,8 +362,11 @@ void WhatIfPanel::showOutcome(const WhatIfOutcome &outcome)
     };
     lines << tr("<b>E2E</b> %1 → %2 ms (%3)")
                  .arg(ms(outcome.before.e2e()), ms(outcome.after.e2e()), saving(outcome.e2eSaving()));
-    lines << tr("<b>TTFT</b> %1 → %2 ms (%3)")
-                 .arg(ms(outcome.before.ttft()), ms(outcome.after.ttft()), saving(outcome.ttftSaving()));
+    if (outcome.before.ttft() == kNoTime)
+        lines << tr("<b>TTFT</b> not recorded in this workflow (no model call has a token time)");
+    else
+        lines << tr("<b>TTFT</b> %1 → %2 ms (%3)")
+                     .arg(ms(outcome.before.ttft()), ms(outcome.after.ttft()), saving(outcome.ttftSaving()));
     m_result->setText(lines.join(QStringLiteral("<br>")));
 }
 

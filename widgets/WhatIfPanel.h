@@ -45,6 +45,15 @@ signals:
 
 private:
     void refillTargets();
+    // "Waits for" lists the spans the target could wait for: neither its
+    // ancestors nor its descendants (they are ordered by the tree already).
+    void refillWaitsFor();
+    // Two overlapping siblings, the one ending first waiting for the other
+    // (the product's "account retrieval waits for policy retrieval"); else
+    // the latest-starting span waiting for the last span that ended before
+    // it; -1s when every span is related to every other.
+    std::pair<qint32, qint32> defaultDependency() const;
+    bool related(qint32 a, qint32 b) const;
     void updateVisibility();
     SpanSelector spanSelector(int comboIndex) const;
 

@@ -189,6 +189,38 @@ QRectF WorkflowGantt::barRect(qint32 span) const
     return QRectF(x0, top + 3, std::max(1.0, x1 - x0), kRowHeight - 6);
 }
 
+quint8 WorkflowGantt::storeFlags(qint32 span) const
+{
+    if (!m_store || !m_analysis.ok())
+        return 0;
+    const qint32 row = m_analysis.schedule->graph().sourceRow(span);
+    return row >= 0 && row < m_store->spans.rowCount() ? m_store->spans.flags(row) : 0;
+}
+
+QString WorkflowGantt::orphanText(qint32 span) const
+{
+    const quint8 flags = storeFlags(span);
+    if (!(flags & SpanTable::Orphan))
+        return {};
+    const SpanGraph &graph = m_analysis.schedule->graph();
+    const qint32 parent = graph.parent(span);
+    if ((flags & SpanTable::Adopted) && parent >= 0)
+        return tr("parent not in trace, attached to '%1' (the span enclosing it)").arg(graph.label(parent));
+    return tr("parent not in trace; drawn as a root (no span of the trace encloses it)");
+}
+
+QRectF WorkflowGantt::orphanMarkerRect(qint32 span) const
+{
+    if (!m_analysis.ok() || span < 0 || size_t(span) >= m_rowOfSpan.size() || m_rowOfSpan[size_t(span)] < 0
+        || !(storeFlags(span) & SpanTable::Orphan))
+        return {};
+    const qint32 row = m_rowOfSpan[size_t(span)];
+    const GanttRow &gantt = m_rows[size_t(row)];
+    const int top = WorkflowGanttCoordinates::rowTop(rowFrame(), row);
+    const int x = 4 + gantt.depth * kIndent + kTriangle + 2;
+    return QRectF(x, top + (kRowHeight - 10) / 2.0, 10, 10);
+}
+
 QSize WorkflowGantt::sizeHint() const
 {
     return {760, 360};
@@ -249,6 +281,9 @@ QString WorkflowGantt::toolTipText(qint32 span) const
     QStringList lines;
     lines << QStringLiteral("<b>%1</b>").arg(graph.label(span).toHtmlEscaped());
     lines << tr("kind: %1 (%2)").arg(graph.operation(span).toHtmlEscaped(), spanCategoryLabel(graph.category(span)));
+    if (const QString orphan = orphanText(span); !orphan.isEmpty())
+        lines << QStringLiteral("<span style='color:%1'>\u25c6 %2</span>")
+                     .arg(SpanCategoryColors::orphan().name(), orphan.toHtmlEscaped());
     lines << tr("%1 – %2 ms (%3 ms)")
                  .arg(ms(displayStart(span) - origin), ms(displayEnd(span) - origin),
                       ms(displayEnd(span) - displayStart(span)));
@@ -361,8 +396,18 @@ void WorkflowGantt::paintRow(QPainter &painter, int row) const
             triangle << c + QPointF(-2, -4) << c + QPointF(3, 0) << c + QPointF(-2, 4);
         painter.drawPolygon(triangle);
     }
+    // An orphan (parent not exported) carries a diamond before its name.
+    int textLeft = x + kTriangle + 2;
+    if (const QRectF marker = orphanMarkerRect(gantt.span); !marker.isEmpty()) {
+        painter.setRenderHint(QPainter::Antialiasing, true);
+        painter.setBrush(SpanCategoryColors::orphan());
+        const QPointF c = marker.center();
+        painter.drawPolygon(QPolygonF{c + QPointF(0, -5), c + QPointF(5, 0), c + QPointF(0, 5), c + QPointF(-5, 0)});
+        painter.setRenderHint(QPainter::Antialiasing, false);
+        textLeft = int(marker.right()) + 4;
+    }
     painter.setPen(palette().color(QPalette::Text));
-    const QRect label(x + kTriangle + 2, top, labelWidth() - x - kTriangle - 6, kRowHeight);
+    const QRect label(textLeft, top, labelWidth() - textLeft - 4, kRowHeight);
     painter.drawText(label, Qt::AlignVCenter | Qt::AlignLeft,
                      fontMetrics().elidedText(graph.label(gantt.span), Qt::ElideRight, label.width()));
 

@@ -43,6 +43,12 @@ public:
 
     // The HTML tooltip of `span`: times, slack, tokens, phases, attributes.
     QString toolTipText(qint32 span) const;
+    // Where the "parent not in trace" marker of `span` is drawn (empty when
+    // the span is no orphan or is hidden).
+    QRectF orphanMarkerRect(qint32 span) const;
+    // "parent not in trace, attached to 'X'" (or "…, drawn as a root"), or
+    // empty for a span whose parent is in the trace.
+    QString orphanText(qint32 span) const;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -65,6 +71,7 @@ private:
     qint64 displayStart(qint32 span) const;
     qint64 displayEnd(qint32 span) const;
     qint32 visibleRowOf(qint32 span) const;   // nearest shown row (the span's or an ancestor's)
+    quint8 storeFlags(qint32 span) const;     // SpanTable flags, 0 without a store
     void paintHeader(QPainter &painter) const;
     void paintRow(QPainter &painter, int row) const;
     void paintOverlays(QPainter &painter, int firstRow, int lastRow) const;

@@ -101,7 +101,7 @@ WorkflowPanel::WorkflowPanel(ViewState *state, QWidget *parent)
     showWorkflow(-1);
 }
 
-QString WorkflowPanel::legendHtml(const SpanGraph *graph)
+QString WorkflowPanel::legendHtml(const SpanGraph *graph, bool orphans)
 {
     const auto swatch = [](const QColor &colour, const QString &symbol, const QString &label) {
         return QStringLiteral("<span style='color:%1; font-size:large'>%2</span>&nbsp;%3&nbsp;&nbsp; ")
@@ -119,7 +119,20 @@ QString WorkflowPanel::legendHtml(const SpanGraph *graph)
     text += swatch(SpanCategoryColors::criticalPath(), QStringLiteral("\u2582"), tr("critical path"));
     text += swatch(SpanCategoryColors::slack(), QStringLiteral("\u22a2"), tr("slack"));
     text += swatch(SpanCategoryColors::dependency(), QStringLiteral("\u2192"), tr("dependency"));
+    if (orphans)
+        text += swatch(SpanCategoryColors::orphan(), QStringLiteral("\u25c6"), tr("parent not in trace"));
     return text;
+}
+
+bool WorkflowPanel::hasOrphans(const SpanGraph *graph) const
+{
+    const auto &store = m_state->store();
+    for (qint32 span = 0; store && graph && span < graph->spanCount(); ++span) {
+        const qint32 row = graph->sourceRow(span);
+        if (row >= 0 && row < store->spans.rowCount() && (store->spans.flags(row) & SpanTable::Orphan))
+            return true;
+    }
+    return false;
 }
 
 void WorkflowPanel::showRow(qint32 row)
@@ -153,7 +166,7 @@ void WorkflowPanel::applyAnalysis(WorkflowAnalysis analysis)
     m_analysis = std::move(analysis);
     m_gantt->setAnalysis(m_analysis);
     const SpanGraph *graph = m_analysis.ok() ? &m_analysis.schedule->graph() : nullptr;
-    m_legend->setText(legendHtml(graph));
+    m_legend->setText(legendHtml(graph, hasOrphans(graph)));
     m_whatIf->setGraph(m_analysis.ok() ? m_analysis.schedule->sharedGraph() : nullptr);
     m_whatIf->setEnabled(m_analysis.ok());
     if (!m_analysis.ok()) {

@@ -40,8 +40,8 @@ public:
     QLabel *title() const { return m_title; }
 
     // The HTML legend: the span kinds present, the critical path, slack and
-    // dependency marks.
-    static QString legendHtml(const SpanGraph *graph);
+    // dependency marks, and the orphan marker when a span's parent is missing.
+    static QString legendHtml(const SpanGraph *graph, bool orphans = false);
 
 signals:
     void analysisShown(qint32 workflow);
@@ -49,6 +49,7 @@ signals:
 
 private:
     void showRow(qint32 row);
+    bool hasOrphans(const SpanGraph *graph) const;
     void applyAnalysis(WorkflowAnalysis analysis);
     void runWhatIf();
     void applyWhatIf(const WhatIfOutcome &outcome);

@@ -189,7 +189,7 @@ void MainWindow::createDocks()
 
     QDockWidget *requests = addDock(QStringLiteral("requestsDock"), tr("Requests"), m_requestTable,
                                     Qt::BottomDockWidgetArea);
-    m_rejectedDock = addDock(QStringLiteral("rejectedDock"), tr("Rejected Records"), m_rejected,
+    m_rejectedDock = addDock(QStringLiteral("rejectedDock"), tr("Rejected / Notices"), m_rejected,
                              Qt::BottomDockWidgetArea);
     tabifyDockWidget(requests, m_rejectedDock);
     m_workflow = new WorkflowPanel(m_state, this);
@@ -318,7 +318,7 @@ void MainWindow::createStatusBar()
     statusBar()->addWidget(m_progress);
     for (QLabel *label : {m_statusRequests, m_statusRejected, m_statusSpan, m_statusBoundary})
         statusBar()->addPermanentWidget(label);
-    m_statusRejected->setToolTip(tr("Listed in View \u2192 Panels \u2192 Rejected Records"));
+    m_statusRejected->setToolTip(tr("Listed in View \u2192 Panels \u2192 Rejected / Notices"));
     connect(m_state, &ViewState::selectionChanged, this, &MainWindow::updateStatus);
 }
 

@@ -1,5 +1,6 @@
 #include "SpanTraceLinker.h"
 
+#include "OrphanAdoption.h"
 #include "TimeLimits.h"
 
 #include <algorithm>
@@ -69,6 +70,7 @@ void SpanTraceLinker::link(const std::vector<std::string> &traceIds, std::vector
     resolveParents();
     if (rejectParentCycles())
         resolveParents();
+    adoptOrphans();
     resolveReferences();
     breakDependencyCycles();
     buildWorkflows();
@@ -236,6 +238,21 @@ bool SpanTraceLinker::rejectParentCycles()
     return true;
 }
 
+void SpanTraceLinker::adoptOrphans()
+{
+    m_adoptions.clear();
+    m_adoptionTruncated = false;
+    forEachTrace([&](qsizetype first, qsizetype last) {
+        bool truncated = false;
+        const auto adopted = OrphanAdoption::adopt(m_table, first, last, &truncated);
+        m_adoptions.insert(m_adoptions.end(), adopted.begin(), adopted.end());
+        m_adoptionTruncated = m_adoptionTruncated || truncated;
+    });
+    // Told in file order, not in the order they were placed (largest first).
+    std::sort(m_adoptions.begin(), m_adoptions.end(),
+              [](const OrphanAdoption::Adoption &a, const OrphanAdoption::Adoption &b) { return a.row < b.row; });
+}
+
 void SpanTraceLinker::resolveReferences()
 {
     auto &references = *m_references;
@@ -379,13 +396,40 @@ void SpanTraceLinker::reportFlags()
         if (m_table.flags(row) & SpanTable::Orphan)
             ++orphans;
     }
+    // Each adoption is said once, with the missing parent and the adopter
+    // (the first few in full; a file of thousands would bury every other notice).
+    constexpr size_t kListed = 20;
+    const auto describe = [this](qint32 row) {
+        const QString name = m_table.name(row);
+        return name.isEmpty() ? m_table.spanIdText(row)
+                              : QStringLiteral("%1 '%2'").arg(m_table.spanIdText(row), name);
+    };
+    for (size_t i = 0; i < m_adoptions.size() && i < kListed; ++i) {
+        const auto &[row, parent] = m_adoptions[i];
+        m_store.notices.push_back(
+            {m_file, qint64(m_table.sourceLine(row)),
+             QStringLiteral("span %1: parent %2 not in trace, attached to %3, the span enclosing it")
+                 .arg(describe(row), fromStd(m_parentIds->view(row)), describe(parent))});
+    }
     if (orphans > 0) {
+        const auto adopted = qsizetype(m_adoptions.size());
+        QString placement;
+        if (adopted == orphans)
+            placement = QStringLiteral("; each is attached to the span enclosing it");
+        else if (adopted > 0)
+            placement = QStringLiteral("; %1 attached to the span enclosing them, %2 kept as roots (outside every "
+                                       "span of their trace's tree)")
+                            .arg(adopted)
+                            .arg(orphans - adopted);
+        if (m_adoptionTruncated)
+            placement += QStringLiteral("; too many orphans to place in one trace, the rest kept as roots");
         m_store.notices.push_back({m_file, 0,
                                    QStringLiteral("%1 %2 a parent that is not in the file; kept and flagged as "
-                                                  "orphans")
+                                                  "orphans%3")
                                        .arg(orphans)
                                        .arg(orphans == 1 ? QStringLiteral("span names")
-                                                         : QStringLiteral("spans name"))});
+                                                         : QStringLiteral("spans name"),
+                                            placement)});
     }
     const auto external = qsizetype(m_table.externalLinks().size());
     if (external > 0) {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "OrphanAdoption.h"
+
 #include "store/StringArena.h"
 #include "store/TraceStore.h"
 
@@ -12,7 +14,8 @@
 
 // The part of building a span trace that needs every span of the file:
 // grouping rows by trace, resolving parents and references by span id,
-// flagging orphans and duplicates, rejecting parent cycles and breaking
+// flagging orphans (attaching those inside the tree to the span enclosing
+// them, see OrphanAdoption) and duplicates, rejecting parent cycles and breaking
 // dependency cycles, and filling the WorkflowTable. Iterative throughout, so
 // a 100,000-deep chain or a cycle in bad input cannot overflow or loop.
 class SpanTraceLinker
@@ -46,6 +49,7 @@ private:
     void resolveParents();
     void rejectSpansFarFromTheirTrace();
     bool rejectParentCycles();
+    void adoptOrphans();
     void resolveReferences();
     void breakDependencyCycles();
     void buildWorkflows();
@@ -63,4 +67,6 @@ private:
     std::vector<Reference> *m_references = nullptr;
     std::unordered_map<std::string_view, qint32> m_spanIndex;   // of the trace being resolved
     std::vector<std::pair<qint32, qint32>> m_duplicates;        // (row, first row with that id)
+    std::vector<OrphanAdoption::Adoption> m_adoptions;
+    bool m_adoptionTruncated = false;
 };

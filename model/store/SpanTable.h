@@ -27,6 +27,7 @@ public:
         Orphan = 1 << 0,      // parent id given but not present in the trace
         Duplicate = 1 << 1,   // same span id seen before in this trace
         Error = 1 << 2,       // status says error
+        Adopted = 1 << 3,     // an orphan attached to the span enclosing it (parent() is that span)
     };
 
     enum class EdgeKind : quint8 {

@@ -132,16 +132,31 @@ void tst_AgentLoaders::anyAgentGoogleKeepsOrphans()
     const TraceStore &store = *result.store;
     const SpanTable &spans = store.spans;
     QCOMPARE(spans.rowCount(), 7);
+    // Six spans name parents that were never exported; each lies inside the
+    // agent's span, the only one with a real root, and is attached to it.
     int orphans = 0;
-    for (qsizetype row = 0; row < spans.rowCount(); ++row)
+    for (qsizetype row = 0; row < spans.rowCount(); ++row) {
         orphans += (spans.flags(row) & SpanTable::Orphan) ? 1 : 0;
+        if (row == 6)
+            continue;
+        QCOMPARE(spans.flags(row) & (SpanTable::Orphan | SpanTable::Adopted), SpanTable::Orphan | SpanTable::Adopted);
+        QCOMPARE(spans.parent(row), 6);
+    }
     QCOMPARE(orphans, 6);
+    QCOMPARE(spans.parent(6), -1);
+    QCOMPARE(spans.flags(6), quint8(SpanTable::NoFlags));
     QCOMPARE(store.workflows.rootSpan[0], 6);
     QCOMPARE(spans.name(6), QStringLiteral("invoke_agent [any_agent]"));
     QCOMPARE(store.workflows.traceIdText(0), QStringLiteral("cdbd7b99cef221c28dd6d03c27d09b4c"));
-    QCOMPARE(noticeText(store),
-             QStringList{QStringLiteral("GOOGLE_trace.json: 6 spans name a parent that is not in the file; kept and "
-                                        "flagged as orphans")});
+    const QStringList notices = noticeText(store);
+    QCOMPARE(notices.size(), 7);
+    QCOMPARE(notices.first(),
+             QStringLiteral("GOOGLE_trace.json: span 28b3922a9d89a4ac 'call_llm mistral/mistral-small-latest': parent "
+                            "f0c22a1083ed1935 not in trace, attached to 773076b4028f3d19 'invoke_agent [any_agent]', "
+                            "the span enclosing it"));
+    QCOMPARE(notices.last(),
+             QStringLiteral("GOOGLE_trace.json: 6 spans name a parent that is not in the file; kept and flagged as "
+                            "orphans; each is attached to the span enclosing it"));
     QCOMPARE(store.requests.promptTokens(0), 2251);
     QCOMPARE(store.requests.outputTokens(0), 86);
     QCOMPARE(store.requests.attribute(QStringLiteral("model_calls"))->number(0), 3.0);

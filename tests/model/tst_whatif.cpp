@@ -206,9 +206,10 @@ void tst_WhatIf::unmatchedEditsChangeNothing_data()
                                                             "prefill phase");
     QTest::newRow("ordinal past the matches") << scale(QStringLiteral("chat@3"), 0.5)
                                               << QStringLiteral("'chat' #3 ×0.5: no span or kind matches");
-    QTest::newRow("dependency on an ancestor") << dependency(QStringLiteral("root"), QStringLiteral("account"))
-                                               << QStringLiteral("'account' waits for 'root': a span already waits "
-                                                                 "for its ancestors and its descendants");
+    QTest::newRow("dependency on an ancestor")
+        << dependency(QStringLiteral("root"), QStringLiteral("account"))
+        << QStringLiteral("'account retrieval' waits for 'governed adviser response': a span already waits for its "
+                          "ancestors and its descendants");
 }
 
 void tst_WhatIf::unmatchedEditsChangeNothing()

@@ -71,8 +71,9 @@ std::optional<WorkflowSchedule> withDependencies(const WorkflowSchedule &schedul
             }
         }
         if (pairs.empty()) {
-            outcome->unmatched.append(
-                QStringLiteral("%1: a span already waits for its ancestors and its descendants").arg(edit.toString()));
+            outcome->unmatched.append(QStringLiteral("%1 waits for %2: a span already waits for its ancestors and "
+                                                     "its descendants")
+                                          .arg(spanList(graph, to), spanList(graph, from)));
             continue;
         }
         if (!changed)
