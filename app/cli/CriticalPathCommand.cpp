@@ -1,17 +1,97 @@
 #include "CriticalPathCommand.h"
 
+#include "ClassCommandLoad.h"
 #include "CliContext.h"
+#include "PathOptions.h"
 #include "WorkflowOptions.h"
 
+#include "analysis/exceedance/ExceedanceSet.h"
+#include "analysis/exceedance/PhaseAttribution.h"
+#include "analysis/stats/ColumnCache.h"
+#include "analysis/workflows/PathAttribution.h"
+#include "analysis/workflows/PathTree.h"
 #include "analysis/workflows/SpanGraphBuilder.h"
 #include "analysis/workflows/WorkflowSchedule.h"
+#include "report/PathReportJson.h"
+#include "report/PathReportText.h"
+#include "report/ReportFormat.h"
 #include "report/WorkflowReportJson.h"
 #include "report/WorkflowReportText.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
+namespace {
+
+// --aggregate: the slow set's critical paths against the rest's, by key.
+int runAggregate(const CliContext &context)
+{
+    ClassCommandInput input;
+    if (const int code = prepareClassCommand(context, QStringLiteral("critical-path --aggregate"), &input); code >= 0)
+        return code;
+    SpanKeyKind keyKind = SpanKeyKind::Kind;
+    if (!readKeyKind(context, &keyKind))
+        return ExitUsage;
+    const QString path = context.arguments.first();
+    const TraceStore &store = *input.load.store;
+    if (store.workflows.rowCount() == 0) {
+        context.err << QStringLiteral("tracelane-cli: %1: no workflows; critical-path needs span traces (OTLP, "
+                                      "Jaeger, any-agent, Langfuse)\n")
+                           .arg(path);
+        return ExitFailure;
+    }
+    // Workflows are judged on E2E unless --metric says otherwise.
+    ExceedanceSpec spec;
+    spec.metric = context.parser.isSet(QStringLiteral("metric")) ? input.options.metric : Metric::E2e;
+    spec.boundary = context.boundary;
+    spec.q = input.options.percentile;
+    ColumnCache cache(input.load.store);
+    const ExceedanceSet set = findExceedanceSet(store.requests, *cache.metric(spec.metric, spec.boundary), input.slice,
+                                                spec);
+    const auto target = PhaseAttribution::totalFor(spec.metric) == Metric::E2e ? WorkflowPaths::Target::End
+                                                                                : WorkflowPaths::Target::FirstToken;
+    const WorkflowPaths paths = WorkflowPaths::compute(store, context.loadOptions.threads);
+    const SpanKeys keys = SpanKeys::build(store, keyKind);
+    const PathAttribution attribution = PathAttribution::compute(store, paths, keys, set.members, set.rest, target);
+    const PathTree tree = PathTree::build(store, paths, keys, set.members, set.rest, target);
+    for (qint32 w = 0; w < paths.workflowCount() && w < 10; ++w) {
+        if (const QString error = paths.error(w); !error.isEmpty())
+            context.err << QStringLiteral("tracelane-cli: %1: workflow %2: %3\n")
+                               .arg(path, store.workflows.traceIdText(w), error);
+    }
+    if (context.json) {
+        const nlohmann::json document = {{"file", path.toStdString()},
+                                         {"slice", input.sliceText.toStdString()},
+                                         {"metric", metricKey(spec.metric).toStdString()},
+                                         {"percentile", spec.q},
+                                         {"threshold", std::isfinite(set.threshold) ? nlohmann::json(set.threshold)
+                                                                                    : nlohmann::json(nullptr)},
+                                         {"set_size", set.size()},
+                                         {"rest_size", set.rest.size()},
+                                         {"unschedulable_workflows", paths.failedCount()},
+                                         {"critical_path_attribution", PathReportJson::attribution(attribution)},
+                                         {"path_tree", PathReportJson::tree(tree)}};
+        context.out << QString::fromStdString(document.dump(2)) << '\n';
+        return ExitOk;
+    }
+    context.out << QStringLiteral("Slow workflows: %1 above its %2 (%3 ms) in %4: %5 of %6 workflows; rest %7\n\n")
+                       .arg(metricLabel(spec.metric), ReportFormat::percentileLabel(spec.q),
+                            ReportFormat::fixed(set.threshold), input.sliceText)
+                       .arg(set.size())
+                       .arg(set.observedRequests)
+                       .arg(set.rest.size())
+                << PathReportText::attribution(attribution) << QStringLiteral("\n\n") << PathReportText::tree(tree)
+                << '\n';
+    return ExitOk;
+}
+
+} // namespace
+
 int runCriticalPath(const CliContext &context)
 {
+    if (context.parser.isSet(QStringLiteral("aggregate")))
+        return runAggregate(context);
     if (context.arguments.size() != 1) {
         context.err << QStringLiteral("tracelane-cli critical-path: expected exactly one FILE\n\n")
                     << context.parser.helpText();

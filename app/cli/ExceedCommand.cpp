@@ -2,11 +2,15 @@
 
 #include "ClassCommandLoad.h"
 #include "CliContext.h"
+#include "PathOptions.h"
 
 #include "analysis/stats/ColumnCache.h"
 #include "analysis/exceedance/ExceedanceAnalysis.h"
+#include "analysis/workflows/PathAttribution.h"
 #include "report/ExceedanceJson.h"
 #include "report/ExceedanceText.h"
+#include "report/PathReportJson.h"
+#include "report/PathReportText.h"
 #include "report/ReportText.h"
 
 #include <nlohmann/json.hpp>
@@ -23,11 +27,26 @@ int runExceed(const CliContext &context)
     spec.boundary = context.boundary;
     spec.q = options.percentile;
     spec.order = options.order;
+    SpanKeyKind keyKind = SpanKeyKind::Kind;
+    if (!readKeyKind(context, &keyKind))
+        return ExitUsage;
     ColumnCache cache(input.load.store);
     const auto analysis = ExceedanceAnalysis::compute(cache, input.slice, spec);
+    // Workflow traces: the excess split over critical-path time, not over
+    // request phases (a span tree has none beyond its model calls').
+    std::optional<PathAttribution> paths;
+    if (store.workflows.rowCount() > 0) {
+        const WorkflowPaths computed = WorkflowPaths::compute(store, context.loadOptions.threads);
+        const auto target = PhaseAttribution::totalFor(spec.metric) == Metric::E2e ? WorkflowPaths::Target::End
+                                                                                    : WorkflowPaths::Target::FirstToken;
+        paths = PathAttribution::compute(store, computed, SpanKeys::build(store, keyKind), analysis.set.members,
+                                         analysis.set.rest, target);
+    }
     if (context.json) {
         nlohmann::json document = ExceedanceJson::analysis(analysis, store.requests, input.sliceText,
                                                            options.members, options.member);
+        if (paths)
+            document["critical_path_attribution"] = PathReportJson::attribution(*paths);
         document["file"] = context.arguments.first().toStdString();
         document["rejected"] = store.rejected.size();
         context.out << QString::fromStdString(document.dump(2)) << '\n';
@@ -37,6 +56,8 @@ int runExceed(const CliContext &context)
     text.slice = input.sliceText;
     text.listedMembers = options.members;
     text.member = options.member;
+    if (paths)
+        text.attributionText = PathReportText::attribution(*paths);
     context.out << ExceedanceText::analysis(analysis, store.requests, text) << '\n';
     if (!store.rejected.empty())
         context.out << ReportText::rejectedSummary(store.rejected, 5) << '\n';

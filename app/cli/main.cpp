@@ -11,6 +11,7 @@
 #include "WorkflowOptions.h"
 #include "GoodputCommand.h"
 #include "ReportCommand.h"
+#include "PathOptions.h"
 
 #include <QCoreApplication>
 #include <QGuiApplication>
@@ -41,12 +42,14 @@ int main(int argc, char *argv[])
         "Explains why LLM requests are slow, headless.\n\n"
         "Commands:\n"
         "  analyse FILE     phase-aware latency report of a trace file\n"
-        "  critical-path FILE  each workflow's critical path, timing and slack\n"
+        "  critical-path FILE  each workflow's critical path, timing and slack; with\n"
+        "                   --aggregate the slow set's paths against the rest, merged by key\n"
         "  whatif FILE      re-schedule workflows with a change (--scale, --scale-phase,\n"
         "                   --shorten-answer, --add-dependency) and report the savings\n"
         "  goodput FILE     goodput under TTFT/ITL objectives, throughput, Little's-law check\n"
         "  slice FILE --by DIM[,DIM]   percentiles by class with 95% intervals\n"
-        "  exceed FILE      requests above a percentile, compared with the rest\n"
+        "  exceed FILE      requests above a percentile, compared with the rest (workflows:\n"
+        "                   their excess split over critical-path time, --by-key)\n"
         "  report FILE --out R.html|R.pdf|R.md   the one-page design-review report\n"
         "  compare BASE CAND   did a change move the target percentile? (or one FILE with\n"
         "                   --baseline-where/--candidate-where or --split-at)\n"
@@ -66,6 +69,7 @@ int main(int argc, char *argv[])
                                            QStringLiteral("n"), QStringLiteral("0"));
     parser.addOptions({boundaryOption, jsonOption, strictOption, threadsOption});
     addWorkflowOptions(parser);
+    addPathOptions(parser);
     parser.addOption({QStringLiteral("slo-ttft"), QStringLiteral("goodput: TTFT objective in ms (default 1200)."),
                       QStringLiteral("ms")});
     parser.addOption({QStringLiteral("slo-itl"), QStringLiteral("goodput: mean ITL objective in ms/token (default 80)."),

@@ -169,7 +169,9 @@ QString analysis(const ExceedanceAnalysis &analysis, const RequestTable &table, 
         lines << QStringLiteral("No request lies above the threshold: nothing to compare.");
         return lines.join(QLatin1Char('\n'));
     }
-    lines << QString() << attribution(analysis.attribution) << QString() << ranking(analysis.comparison);
+    lines << QString()
+          << (options.attributionText.isEmpty() ? attribution(analysis.attribution) : options.attributionText)
+          << QString() << ranking(analysis.comparison);
 
     // Members, in the set's order, with arrival relative to the trace's first request.
     qint64 firstSend = std::numeric_limits<qint64>::max();

@@ -145,6 +145,10 @@ public:
     QString operation(qsizetype row) const { return m_strings.text(m_operation[at(row)]); }
     QString service(qsizetype row) const { return m_strings.text(m_service[at(row)]); }
     std::string_view nameUtf8(qsizetype row) const { return m_strings.view(m_name[at(row)]); }
+    // Interned codes (into strings()): equal texts, equal codes.
+    quint32 nameCode(qsizetype row) const { return m_name[at(row)]; }
+    quint32 operationCode(qsizetype row) const { return m_operation[at(row)]; }
+    quint32 serviceCode(qsizetype row) const { return m_service[at(row)]; }
     std::string_view operationUtf8(qsizetype row) const { return m_strings.view(m_operation[at(row)]); }
     SpanKind kind(qsizetype row) const { return m_kind[at(row)]; }
     SpanCategory category(qsizetype row) const { return m_category[at(row)]; }

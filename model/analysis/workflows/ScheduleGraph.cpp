@@ -35,6 +35,26 @@ std::vector<qint64> ScheduleGraph::latestTimes(const std::vector<qint64> &times,
     std::vector<qint64> latest(times.size(), kUnbounded);
     const qint32 finish = endNode(virtualRoot());
     latest[size_t(finish)] = times[size_t(finish)];
+    propagateLatest(latest, delays);
+    return latest;
+}
+
+std::vector<qint64> ScheduleGraph::latestTimesBefore(qint32 node, const std::vector<qint64> &times,
+                                                     const std::vector<qint64> &delays) const
+{
+    std::vector<qint64> latest(times.size(), kUnbounded);
+    const qint32 binding = bindingPredecessor(node, times);
+    if (binding < 0)
+        return latest;
+    // Seed the predecessors, not `node` itself: the instant lies inside its delay.
+    for (const qint32 pred : predecessors(node))
+        latest[size_t(pred)] = std::min(latest[size_t(pred)], times[size_t(binding)]);
+    propagateLatest(latest, delays);
+    return latest;
+}
+
+void ScheduleGraph::propagateLatest(std::vector<qint64> &latest, const std::vector<qint64> &delays) const
+{
     for (auto it = m_order.rbegin(); it != m_order.rend(); ++it) {
         const qint32 node = *it;
         if (latest[size_t(node)] == kUnbounded)
@@ -43,7 +63,6 @@ std::vector<qint64> ScheduleGraph::latestTimes(const std::vector<qint64> &times,
         for (const qint32 pred : predecessors(node))
             latest[size_t(pred)] = std::min(latest[size_t(pred)], bound);
     }
-    return latest;
 }
 
 size_t ScheduleGraph::memoryBytes() const

@@ -71,10 +71,17 @@ public:
     // Latest time each event could happen without moving the workflow's end;
     // kUnbounded for events that do not lead to it.
     std::vector<qint64> latestTimes(const std::vector<qint64> &times, const std::vector<qint64> &delays) const;
+    // The same for reaching `instant` inside the delay of event `node` (a
+    // first token): its predecessors may not move, so their latest time is
+    // the one that bound `node`; events after it are kUnbounded.
+    std::vector<qint64> latestTimesBefore(qint32 node, const std::vector<qint64> &times,
+                                          const std::vector<qint64> &delays) const;
 
     size_t memoryBytes() const;
 
 private:
+    void propagateLatest(std::vector<qint64> &latest, const std::vector<qint64> &delays) const;
+
     qint32 m_spanCount = 0;
     qint32 m_firstJoin = 0;
     std::vector<qint32> m_predBegin;

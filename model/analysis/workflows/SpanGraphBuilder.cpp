@@ -60,19 +60,22 @@ SpanGraphBuilder::SpanGraphBuilder(const TraceStore &store) : m_store(store)
     }
 }
 
-std::shared_ptr<SpanGraph> SpanGraphBuilder::build(qint32 workflow) const
+std::shared_ptr<SpanGraph> SpanGraphBuilder::build(qint32 workflow, Detail detail) const
 {
+    const bool full = detail == Detail::Full;
     const auto &spans = m_store.spans;
     const qint32 first = m_store.workflows.firstSpan[size_t(workflow)];
     const qint32 count = m_store.workflows.spanCount[size_t(workflow)];
     const auto local = [first, count](qint32 row) { return row >= first && row < first + count ? row - first : -1; };
     auto graph = std::make_shared<SpanGraph>();
-    graph->reserve(count, qint64(count) * 16);
+    graph->reserve(count, full ? qint64(count) * 16 : 0);
     for (qint32 row = first; row < first + count; ++row) {
         SpanGraph::Span span;
-        span.id = spans.spanId(row);
-        span.name = spans.name(row);
-        span.operation = spans.operation(row);
+        if (full) {
+            span.id = spans.spanId(row);
+            span.name = spans.name(row);
+            span.operation = spans.operation(row);
+        }
         span.category = spans.category(row);
         span.parent = local(spans.parent(row));
         span.start = spans.start(row);

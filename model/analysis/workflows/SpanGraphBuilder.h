@@ -28,7 +28,12 @@ class SpanGraphBuilder
 public:
     explicit SpanGraphBuilder(const TraceStore &store);
 
-    std::shared_ptr<SpanGraph> build(qint32 workflow) const;
+    // Names, operations and ids are what people read; an analysis of every
+    // workflow that only needs times and structure leaves them out
+    // (Detail::Structure) and rebuilds a workflow in full to explain an error.
+    enum class Detail { Full, Structure };
+
+    std::shared_ptr<SpanGraph> build(qint32 workflow, Detail detail = Detail::Full) const;
 
 private:
     const TraceStore &m_store;

@@ -49,6 +49,26 @@ public:
         return traceCriticalPath(m_events, times);
     }
 
+    // Where the first content token happens on the recorded schedule: the
+    // event whose delay holds it (a model call's own time, or its gap before
+    // a child) and the instant. A token recorded outside its span's clipped
+    // time (the span was clipped to its parent) is moved to the nearest end
+    // of that time; `recorded` keeps the original. nullopt without a token.
+    struct FirstTokenEvent
+    {
+        qint32 node = -1;
+        qint32 span = -1;
+        qint64 instant = 0;
+        qint64 recorded = 0;
+    };
+    std::optional<FirstTokenEvent> firstTokenEvent() const;
+    // The chain of sections that determines when the first token appears
+    // (adds up to the instant minus the workflow's start); empty without one.
+    std::vector<PathSection> firstTokenPath() const;
+    // Per span: how much later it could end without delaying the first
+    // token; kUnbounded for spans the first token does not wait for.
+    std::vector<qint64> slackToFirstToken() const;
+
     // Per span: how much later it could end without moving the workflow's
     // end; ScheduleGraph::kUnbounded for spans that do not gate it at all.
     std::vector<qint64> slack() const { return slack(baselineTimes(), baselineDelays()); }
@@ -66,6 +86,7 @@ private:
     WorkflowSchedule(std::shared_ptr<const SpanGraph> graph, SpanTree tree, ClippedSpans clipped,
                      ScheduleGraph events, QStringList notices);
 
+    std::vector<qint64> slackFrom(const std::vector<qint64> &latest, const std::vector<qint64> &times) const;
     qint64 movedInstant(qint32 span, qint64 instant, const std::vector<qint64> &times,
                         const std::vector<qint64> &delays, const TimeScaling *scaling) const;
 
