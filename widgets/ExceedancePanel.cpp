@@ -3,6 +3,8 @@
 #include "CountText.h"
 #include "FeatureText.h"
 #include "MemberComparisonModel.h"
+#include "PathAttributionView.h"
+#include "PathTreeView.h"
 #include "RequestTimeline.h"
 #include "SetComparisonView.h"
 #include "ViewState.h"
@@ -143,10 +145,16 @@ ExceedancePanel::ExceedancePanel(ViewState *state, QWidget *parent)
         m_cache = m_state->store() ? std::make_shared<ColumnCache>(m_state->store()) : nullptr;
         // Members of the old trace must not be stepped to in the new one.
         m_analysis.reset();
+        m_pathJob.cancel();
+        m_paths.reset();
+        m_pathAttribution.reset();
+        m_comparison->setWorkflowTrace(m_state->store() && m_state->store()->workflows.rowCount() > 0);
         m_comparison->clear();
         showMember(-1);
         recompute();
     });
+    connect(m_comparison->pathAttribution(), &PathAttributionView::keyKindChanged, this,
+            &ExceedancePanel::recomputePaths);
     connect(state, &ViewState::sliceChanged, this, &ExceedancePanel::recompute);
     connect(state, &ViewState::boundaryChanged, this, &ExceedancePanel::recompute);
     connect(state, &ViewState::metricChanged, this, [this](Metric metric) {
@@ -242,6 +250,7 @@ void ExceedancePanel::apply(Result result)
         showMember(m_state->exceedanceCursor());
     }
     updateSummary();
+    recomputePaths();
     emit analysisReady();
 }
 
@@ -280,6 +289,49 @@ void ExceedancePanel::stepToPending()
         showMember(row);
     else
         m_state->setExceedanceCursor(row);
+}
+
+void ExceedancePanel::recomputePaths()
+{
+    const auto store = m_state->store();
+    if (!m_analysis || !store || store->workflows.rowCount() == 0) {
+        m_pathJob.cancel();
+        m_pathAttribution.reset();
+        return;
+    }
+    // E2E for E2E, ITL and stream sets; the path to the first token otherwise.
+    const auto target = PhaseAttribution::totalFor(m_analysis->set.spec.metric) == Metric::E2e
+        ? WorkflowPaths::Target::End
+        : WorkflowPaths::Target::FirstToken;
+    const SpanKeyKind kind = m_comparison->pathAttribution()->keyKind();
+    if (!m_paths)
+        m_comparison->pathAttribution()->showComputing();
+    m_pathJob.start(
+        [store, paths = m_paths, analysis = m_analysis, target, kind](const std::atomic<bool> *cancel) {
+            PathResult result;
+            result.paths = paths ? paths : std::make_shared<const WorkflowPaths>(WorkflowPaths::compute(*store, 0, cancel));
+            if (result.paths->cancelled())
+                return PathResult{};
+            const SpanKeys keys = SpanKeys::build(*store, kind);
+            const ExceedanceSet &set = analysis->set;
+            result.attribution = std::make_shared<const PathAttribution>(
+                PathAttribution::compute(*store, *result.paths, keys, set.members, set.rest, target));
+            result.tree = std::make_shared<PathTree>(
+                PathTree::build(*store, *result.paths, keys, set.members, set.rest, target));
+            return result;
+        },
+        [this](PathResult result) { applyPaths(std::move(result)); });
+}
+
+void ExceedancePanel::applyPaths(PathResult result)
+{
+    if (!result.attribution)
+        return;
+    m_paths = std::move(result.paths);
+    m_pathAttribution = std::move(result.attribution);
+    m_comparison->pathAttribution()->setAttribution(*m_pathAttribution);
+    m_comparison->pathTree()->setTree(std::move(*result.tree));
+    emit pathAttributionReady();
 }
 
 void ExceedancePanel::updateSummary()

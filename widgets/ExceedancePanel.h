@@ -2,6 +2,8 @@
 
 #include "LatestJob.h"
 #include "analysis/exceedance/ExceedanceAnalysis.h"
+#include "analysis/workflows/PathAttribution.h"
+#include "analysis/workflows/PathTree.h"
 
 #include <QWidget>
 
@@ -59,7 +61,10 @@ public:
     // id, or else to the same position (clamped to the set).
     void restoreMember(const MemberKey &key);
     const std::shared_ptr<const ExceedanceAnalysis> &analysis() const { return m_analysis; }
-    bool isComputing() const { return m_job.isRunning(); }
+    bool isComputing() const { return m_job.isRunning() || m_pathJob.isRunning(); }
+    // Workflow traces: the set's critical-path attribution and merged paths
+    // (null for flat requests or until computed).
+    const std::shared_ptr<const PathAttribution> &pathAttribution() const { return m_pathAttribution; }
 
     MemberComparisonModel *memberModel() const { return m_member; }
     SetComparisonView *comparison() const { return m_comparison; }
@@ -69,6 +74,8 @@ public:
 
 signals:
     void analysisReady();
+    // The critical-path attribution of a workflow trace is shown.
+    void pathAttributionReady();
     void memberShown(qsizetype position);
 
 private:
@@ -78,8 +85,17 @@ private:
         qint64 longestMemberNs = 0;
     };
 
+    struct PathResult
+    {
+        std::shared_ptr<const WorkflowPaths> paths;
+        std::shared_ptr<const PathAttribution> attribution;
+        std::shared_ptr<PathTree> tree;
+    };
+
     void recompute();
     void apply(Result result);
+    void recomputePaths();
+    void applyPaths(PathResult result);
     void step(int direction);
     void showMember(qint32 row);
     void stepToPending();
@@ -91,6 +107,9 @@ private:
     std::shared_ptr<const ExceedanceAnalysis> m_analysis;
     qsizetype m_position = -1;
     MemberKey m_pendingMember;
+    LatestJob m_pathJob{this};
+    std::shared_ptr<const WorkflowPaths> m_paths;   // every workflow's path, once per trace
+    std::shared_ptr<const PathAttribution> m_pathAttribution;
 
     QComboBox *m_metric = nullptr;
     QDoubleSpinBox *m_percentile = nullptr;

@@ -2,6 +2,8 @@
 
 #include "FeatureComparisonPlot.h"
 #include "FeatureText.h"
+#include "PathAttributionView.h"
+#include "PathTreeView.h"
 #include "PhaseAttributionModel.h"
 #include "SetComparisonModel.h"
 #include "analysis/exceedance/ExceedanceAnalysis.h"
@@ -99,16 +101,42 @@ SetComparisonView::SetComparisonView(QWidget *parent)
     attributionLayout->addWidget(m_suspect);
     attributionLayout->addWidget(m_note);
 
+    m_phaseTab = attribution;
+    m_pathAttribution = new PathAttributionView(this);
+    m_pathTree = new PathTreeView(this);
     m_tabs->addTab(attribution, tr("Phase attribution"));
+    m_tabs->addTab(m_pathAttribution, tr("Critical-path attribution"));
+    m_tabs->addTab(m_pathTree, tr("Merged paths"));
     m_tabs->addTab(ranking, tr("Set vs rest"));
+    setWorkflowTrace(false);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_tabs);
     clear();
 }
 
+void SetComparisonView::setWorkflowTrace(bool workflows)
+{
+    m_workflows = workflows;
+    const int phase = m_tabs->indexOf(m_phaseTab);
+    const int path = m_tabs->indexOf(m_pathAttribution);
+    const int tree = m_tabs->indexOf(m_pathTree);
+    const bool pathInFront = m_tabs->currentIndex() == path || m_tabs->currentIndex() == tree;
+    const bool phaseInFront = m_tabs->currentIndex() == phase;
+    m_tabs->setTabVisible(phase, !workflows);
+    m_tabs->setTabVisible(path, workflows);
+    m_tabs->setTabVisible(tree, workflows);
+    // The attribution tab in front stays the attribution tab of its kind.
+    if (workflows && phaseInFront)
+        m_tabs->setCurrentIndex(path);
+    else if (!workflows && pathInFront)
+        m_tabs->setCurrentIndex(phase);
+}
+
 void SetComparisonView::clear()
 {
+    m_pathAttribution->clear();
+    m_pathTree->clear();
     m_attributes->setRanking({});
     m_phases->setRanking({});
     m_attribution->setAttribution({});

@@ -3,6 +3,8 @@
 #include <QWidget>
 
 class FeatureComparisonPlot;
+class PathAttributionView;
+class PathTreeView;
 class PhaseAttributionModel;
 class QLabel;
 class QTabWidget;
@@ -11,8 +13,10 @@ class SetComparisonModel;
 struct ExceedanceAnalysis;
 
 // How the exceedance set differs from the rest: attributes and phases ranked
-// by separation (the picked one drawn set beside rest), and the phase attribution of the mean excess with the
-// suspected phase, the next test and why phase percentiles are not added.
+// by separation (the picked one drawn set beside rest), and the phase
+// attribution of the mean excess with the suspected phase, the next test and
+// why phase percentiles are not added; for workflow traces the critical-path
+// attribution and the slow set's paths merged with the rest's instead.
 // Draws what ExceedanceAnalysis computed.
 class SetComparisonView : public QWidget
 {
@@ -35,6 +39,13 @@ public:
     // Draws row `row` of the attribute (or phase) ranking side by side.
     void showFeature(bool phase, int row);
 
+    // Workflow traces: the critical-path attribution and the merged paths
+    // take the phase attribution's place (a span tree has no request phases).
+    void setWorkflowTrace(bool workflows);
+    bool isWorkflowTrace() const { return m_workflows; }
+    PathAttributionView *pathAttribution() const { return m_pathAttribution; }
+    PathTreeView *pathTree() const { return m_pathTree; }
+
 private:
     SetComparisonModel *m_attributes = nullptr;
     SetComparisonModel *m_phases = nullptr;
@@ -46,4 +57,8 @@ private:
     QLabel *m_excess = nullptr;
     QLabel *m_suspect = nullptr;
     QLabel *m_note = nullptr;
+    QWidget *m_phaseTab = nullptr;
+    PathAttributionView *m_pathAttribution = nullptr;
+    PathTreeView *m_pathTree = nullptr;
+    bool m_workflows = false;
 };

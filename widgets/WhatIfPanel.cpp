@@ -1,8 +1,12 @@
 #include "WhatIfPanel.h"
 
+#include "analysis/workflows/PopulationWhatIf.h"
 #include "analysis/workflows/WhatIf.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QHBoxLayout>
+#include <QLocale>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -10,6 +14,7 @@
 #include <QSpinBox>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <tuple>
 
@@ -33,6 +38,9 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     , m_tokens(new QSpinBox(this))
     , m_msPerToken(new QDoubleSpinBox(this))
     , m_result(new QLabel(this))
+    , m_wholeScope(new QCheckBox(tr("Also every workflow in the scope, at"), this))
+    , m_percentile(new QDoubleSpinBox(this))
+    , m_population(new QLabel(this))
 {
     setObjectName(QStringLiteral("whatIfPanel"));
     m_change->setObjectName(QStringLiteral("whatIfChange"));
@@ -66,6 +74,35 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     m_form->addRow(tr("Shorter by"), m_tokens);
     m_form->addRow(tr("At"), m_msPerToken);
     m_form->addRow(m_result);
+    // The population what-if: the same change on every workflow of the scope.
+    m_wholeScope->setObjectName(QStringLiteral("whatIfWholeScope"));
+    m_percentile->setObjectName(QStringLiteral("whatIfPercentile"));
+    m_population->setObjectName(QStringLiteral("whatIfPopulation"));
+    m_wholeScope->setToolTip(tr("Re-schedule every workflow of the scope (the current filter) with the same change, "
+                                "spans matched by name, and compare a percentile of the totals before and after"));
+    m_percentile->setRange(50.0, 99.9);
+    m_percentile->setDecimals(1);
+    m_percentile->setValue(95.0);
+    m_percentile->setPrefix(QStringLiteral("p"));
+    m_population->setWordWrap(true);
+    m_population->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *scopeRow = new QHBoxLayout;
+    scopeRow->addWidget(m_wholeScope);
+    scopeRow->addWidget(m_percentile);
+    scopeRow->addStretch(1);
+    m_form->addRow(scopeRow);
+    m_form->addRow(m_population);
+    connect(m_wholeScope, &QCheckBox::toggled, this, [this](bool on) {
+        m_percentile->setEnabled(on);
+        if (!on)
+            m_population->clear();
+        emit populationChanged();
+    });
+    connect(m_percentile, &QDoubleSpinBox::valueChanged, this, [this] {
+        if (m_wholeScope->isChecked())
+            emit populationChanged();
+    });
+    m_percentile->setEnabled(false);
 
     const auto changed = [this] {
         if (!m_filling)
@@ -291,7 +328,7 @@ void WhatIfPanel::updateVisibility()
     m_form->setRowVisible(m_msPerToken, change == Change::ShortenAnswer);
 }
 
-SpanSelector WhatIfPanel::spanSelector(int comboIndex) const
+SpanSelector WhatIfPanel::spanSelector(int comboIndex, bool byName) const
 {
     const QComboBox *combo = comboIndex == 0 ? m_target : m_from;
     if (combo->currentIndex() < 0)
@@ -299,6 +336,8 @@ SpanSelector WhatIfPanel::spanSelector(int comboIndex) const
     const qint32 span = combo->currentData().toInt();
     if (!m_graph || span < 0 || span >= m_graph->spanCount())
         return {};
+    if (byName)
+        return {m_graph->label(span), 0};
     // Its id names exactly this span; without one, its name and rank.
     const QString id = m_graph->idText(span);
     return {id.isEmpty() ? m_graph->name(span) : id, 0};
@@ -306,13 +345,69 @@ SpanSelector WhatIfPanel::spanSelector(int comboIndex) const
 
 std::vector<WhatIfEdit> WhatIfPanel::edits() const
 {
+    return editsFor(false);
+}
+
+std::vector<WhatIfEdit> WhatIfPanel::populationEdits() const
+{
+    return editsFor(true);
+}
+
+bool WhatIfPanel::appliesToPopulation() const
+{
+    return m_wholeScope->isChecked();
+}
+
+void WhatIfPanel::setAppliesToPopulation(bool on)
+{
+    m_wholeScope->setChecked(on);
+}
+
+double WhatIfPanel::populationPercentile() const
+{
+    return m_percentile->value() / 100.0;
+}
+
+void WhatIfPanel::showPopulationMessage(const QString &message)
+{
+    m_population->setText(message.toHtmlEscaped());
+}
+
+void WhatIfPanel::showPopulation(const PopulationWhatIfResult &result, qint64 scopeWorkflows)
+{
+    const QLocale locale;
+    const QString p = QStringLiteral("p") + locale.toString(result.q * 100.0, 'g', 4);
+    const auto line = [&](const QString &metric, double before, double after) {
+        if (std::isnan(before))
+            return tr("<b>%1 %2</b> not recorded in these workflows (no token times)").arg(p, metric);
+        const double saving = before - after;
+        return tr("<b>%1 %2</b> %3 \u2192 %4 ms (%5)")
+            .arg(p, metric, locale.toString(before, 'f', 2), locale.toString(after, 'f', 2),
+                 saving >= 0 ? tr("saves %1 ms").arg(locale.toString(saving, 'f', 2))
+                             : tr("costs %1 ms").arg(locale.toString(-saving, 'f', 2)));
+    };
+    QStringList lines;
+    lines << tr("Across the %1 workflows of the scope (%2 changed by the what-if%3):")
+                 .arg(locale.toString(scopeWorkflows), locale.toString(result.changed),
+                      result.failed > 0 ? tr(", %1 could not be re-scheduled").arg(locale.toString(result.failed))
+                                        : QString());
+    lines << line(QStringLiteral("E2E"), result.e2eBeforeMs, result.e2eAfterMs);
+    lines << line(QStringLiteral("TTFT"), result.ttftBeforeMs, result.ttftAfterMs);
+    if (result.changed == 0)
+        lines << tr("<span style='color:#b00020'>No workflow has a span matching the change (spans are matched by "
+                    "name or kind).</span>");
+    m_population->setText(lines.join(QStringLiteral("<br>")));
+}
+
+std::vector<WhatIfEdit> WhatIfPanel::editsFor(bool byName) const
+{
     WhatIfEdit edit;
     switch (Change(m_change->currentData().toInt())) {
     case Change::None:
         return {};
     case Change::ScaleSpan:
         edit.kind = WhatIfEdit::Kind::ScaleSpans;
-        edit.target = spanSelector(0);
+        edit.target = spanSelector(0, byName);
         break;
     case Change::ScaleKind:
         edit.kind = WhatIfEdit::Kind::ScaleSpans;
@@ -320,19 +415,19 @@ std::vector<WhatIfEdit> WhatIfPanel::edits() const
         break;
     case Change::ScalePhase:
         edit.kind = WhatIfEdit::Kind::ScalePhase;
-        edit.target = spanSelector(0);
+        edit.target = spanSelector(0, byName);
         edit.phase = Phase(m_phase->currentData().toInt());
         break;
     case Change::ShortenAnswer:
         edit.kind = WhatIfEdit::Kind::ShortenAnswer;
-        edit.target = spanSelector(0);
+        edit.target = spanSelector(0, byName);
         edit.tokens = m_tokens->value();
         edit.msPerToken = m_msPerToken->value();
         break;
     case Change::AddDependency:
         edit.kind = WhatIfEdit::Kind::AddDependency;
-        edit.target = spanSelector(0);
-        edit.from = spanSelector(1);
+        edit.target = spanSelector(0, byName);
+        edit.from = spanSelector(1, byName);
         if (edit.from.isEmpty())
             return {};
         break;

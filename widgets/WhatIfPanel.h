@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
@@ -14,6 +15,7 @@ class QLabel;
 class QLineEdit;
 class QSpinBox;
 class SpanGraph;
+struct PopulationWhatIfResult;
 struct WhatIfOutcome;
 
 // Controls for one what-if on the workflow being shown: scale a span, a
@@ -40,8 +42,20 @@ public:
     void showOutcome(const WhatIfOutcome &outcome);
     void showMessage(const QString &message);
 
+    // The population what-if: the same change applied to every workflow of
+    // the scope, judged at a percentile of the totals. Spans are named by
+    // their name (not their id, which only one workflow has).
+    bool appliesToPopulation() const;
+    void setAppliesToPopulation(bool on);
+    double populationPercentile() const;   // 0.5 .. 0.999
+    std::vector<WhatIfEdit> populationEdits() const;
+    void showPopulation(const PopulationWhatIfResult &result, qint64 scopeWorkflows);
+    void showPopulationMessage(const QString &message);
+    QLabel *populationLabel() const { return m_population; }
+
 signals:
     void editsChanged();
+    void populationChanged();
 
 private:
     void refillTargets();
@@ -55,7 +69,8 @@ private:
     std::pair<qint32, qint32> defaultDependency() const;
     bool related(qint32 a, qint32 b) const;
     void updateVisibility();
-    SpanSelector spanSelector(int comboIndex) const;
+    SpanSelector spanSelector(int comboIndex, bool byName = false) const;
+    std::vector<WhatIfEdit> editsFor(bool byName) const;
 
     std::shared_ptr<const SpanGraph> m_graph;
     QFormLayout *m_form = nullptr;
@@ -67,6 +82,9 @@ private:
     QSpinBox *m_tokens = nullptr;
     QDoubleSpinBox *m_msPerToken = nullptr;
     QLabel *m_result = nullptr;
+    QCheckBox *m_wholeScope = nullptr;
+    QDoubleSpinBox *m_percentile = nullptr;
+    QLabel *m_population = nullptr;
     double m_factorValue = 0.75;     // the last factor that parsed
     qint32 m_preferredSpan = -1;
     bool m_filling = false;

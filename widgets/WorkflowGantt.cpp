@@ -12,6 +12,8 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include <cmath>
+
 namespace {
 
 constexpr int kRowHeight = 20;
@@ -30,6 +32,7 @@ WorkflowGantt::WorkflowGantt(QWidget *parent)
     , m_scroll(new QScrollBar(Qt::Vertical, this))
 {
     setObjectName(QStringLiteral("workflowGantt"));
+    setFocusPolicy(Qt::ClickFocus);   // N / P step through the slow workflows from here too
     setMouseTracking(true);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     connect(m_scroll, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
@@ -38,6 +41,8 @@ WorkflowGantt::WorkflowGantt(QWidget *parent)
 void WorkflowGantt::setAnalysis(const WorkflowAnalysis &analysis)
 {
     m_analysis = analysis;
+    m_unusualRank.clear();
+    m_unusualSamples.clear();
     m_whatIf = false;
     m_selected = -1;
     const qint32 spans = analysis.ok() ? analysis.schedule->graph().spanCount() : 0;
@@ -189,6 +194,33 @@ QRectF WorkflowGantt::barRect(qint32 span) const
     return QRectF(x0, top + 3, std::max(1.0, x1 - x0), kRowHeight - 6);
 }
 
+QColor WorkflowGantt::unusualColour()
+{
+    return QColor(0xCC, 0x00, 0x66);   // magenta: apart from the kinds and the path's vermillion
+}
+
+void WorkflowGantt::setUnusual(std::vector<double> rank, std::vector<qint64> samples, const QString &keyLabel)
+{
+    m_unusualRank = std::move(rank);
+    m_unusualSamples = std::move(samples);
+    m_unusualKey = keyLabel;
+    update();
+}
+
+void WorkflowGantt::setUnusualThreshold(double percentile)
+{
+    m_unusualThreshold = percentile;
+    update();
+}
+
+bool WorkflowGantt::isMarkedUnusual(qint32 span) const
+{
+    if (m_unusualThreshold < 0.0 || span < 0 || size_t(span) >= m_unusualRank.size())
+        return false;
+    const double rank = m_unusualRank[size_t(span)];
+    return !std::isnan(rank) && rank >= m_unusualThreshold;
+}
+
 quint8 WorkflowGantt::storeFlags(qint32 span) const
 {
     if (!m_store || !m_analysis.ok())
@@ -287,6 +319,15 @@ QString WorkflowGantt::toolTipText(qint32 span) const
     lines << tr("%1 – %2 ms (%3 ms)")
                  .arg(ms(displayStart(span) - origin), ms(displayEnd(span) - origin),
                       ms(displayEnd(span) - displayStart(span)));
+    if (size_t(span) < m_unusualRank.size() && !std::isnan(m_unusualRank[size_t(span)])) {
+        const QString rank = tr("duration at p%1 among %2 spans %3")
+                                 .arg(QString::number(m_unusualRank[size_t(span)], 'f', 1))
+                                 .arg(m_unusualSamples[size_t(span)])
+                                 .arg(m_unusualKey.toHtmlEscaped());
+        lines << (isMarkedUnusual(span) ? QStringLiteral("<span style='color:%1'><b>unusual:</b> %2</span>")
+                                              .arg(unusualColour().name(), rank)
+                                        : rank);
+    }
     const auto &slack = m_whatIf ? m_slackAfter : m_analysis.slack;
     const qint64 own = slack[size_t(span)];
     if (own == ScheduleGraph::kUnbounded)
@@ -467,6 +508,15 @@ void WorkflowGantt::paintOverlays(QPainter &painter, int firstRow, int lastRow) 
         painter.drawPolygon(QPolygonF{b, b + QPointF(-5, -3), b + QPointF(-5, 3)});
     }
     painter.setRenderHint(QPainter::Antialiasing, false);
+
+    // Unusual spans: outlined, so the colour of their kind stays readable.
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(unusualColour(), 2));
+    for (qint32 row = firstRow; row < lastRow; ++row) {
+        const qint32 span = m_rows[size_t(row)].span;
+        if (isMarkedUnusual(span))
+            painter.drawRect(barRect(span).adjusted(-1, -1, 1, 1));
+    }
 
     // The critical path: a band under each section, on the span's row or,
     // when collapsed away, on its nearest shown ancestor's.

@@ -50,6 +50,15 @@ public:
     // empty for a span whose parent is in the trace.
     QString orphanText(qint32 span) const;
 
+    // Unusual spans: per span (graph index) its duration's percentile rank
+    // among the same key's spans in the rest (NaN: none to compare with) and
+    // how many those are; spans at or above the threshold (a percentile;
+    // negative: none) are outlined.
+    void setUnusual(std::vector<double> rank, std::vector<qint64> samples, const QString &keyLabel);
+    void setUnusualThreshold(double percentile);
+    bool isMarkedUnusual(qint32 span) const;
+    static QColor unusualColour();
+
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -87,6 +96,10 @@ private:
     std::vector<qint64> m_endAfter;
     std::vector<PathSection> m_pathAfter;
     std::vector<qint64> m_slackAfter;
+    std::vector<double> m_unusualRank;
+    std::vector<qint64> m_unusualSamples;
+    QString m_unusualKey;
+    double m_unusualThreshold = -1.0;
     qint64 m_frameStart = 0;
     qint64 m_frameEnd = 1;
     qint32 m_selected = -1;

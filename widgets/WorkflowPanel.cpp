@@ -5,11 +5,17 @@
 #include "WhatIfPanel.h"
 #include "WorkflowGantt.h"
 #include "WorkflowPathModel.h"
+#include "WorkflowPicker.h"
 
+#include "analysis/workflows/SpanGraphBuilder.h"
 #include "analysis/workflows/WhatIf.h"
 #include "store/TraceStore.h"
 
 #include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QKeyEvent>
+#include <QLocale>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -38,6 +44,7 @@ WorkflowPanel::WorkflowPanel(ViewState *state, QWidget *parent)
     , m_pathModel(new WorkflowPathModel(this))
     , m_pathTable(new QTableView(this))
     , m_whatIf(new WhatIfPanel(this))
+    , m_picker(new WorkflowPicker(state, this))
 {
     setObjectName(QStringLiteral("workflowPanel"));
     m_title->setObjectName(QStringLiteral("workflowTitle"));
@@ -63,21 +70,25 @@ WorkflowPanel::WorkflowPanel(ViewState *state, QWidget *parent)
 
     auto *top = new QHBoxLayout;
     top->addWidget(m_title, 1);
+    top->addWidget(createTailControls());
     top->addWidget(m_pathOnly);
     // The dock is wide and short by default (under the swimlanes): the
     // Gantt takes the full height on the left, the what-if and the path's
     // sections share a column on the right.
-    auto *side = new QSplitter(Qt::Vertical, this);
+    auto *side = m_side = new QSplitter(Qt::Vertical, this);
     side->addWidget(m_whatIf);
     side->addWidget(m_pathTable);
     side->setStretchFactor(0, 0);
     side->setStretchFactor(1, 1);
     auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_picker);
     split->addWidget(m_gantt);
     split->addWidget(side);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setSizes({600, 400});   // relative: 3:2 of whatever width the dock has
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 3);
+    split->setStretchFactor(2, 2);
+    split->setCollapsible(1, false);
+    split->setSizes({250, 600, 400});   // relative: of whatever width the dock has
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
@@ -121,6 +132,7 @@ QString WorkflowPanel::legendHtml(const SpanGraph *graph, bool orphans)
     text += swatch(SpanCategoryColors::dependency(), QStringLiteral("\u2192"), tr("dependency"));
     if (orphans)
         text += swatch(SpanCategoryColors::orphan(), QStringLiteral("\u25c6"), tr("parent not in trace"));
+    text += swatch(WorkflowGantt::unusualColour(), QStringLiteral("\u25a1"), tr("unusual duration"));
     return text;
 }
 
@@ -212,4 +224,208 @@ void WorkflowPanel::applyWhatIf(const WhatIfOutcome &outcome)
         m_pathModel->setPath(m_analysis.schedule, outcome.pathAfter, outcome.after);
     }
     emit whatIfShown();
+}
+
+QWidget *WorkflowPanel::createTailControls()
+{
+    auto *box = new QWidget(this);
+    m_unusual = new QCheckBox(tr("Mark spans above"), box);
+    m_unusualPercentile = new QDoubleSpinBox(box);
+    m_unusualKey = new QComboBox(box);
+    m_unusual->setObjectName(QStringLiteral("markUnusualSpans"));
+    m_unusualPercentile->setObjectName(QStringLiteral("unusualPercentile"));
+    m_unusualKey->setObjectName(QStringLiteral("unusualKey"));
+    m_unusual->setChecked(true);
+    m_unusual->setToolTip(tr("Outline the spans whose duration is at or above this percentile of the spans with the "
+                             "same key in the rest of the scope (outside the slow set)"));
+    m_unusualPercentile->setRange(50.0, 99.9);
+    m_unusualPercentile->setDecimals(1);
+    m_unusualPercentile->setValue(95.0);
+    m_unusualPercentile->setPrefix(QStringLiteral("p"));
+    m_unusualKey->addItem(tr("of their name in the rest"), int(SpanKeyKind::Name));
+    m_unusualKey->addItem(tr("of their operation in the rest"), int(SpanKeyKind::Operation));
+    m_unusualKey->addItem(tr("of their service in the rest"), int(SpanKeyKind::Service));
+    m_unusualKey->addItem(tr("of their kind in the rest"), int(SpanKeyKind::Kind));
+    auto *layout = new QHBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_unusual);
+    layout->addWidget(m_unusualPercentile);
+    layout->addWidget(m_unusualKey);
+
+    const auto remark = [this] {
+        m_gantt->setUnusualThreshold(m_unusual->isChecked() ? m_unusualPercentile->value() : -1.0);
+    };
+    connect(m_unusual, &QCheckBox::toggled, this, remark);
+    connect(m_unusualPercentile, &QDoubleSpinBox::valueChanged, this, remark);
+    connect(m_unusualKey, &QComboBox::currentIndexChanged, this, &WorkflowPanel::recomputeUnusual);
+    connect(this, &WorkflowPanel::analysisShown, this, [this](qint32 workflow) {
+        m_picker->setCurrentWorkflow(workflow);
+        recomputeUnusual();
+    });
+    connect(m_state, &ViewState::storeChanged, this, [this] {
+        m_keys.reset();
+        m_unusualSpans = {};
+        m_populationJob.cancel();
+        m_whatIf->showPopulationMessage(QString());
+    });
+    connect(m_state, &ViewState::exceedanceChanged, this, &WorkflowPanel::recomputeUnusual);
+    connect(m_state, &ViewState::sliceChanged, this, [this] {
+        recomputeUnusual();
+        runPopulationWhatIf();
+    });
+    connect(m_whatIf, &WhatIfPanel::editsChanged, this, &WorkflowPanel::runPopulationWhatIf);
+    connect(this, &WorkflowPanel::whatIfShown, this, &WorkflowPanel::fitWhatIf);
+    connect(this, &WorkflowPanel::populationShown, this, &WorkflowPanel::fitWhatIf);
+    for (QWidget *stepping : {static_cast<QWidget *>(m_picker->view()), static_cast<QWidget *>(m_gantt),
+                              static_cast<QWidget *>(m_pathTable)})
+        stepping->installEventFilter(this);
+    connect(m_whatIf, &WhatIfPanel::populationChanged, this, &WorkflowPanel::runPopulationWhatIf);
+    return box;
+}
+
+namespace {
+
+bool isStepKey(const QEvent *event)
+{
+    if (event->type() != QEvent::KeyPress && event->type() != QEvent::ShortcutOverride)
+        return false;
+    const auto *key = static_cast<const QKeyEvent *>(event);
+    return key->modifiers() == Qt::NoModifier && (key->key() == Qt::Key_N || key->key() == Qt::Key_P);
+}
+
+} // namespace
+
+void WorkflowPanel::keyPressEvent(QKeyEvent *event)
+{
+    if (isStepKey(event)) {
+        m_picker->stepSlow(event->key() == Qt::Key_N ? +1 : -1);
+        event->accept();
+        return;
+    }
+    QWidget::keyPressEvent(event);
+}
+
+bool WorkflowPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    // With the focus in the picker, the Gantt or the path table, N / P step
+    // through the slow workflows in the picker's order: the key is claimed
+    // before the window-wide N / P (which steps in the set's order) and
+    // before the list's type-ahead search. Both move the same cursor.
+    if (isStepKey(event)) {
+        event->accept();
+        if (event->type() == QEvent::KeyPress)
+            m_picker->stepSlow(static_cast<QKeyEvent *>(event)->key() == Qt::Key_N ? +1 : -1);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void WorkflowPanel::fitWhatIf()
+{
+    QList<int> sizes = m_side->sizes();
+    const int wanted = m_whatIf->sizeHint().height();
+    if (sizes.size() != 2 || sizes[0] >= wanted)
+        return;
+    const int total = sizes[0] + sizes[1];
+    sizes[0] = std::min(wanted, total - 60);   // the path table keeps a few rows
+    sizes[1] = total - sizes[0];
+    m_side->setSizes(sizes);
+}
+
+std::vector<qint32> WorkflowPanel::restRows() const
+{
+    std::vector<qint32> rows;
+    const RowSet scope = m_state->rowsInScope();
+    const RowSet &slow = m_state->exceedance().members;
+    for (const qint32 row : scope.rows()) {
+        if (!slow.contains(row))
+            rows.push_back(row);
+    }
+    return rows;
+}
+
+void WorkflowPanel::recomputeUnusual()
+{
+    const auto store = m_state->store();
+    if (!store || m_workflow < 0 || !m_analysis.ok()) {
+        m_unusualJob.cancel();
+        m_unusualSpans = {};
+        m_gantt->setUnusual({}, {}, QString());
+        return;
+    }
+    const auto kind = SpanKeyKind(m_unusualKey->currentData().toInt());
+    auto keys = m_keys && m_keys->kind() == kind ? m_keys : nullptr;
+    struct Result
+    {
+        std::shared_ptr<const SpanKeys> keys;
+        UnusualSpans spans;
+        qint32 workflow = -1;
+    };
+    m_unusualJob.start(
+        [store, keys, kind, workflow = m_workflow, rest = restRows()](const std::atomic<bool> *) {
+            Result result;
+            result.keys = keys ? keys : std::make_shared<const SpanKeys>(SpanKeys::build(*store, kind));
+            result.spans = UnusualSpans::compute(*store, *result.keys, workflow, rest);
+            result.workflow = workflow;
+            return result;
+        },
+        [this](Result result) {
+            m_keys = std::move(result.keys);
+            if (result.workflow != m_workflow)
+                return;
+            m_unusualSpans = std::move(result.spans);
+            m_gantt->setUnusual(m_unusualSpans.rank, m_unusualSpans.restSamples, m_unusualKey->currentText());
+            m_gantt->setUnusualThreshold(m_unusual->isChecked() ? m_unusualPercentile->value() : -1.0);
+            emit unusualSpansShown();
+        });
+}
+
+void WorkflowPanel::runPopulationWhatIf()
+{
+    const auto store = m_state->store();
+    const auto edits = m_whatIf->populationEdits();
+    if (!store || !m_whatIf->appliesToPopulation() || edits.empty()) {
+        m_populationJob.cancel();
+        if (m_whatIf->appliesToPopulation())
+            m_whatIf->showPopulationMessage(edits.empty() ? tr("Choose a change above to apply it to every workflow.")
+                                                          : QString());
+        return;
+    }
+    std::vector<qint32> workflowOfRow(size_t(store->requests.rowCount()), -1);
+    for (qint32 w = 0; w < qint32(store->workflows.rowCount()); ++w) {
+        if (const qint32 row = store->workflows.requestRow[size_t(w)]; row >= 0 && size_t(row) < workflowOfRow.size())
+            workflowOfRow[size_t(row)] = w;
+    }
+    std::vector<qint32> workflows;
+    const RowSet scope = m_state->rowsInScope();
+    for (const qint32 row : scope.rows()) {
+        if (const qint32 w = workflowOfRow[size_t(row)]; w >= 0)
+            workflows.push_back(w);
+    }
+    m_whatIf->showPopulationMessage(tr("Re-scheduling %1 workflows\u2026").arg(QLocale().toString(qint64(workflows.size()))));
+    struct Result
+    {
+        PopulationWhatIfResult population;
+        qint64 workflows = 0;
+    };
+    m_populationJob.start(
+        [store, edits, workflows, q = m_whatIf->populationPercentile()](const std::atomic<bool> *cancel) {
+            const SpanGraphBuilder builder(*store);
+            PopulationWhatIf population(edits);
+            for (const qint32 w : workflows) {
+                if (cancel->load(std::memory_order_relaxed))
+                    return Result{};
+                QString error;
+                const auto schedule = WorkflowSchedule::build(builder.build(w), &error);
+                if (schedule)
+                    population.add(*schedule);
+                else
+                    population.addFailure(store->workflows.traceIdText(w), error);
+            }
+            return Result{population.result(q), qint64(workflows.size())};
+        },
+        [this](Result result) {
+            m_whatIf->showPopulation(result.population, result.workflows);
+            emit populationShown();
+        });
 }

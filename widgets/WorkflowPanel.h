@@ -2,17 +2,24 @@
 
 #include "LatestJob.h"
 
+#include "analysis/workflows/PopulationWhatIf.h"
+#include "analysis/workflows/SpanKey.h"
+#include "analysis/workflows/UnusualSpans.h"
 #include "analysis/workflows/WorkflowAnalysis.h"
 
 #include <QWidget>
 
 class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
+class QSplitter;
 class QTableView;
 class ViewState;
 class WhatIfPanel;
 class WorkflowGantt;
 class WorkflowPathModel;
+class WorkflowPicker;
 struct WhatIfOutcome;
 
 // The workflow view: for the workflow behind the current request row, a
@@ -30,7 +37,11 @@ public:
     // its slowest workflow until a row is chosen.
     void showWorkflow(qint32 workflow);
     // An analysis or what-if is being computed.
-    bool isBusy() const { return m_analysisJob.isRunning() || m_whatIfJob.isRunning(); }
+    bool isBusy() const
+    {
+        return m_analysisJob.isRunning() || m_whatIfJob.isRunning() || m_unusualJob.isRunning()
+            || m_populationJob.isRunning();
+    }
     qint32 workflow() const { return m_workflow; }
     const WorkflowAnalysis &analysis() const { return m_analysis; }
 
@@ -38,6 +49,15 @@ public:
     WhatIfPanel *whatIfPanel() const { return m_whatIf; }
     WorkflowPathModel *pathModel() const { return m_pathModel; }
     QLabel *title() const { return m_title; }
+    WorkflowPicker *picker() const { return m_picker; }
+
+    // Unusual spans: each span's duration rank among the spans with the same
+    // key in the rest (the scope outside the slow set); those at or above
+    // the percentile are marked on the Gantt.
+    QCheckBox *unusualBox() const { return m_unusual; }
+    QDoubleSpinBox *unusualPercentileBox() const { return m_unusualPercentile; }
+    QComboBox *unusualKeyBox() const { return m_unusualKey; }
+    const UnusualSpans &unusualSpans() const { return m_unusualSpans; }
 
     // The HTML legend: the span kinds present, the critical path, slack and
     // dependency marks, and the orphan marker when a span's parent is missing.
@@ -46,6 +66,12 @@ public:
 signals:
     void analysisShown(qint32 workflow);
     void whatIfShown();
+    void unusualSpansShown();
+    void populationShown();
+
+protected:
+    void keyPressEvent(QKeyEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void showRow(qint32 row);
@@ -53,6 +79,14 @@ private:
     void applyAnalysis(WorkflowAnalysis analysis);
     void runWhatIf();
     void applyWhatIf(const WhatIfOutcome &outcome);
+    QWidget *createTailControls();
+    // Gives the what-if panel the height its result needs (the splitter
+    // would keep the old size when the text grows).
+    void fitWhatIf();
+    void recomputeUnusual();
+    void runPopulationWhatIf();
+    // Request rows of the scope outside the slow set: what "usual" means.
+    std::vector<qint32> restRows() const;
 
     ViewState *m_state = nullptr;
     LatestJob m_analysisJob;
@@ -66,4 +100,13 @@ private:
     WorkflowPathModel *m_pathModel = nullptr;
     QTableView *m_pathTable = nullptr;
     WhatIfPanel *m_whatIf = nullptr;
+    WorkflowPicker *m_picker = nullptr;
+    QSplitter *m_side = nullptr;
+    QCheckBox *m_unusual = nullptr;
+    QDoubleSpinBox *m_unusualPercentile = nullptr;
+    QComboBox *m_unusualKey = nullptr;
+    LatestJob m_unusualJob{this};
+    LatestJob m_populationJob{this};
+    std::shared_ptr<const SpanKeys> m_keys;   // of the shown store, for the unusual spans
+    UnusualSpans m_unusualSpans;
 };
