@@ -52,6 +52,10 @@ DistributionPanel::DistributionPanel(ViewState *state, QWidget *parent)
     m_metric->setObjectName(QStringLiteral("distributionMetric"));
     for (const Metric metric : allMetrics())
         m_metric->addItem(metricLabel(metric), int(metric));
+    // Narrow enough for a right-hand dock on a 1280 px screen (the list
+    // still shows the longest metric name).
+    m_metric->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_metric->setMinimumContentsLength(8);
     m_logScale->setObjectName(QStringLiteral("distributionLogScale"));
     m_slo->setObjectName(QStringLiteral("distributionSlo"));
     m_slo->setRange(0.0, 1e7);

@@ -70,10 +70,11 @@ SwimlaneView::SwimlaneView(ViewState *state, QWidget *parent)
     m_laneInfo->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_laneInfo->setMinimumWidth(80);
     fillOrderCombos();
-    // Long attribute names must not make the panel wider than the screen.
+    // Long attribute names must not make the panel wider than the screen: at
+    // 1280 px the lanes share the width with the right-hand docks.
     for (QComboBox *combo : {m_orderKey, m_groupBy}) {
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        combo->setMinimumContentsLength(14);
+        combo->setMinimumContentsLength(10);
     }
 
     // Clicking a control leaves the keyboard with the lanes (zoom, pan keys
@@ -101,7 +102,7 @@ SwimlaneView::SwimlaneView(ViewState *state, QWidget *parent)
     fit->setToolTip(tr("Show every lane and the whole trace (F)"));
     connect(fit, &QToolButton::clicked, m_canvas, &SwimlaneCanvas::fitAll);
 
-    auto *controls = new QHBoxLayout;
+    auto *controls = m_controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Time:"), this));
     controls->addWidget(m_axis);
     controls->addSpacing(12);
@@ -114,6 +115,7 @@ SwimlaneView::SwimlaneView(ViewState *state, QWidget *parent)
     controls->addWidget(fit);
     controls->addSpacing(12);
     controls->addWidget(m_laneInfo, 1);
+    m_infoRow = new QHBoxLayout;
 
     auto *lanes = new QGridLayout;
     lanes->setSpacing(0);
@@ -126,6 +128,7 @@ SwimlaneView::SwimlaneView(ViewState *state, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
+    layout->addLayout(m_infoRow);
     layout->addWidget(m_legend);
     layout->addLayout(lanes, 1);
 
@@ -279,6 +282,45 @@ void SwimlaneView::syncScrollBar()
     m_scrollBar->setSingleStep(qMax(1, page / 20));
     m_scrollBar->setValue(int(lanes.first + 0.5));
     m_syncing = false;
+}
+
+void SwimlaneView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    placeLaneInfo();
+}
+
+// The lane counter sits right of the controls when a typical counter fits
+// there, else on a row of its own under them (a narrow window: the lanes
+// share 1280 px with the right-hand docks), never cut mid-number.
+void SwimlaneView::placeLaneInfo()
+{
+    const bool inControls = m_controls->indexOf(m_laneInfo) >= 0;
+    int controls = m_controls->sizeHint().width();
+    if (inControls)
+        controls -= m_laneInfo->sizeHint().width() + m_controls->spacing();
+    static const QString typical = tr("Lanes 1\u20132,000 of 2,000 \u00b7 aggregated, about 4.1 lanes per pixel row");
+    const QMargins margins = layout()->contentsMargins();
+    const bool fits = width() - margins.left() - margins.right()
+                      >= controls + m_controls->spacing() + m_laneInfo->fontMetrics().horizontalAdvance(typical);
+    if (fits == inControls)
+        return;
+    // The controls keep their packing at the left: the counter, or a stretch
+    // in its place, takes the rest of the row.
+    if (fits) {
+        m_infoRow->removeWidget(m_laneInfo);
+        delete m_controls->takeAt(m_controls->count() - 1);   // the stretch
+        m_controls->addWidget(m_laneInfo, 1);
+    } else {
+        m_controls->removeWidget(m_laneInfo);
+        m_controls->addStretch(1);
+        m_infoRow->addWidget(m_laneInfo, 1);
+    }
+}
+
+bool SwimlaneView::laneInfoHasOwnRow() const
+{
+    return m_infoRow->indexOf(m_laneInfo) >= 0;
 }
 
 void SwimlaneView::updateLaneInfo()

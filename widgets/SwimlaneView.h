@@ -13,6 +13,7 @@ class OverviewStrip;
 class PhaseLegend;
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QScrollBar;
 class SwimlaneCanvas;
@@ -35,10 +36,16 @@ public:
     const LaneOrder &laneOrder() const { return m_order; }
     void setLaneOrder(const LaneOrder &order);
     bool isLayingOut() const { return m_job.isRunning(); }
+    // The lane counter is on a row of its own (the window is too narrow to
+    // hold it beside the controls).
+    bool laneInfoHasOwnRow() const;
 
 signals:
     // A new lane layout is on screen.
     void layoutReady();
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     struct LayoutResult
@@ -54,6 +61,7 @@ private:
     void orderFromControls();
     void updateOverview();
     void updateLaneInfo();
+    void placeLaneInfo();
     void syncScrollBar();
 
     ViewState *m_state = nullptr;
@@ -66,6 +74,8 @@ private:
     QCheckBox *m_descending = nullptr;
     QComboBox *m_groupBy = nullptr;
     QLabel *m_laneInfo = nullptr;
+    QHBoxLayout *m_controls = nullptr;
+    QHBoxLayout *m_infoRow = nullptr;   // the lane counter when the controls leave no room
     PhaseLegend *m_legend = nullptr;
     TimeRuler *m_ruler = nullptr;
     SwimlaneCanvas *m_canvas = nullptr;

@@ -6,6 +6,7 @@
 #include "ComparePanel.h"
 #include "CountText.h"
 #include "DistributionPanel.h"
+#include "DockLayout.h"
 #include "ExceedancePanel.h"
 #include "KeyboardShortcutsDialog.h"
 #include "LoadProgressBar.h"
@@ -108,7 +109,7 @@ MainWindow::MainWindow(QWidget *parent)
             requests->raise();
         }
     });
-    m_defaultState = saveState();
+    m_dockLayout = new DockLayout(this);   // after every dock exists
     updateStatus();
 }
 
@@ -253,7 +254,7 @@ void MainWindow::createActions()
     m_panelsMenu = view->addMenu(tr("&Panels"));
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         m_panelsMenu->addAction(dock->toggleViewAction());
-    view->addAction(tr("Reset &Layout"), this, [this] { restoreState(m_defaultState); });
+    view->addAction(tr("Reset &Layout"), this, [this] { m_dockLayout->reset(); });
     QMenu *appearance = view->addMenu(tr("&Appearance"));
     auto *modes = new QActionGroup(this);
     const std::array<std::pair<Appearance::Mode, QString>, 3> choices = {{
@@ -333,7 +334,8 @@ void MainWindow::restoreSettings()
         return;
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    if (restoreState(settings.value(QStringLiteral("window/state")).toByteArray()))
+        m_dockLayout->keepRestoredLayout();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

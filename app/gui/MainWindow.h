@@ -11,6 +11,7 @@
 class ClassTablePanel;
 class ComparePanel;
 class DistributionPanel;
+class DockLayout;
 class ExceedancePanel;
 class LoadProgressBar;
 class MessageBanner;
@@ -146,5 +147,5 @@ private:
     QLabel *m_statusSpan = nullptr;
     QLabel *m_statusBoundary = nullptr;
     QTimer *m_progressTimer = nullptr;
-    QByteArray m_defaultState;
+    DockLayout *m_dockLayout = nullptr;   // the default arrangement, View → Reset Layout
 };

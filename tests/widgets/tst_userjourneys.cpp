@@ -19,6 +19,9 @@
 #include "support/WindowDriver.h"
 
 #include <QAbstractItemView>
+#include <QAbstractScrollArea>
+#include <QAction>
+#include <QScrollBar>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDropEvent>
@@ -111,6 +114,8 @@ private slots:
     void steppingWhenZoomedShowsTheWholeRequest();
     void laneZoomKeysWorkAfterTheOrderBox();
     void groupedLanesAreLabelled();
+    void layoutFitsTheScreen_data();
+    void layoutFitsTheScreen();
 };
 
 void tst_UserJourneys::initTestCase()
@@ -542,6 +547,125 @@ void tst_UserJourneys::groupedLanesAreLabelled()
     QCOMPARE(canvas->toolTipAt(QPoint(canvas->width() / 2, firstHeaderY)),
              QStringLiteral("region = %1: %2 requests")
                  .arg(layout.groups()[0].label, QLocale().toString(layout.groups()[0].laneCount)));
+}
+
+namespace {
+
+QAction *menuAction(const QMainWindow &window, const QString &text)
+{
+    for (QAction *action : window.findChildren<QAction *>()) {
+        if (action->text() == text)
+            return action;
+    }
+    return nullptr;
+}
+
+// What a user sees of the window's parts at one size.
+struct Glance
+{
+    QRect lanes;          // the swimlane canvas, in window coordinates
+    QRect plot;           // the distribution plot
+    QRect requestsDock;
+    bool distributionsScroll = true;   // its panel needs scroll bars (cut)
+    bool sloVisible = false;           // the SLO box wholly on screen
+    bool detailTabbedWithPlot = false;
+    QString rightFront;                // the tab in front on the right
+};
+
+Glance glance(MainWindow &window)
+{
+    Glance g;
+    const auto where = [&window](QWidget *widget) {
+        return QRect(widget->mapTo(&window, QPoint(0, 0)), widget->size());
+    };
+    g.lanes = where(window.swimlanes()->canvas());
+    auto *plot = window.distributions()->findChild<QWidget *>(QStringLiteral("distributionPlot"));
+    g.plot = plot->visibleRegion().boundingRect().translated(plot->mapTo(&window, QPoint(0, 0)));
+    auto *requests = window.findChild<QDockWidget *>(QStringLiteral("requestsDock"));
+    g.requestsDock = where(requests);
+    auto *distributions = window.findChild<QDockWidget *>(QStringLiteral("distributionsDock"));
+    auto *scroll = qobject_cast<QAbstractScrollArea *>(distributions->widget());
+    g.distributionsScroll = scroll->horizontalScrollBar()->isVisible() || scroll->verticalScrollBar()->isVisible();
+    auto *slo = window.distributions()->findChild<QWidget *>(QStringLiteral("distributionSlo"));
+    g.sloVisible = slo->visibleRegion() == QRegion(slo->rect());
+    auto *detail = window.findChild<QDockWidget *>(QStringLiteral("detailDock"));
+    g.detailTabbedWithPlot = window.tabifiedDockWidgets(distributions).contains(detail);
+    g.rightFront = frontTab(window, QStringLiteral("Distributions"));
+    return g;
+}
+
+} // namespace
+
+void tst_UserJourneys::layoutFitsTheScreen_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<int>("minLanes");   // px of lanes at least
+    QTest::addColumn<int>("minPlot");    // px of distribution plot at least
+    QTest::addColumn<bool>("compact");
+    QTest::newRow("1280x720 laptop") << QSize(1280, 720) << 200 << 240 << true;
+    QTest::newRow("1366x768") << QSize(1366, 768) << 230 << 280 << true;
+    QTest::newRow("1920x1080") << QSize(1920, 1080) << 450 << 340 << false;
+}
+
+// Issue 9, 5: at 1280x720 the plot was ~80 px tall, the SLO box cut and
+// the lanes ~130 px; View -> Reset Layout changed nothing.
+void tst_UserJourneys::layoutFitsTheScreen()
+{
+    QFETCH(QSize, size);
+    QFETCH(int, minLanes);
+    QFETCH(int, minPlot);
+    QFETCH(bool, compact);
+    auto window = shownWindow(size);
+    QVERIFY(window);
+    QCOMPARE(window->size(), size);
+    QVERIFY(openAndSettle(*window, mixedClasses()));
+    const Glance fresh = glance(*window);
+    const auto check = [&](const Glance &g, const char *when) {
+        const QString at = QStringLiteral("%1 %2: ").arg(QLatin1String(when)).arg(QLatin1String(QTest::currentDataTag()));
+        QVERIFY2(g.lanes.height() >= minLanes, qPrintable(at + QStringLiteral("lanes %1 px").arg(g.lanes.height())));
+        QVERIFY2(g.plot.height() >= minPlot, qPrintable(at + QStringLiteral("plot %1 px").arg(g.plot.height())));
+        QVERIFY2(!g.distributionsScroll, qPrintable(at + QStringLiteral("the distribution panel is cut")));
+        QVERIFY2(g.sloVisible, qPrintable(at + QStringLiteral("the SLO box is cut")));
+        QCOMPARE(g.detailTabbedWithPlot, compact);
+        QCOMPARE(g.rightFront, QStringLiteral("Distributions"));
+        // Nothing off the window's edge.
+        QVERIFY(QRect(QPoint(0, 0), size).contains(g.plot));
+        QVERIFY(QRect(QPoint(0, 0), size).contains(g.lanes));
+        QVERIFY(g.requestsDock.height() >= 180);
+    };
+    check(fresh, "opened");
+    // The lane counter is never cut: beside the controls, or on its own row.
+    QLabel *laneInfo = window->swimlanes()->findChild<QLabel *>(QStringLiteral("laneInfo"));
+    QCOMPARE(window->swimlanes()->laneInfoHasOwnRow(), compact);
+    QVERIFY2(laneInfo->width() >= laneInfo->sizeHint().width(),
+             qPrintable(QStringLiteral("%1 < %2").arg(laneInfo->width()).arg(laneInfo->sizeHint().width())));
+
+    // The user rearranges: Distributions floats, Request Detail is closed,
+    // the bottom docks take most of the height.
+    auto *distributions = window->findChild<QDockWidget *>(QStringLiteral("distributionsDock"));
+    auto *detail = window->findChild<QDockWidget *>(QStringLiteral("detailDock"));
+    auto *requests = window->findChild<QDockWidget *>(QStringLiteral("requestsDock"));
+    detail->toggleViewAction()->trigger();
+    window->resizeDocks({requests}, {size.height() * 2 / 3}, Qt::Vertical);
+    distributions->setFloating(true);
+    QTest::qWait(50);
+    QVERIFY(detail->isHidden());
+    QVERIFY(glance(*window).lanes.height() < fresh.lanes.height());
+
+    // View -> Reset Layout brings back the arrangement the window opened with.
+    QAction *reset = menuAction(*window, QStringLiteral("Reset &Layout"));
+    QVERIFY(reset);
+    reset->trigger();
+    QTest::qWait(50);
+    QVERIFY(!distributions->isFloating());
+    QVERIFY(!detail->isHidden());
+    const Glance again = glance(*window);
+    check(again, "reset");
+    QVERIFY2(std::abs(again.lanes.height() - fresh.lanes.height()) <= 4,
+             qPrintable(QStringLiteral("%1 vs %2").arg(again.lanes.height()).arg(fresh.lanes.height())));
+    QVERIFY2(std::abs(again.plot.height() - fresh.plot.height()) <= 4,
+             qPrintable(QStringLiteral("%1 vs %2").arg(again.plot.height()).arg(fresh.plot.height())));
+    QVERIFY(std::abs(again.plot.width() - fresh.plot.width()) <= 4);
 }
 
 QTEST_MAIN(tst_UserJourneys)

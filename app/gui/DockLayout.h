@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QByteArray>
+#include <QObject>
+#include <QSize>
+
+class QMainWindow;
+
+// The main window's default dock arrangement, fitted to the window's size.
+// The structure (which dock sits where, what is tabbed with what) is the
+// one the window built; this adds what depends on the screen:
+// - Roomy (at least kRoomy): Distributions (tabbed with the Profile Report)
+//   above the Request Detail on the right, the bottom docks a third of the
+//   height.
+// - Compact (a laptop, 1280×720): the right-hand docks share one tab group,
+//   so the distribution plot gets the column's whole height, and the bottom
+//   docks give the lanes more room.
+// Applied when the window is first shown (unless a saved layout was
+// restored) and by View → Reset Layout, which returns to it at any time.
+class DockLayout : public QObject
+{
+    Q_OBJECT
+public:
+    enum class Density { Roomy, Compact };
+    static constexpr QSize kRoomy{1500, 900};
+    static Density densityFor(QSize windowSize);
+
+    // Call after every dock exists: remembers their arrangement.
+    explicit DockLayout(QMainWindow *window);
+
+    // A saved layout was restored: the first show keeps it.
+    void keepRestoredLayout() { m_fitOnShow = false; }
+    // The default arrangement, fitted to the window's current size.
+    void reset();
+    Density density() const { return m_density; }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void fit();
+
+    QMainWindow *m_window = nullptr;
+    QByteArray m_structure;
+    bool m_fitOnShow = true;
+    Density m_density = Density::Roomy;
+};
