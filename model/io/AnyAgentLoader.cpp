@@ -260,7 +260,7 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         for (const json &span : *spans)
             reader.readSpan(span, index++);
     } else if (!document.hadSyntaxError()) {
-        builder.reject(0, QStringLiteral("spans"),
+        builder.reject(document.firstLine(), QStringLiteral("spans"),
                        QStringLiteral("not an any-agent trace: expected {\"spans\": [...]} or a list of spans"));
     }
     document.finish(builder, &result);

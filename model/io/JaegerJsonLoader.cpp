@@ -360,7 +360,7 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     } else if (document.hadSyntaxError()) {
         // Traces before the error were read as they were parsed.
     } else if (!root.is_object() || !root.contains("data")) {
-        builder.reject(0, {}, QStringLiteral("not a Jaeger trace: expected {\"data\": [...]} or a trace with spans"));
+        builder.reject(document.firstLine(), {}, QStringLiteral("not a Jaeger trace: expected {\"data\": [...]} or a trace with spans"));
     } else if (root["data"].is_array() && index == 0 && !root["data"].empty()) {
         for (const auto &trace : root["data"])
             reader.readTrace(trace, index++);

@@ -247,7 +247,7 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     } else if (root.is_object()) {
         reader.readExport(root, 0);
     } else if (!document.hadSyntaxError()) {
-        builder.reject(0, {}, QStringLiteral("not a Langfuse export: expected {\"trace\", \"observations\"}"));
+        builder.reject(document.firstLine(), {}, QStringLiteral("not a Langfuse export: expected {\"trace\", \"observations\"}"));
     }
     document.finish(builder, &result);
     return result;

@@ -18,6 +18,8 @@ std::vector<ByteRange> splitFileIntoLineRanges(const QString &path, qint64 size,
     if (size <= 0)
         return ranges;
     count = qMax(1, count);
+    if (count == 1)
+        return {{0, size}};
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return {{0, size}};

@@ -40,7 +40,7 @@ void readFirstLines(const QString &path, qint64 limit, QByteArray *first, QByteA
     bool atEnd = false;
     bool firstLineEnds = false;
     while (buffer.size() < limit) {
-        const QByteArray block = file.read(256 * 1024);
+        const QByteArray block = file.read(qMin<qint64>(256 * 1024, qMax<qint64>(1, file.size() - file.pos())));
         if (block.isEmpty()) {
             atEnd = true;
             break;
@@ -97,7 +97,7 @@ void readRecord(std::string_view text, qint64 line, bool lastLineUnterminated, O
         nlohmann::json::sax_parse(text, &adapter);
         reader.endValue();
         if (adapter.failed()) {
-            const bool truncated = adapter.message().contains(QLatin1String("end of input"));
+            const bool truncated = adapter.message().contains(QLatin1String("unexpected end of input"));
             QString reason = truncated && lastLineUnterminated
                 ? QStringLiteral("the file ends in the middle of this record (truncated last line)")
                 : truncated ? QStringLiteral("record ends early at column %1 (truncated JSON): %2")
@@ -168,9 +168,14 @@ bool loadDocument(const QString &path, LoadControl *control, SpanTraceBuilder &b
     if (stream.cancelled())
         return true;
     if (adapter.failed()) {
-        const QString reason = adapter.message().contains(QLatin1String("end of input"))
-            ? QStringLiteral("the document ends early (truncated JSON): %1").arg(adapter.message())
-            : QStringLiteral("invalid JSON: %1").arg(adapter.message());
+        // "expected end of input": a complete document with more after it.
+        const QString &message = adapter.message();
+        const QString reason = message.contains(QLatin1String("unexpected end of input"))
+            ? QStringLiteral("the document ends early (truncated JSON): %1").arg(message)
+            : message.contains(QLatin1String("expected end of input"))
+            ? QStringLiteral("trailing data after the end of the JSON document (two documents in one file?); the "
+                             "document before it was read, the rest was not")
+            : QStringLiteral("invalid JSON: %1").arg(message);
         builder.reject(stream.line(), reader.structureField(), reason + spansKept(reader.spansEmitted()));
         return true;
     }

@@ -9,7 +9,7 @@
 RequestRowsBuilder::RequestRowsBuilder(TraceStore &store, QString file)
     : m_store(store), m_file(std::move(file))
 {
-    m_ids.reserve(1024);
+    m_ids.reserve(64);   // grows with the file; a small one stays cheap
     m_clientTokens.offsets.push_back(0);
 }
 

@@ -253,6 +253,6 @@ FileFormat detectFileFormat(const QString &path)
     // then names what is wrong.
     QFile file(path);
     if (file.open(QIODevice::ReadOnly) && file.seek(contentStart))
-        result.format = detectTraceFormat(file.read(1024 * 1024));
+        result.format = detectTraceFormat(file.read(qMin<qint64>(file.size() - contentStart, 1024 * 1024)));
     return result;
 }

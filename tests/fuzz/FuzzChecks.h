@@ -54,4 +54,23 @@ inline void check(const LoadResult &result)
     }
 }
 
+// With TRACELANE_FUZZ_VERBOSE set, says what a load made of an input (to
+// see what a reproducer or a seed does): fatal error, or counts.
+inline void describe(const LoadResult &result)
+{
+    static const bool verbose = std::getenv("TRACELANE_FUZZ_VERBOSE") != nullptr;
+    if (!verbose)
+        return;
+    if (!result.ok()) {
+        std::fprintf(stderr, "fatal: %s\n", qPrintable(result.fatalError));
+        return;
+    }
+    const TraceStore &store = *result.store;
+    std::fprintf(stderr, "%s: %lld requests, %lld spans, %zu rejected, %zu notices\n", qPrintable(store.format),
+                 qlonglong(store.requests.rowCount()), qlonglong(store.spans.rowCount()), store.rejected.size(),
+                 store.notices.size());
+    for (size_t i = 0; i < store.rejected.size() && i < 3; ++i)
+        std::fprintf(stderr, "  %s\n", qPrintable(store.rejected[i].toString()));
+}
+
 } // namespace FuzzChecks

@@ -10,9 +10,11 @@
 #include "io/JaegerJsonLoader.h"
 #include "io/LangfuseLoader.h"
 #include "io/LlmperfLoader.h"
+#include "io/LmbenchCsvLoader.h"
 #include "io/OtlpJsonLoader.h"
 #include "io/SeedJsonlLoader.h"
 #include "io/TraceFileLoader.h"
+#include "io/VllmBenchLoader.h"
 #include "io/WorkloadTraceLoaders.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -20,6 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static FuzzInput input;
     LoadOptions options;
     options.threads = 1;
-    FuzzChecks::check(TRACELANE_FUZZ_LOADER(input.write(data, size), options, nullptr));
+    const LoadResult result = TRACELANE_FUZZ_LOADER(input.write(data, size), options, nullptr);
+    FuzzChecks::check(result);
+    FuzzChecks::describe(result);
     return 0;
 }

@@ -12,7 +12,7 @@ namespace {
 class BinomialTails
 {
 public:
-    BinomialTails(qint64 n, double q) : m_n(n)
+    BinomialTails(qint64 n, double q)
     {
         const double logQ = std::log(q);
         const double logP = std::log1p(-q);
@@ -72,7 +72,6 @@ public:
     qint64 mode() const { return m_mode; }
 
 private:
-    qint64 m_n = 0;
     qint64 m_mode = 0;
     qint64 m_low = 0;
     qint64 m_high = 0;
