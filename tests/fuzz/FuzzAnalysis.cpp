@@ -1,8 +1,11 @@
-// The analyses a user runs on whatever loaded: each input is loaded as a
-// trace file of any format, then taken through what `analyse`, `slice`,
+// The `analysis` target, the analyses a user runs on whatever loaded: each
+// input is loaded as a trace file of any format, then taken through what
+// `analyse`, `slice`,
 // `exceed`, `goodput`, `critical-path` and `whatif` compute and print. The
 // loads are checked like the loader targets'; the analyses must not crash,
 // hang or trip a sanitizer, whatever the numbers.
+
+#include "FuzzTargets.h"
 
 #include "FuzzChecks.h"
 #include "FuzzInput.h"
@@ -112,7 +115,7 @@ void workflows(const TraceStore &store)
 
 } // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+void FuzzTargets::analysis(const uint8_t *data, size_t size)
 {
     static FuzzInput input;
     LoadOptions options;
@@ -121,8 +124,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FuzzChecks::check(result);
     FuzzChecks::describe(result);
     if (!result.ok())
-        return 0;
+        return;
     requests(result.store, size);
     workflows(*result.store);
-    return 0;
 }
