@@ -85,6 +85,7 @@ nlohmann::json table(const ClassTable &table, const QString &slice)
                              {"exceedance_count", mixture.exceedanceCount},
                              {"exceedance_share", mixture.exceedanceShare},
                              {"request_share", mixture.requestShare},
+                             {"lift", mixture.lift()},
                              {"text", utf8(mixture.text(table))}};
     }
     return result;

@@ -70,7 +70,7 @@ void tst_ClassCli::sliceTextIsExact()
     QCOMPARE(run.out, readText(fixture(QStringLiteral("mixture-by-workload.txt"))));
     // The figures that matter, spelled out so a changed golden file cannot hide them.
     QVERIFY(run.out.contains(QStringLiteral("Exceedance set: 10 requests above the overall p95 of 1452.5 ms")));
-    QVERIFY(run.out.contains(QStringLiteral("Warning: Mixture: the overall p95 TTFT is carried by document.")));
+    QVERIFY(run.out.contains(QStringLiteral("Warning: Mixture: the overall p95 TTFT is carried by workload = document.")));
 }
 
 void tst_ClassCli::sliceJsonFigures()
@@ -95,7 +95,8 @@ void tst_ClassCli::sliceJsonFigures()
     QVERIFY(documents["p95"]["value"].is_null());
     QCOMPARE(documents["small"].get<bool>(), true);
     QCOMPARE(documents["exceedance_share"].get<double>(), 1.0);
-    QCOMPARE(document["mixture"]["class"].get<std::string>(), std::string("document"));
+    QCOMPARE(document["mixture"]["class"].get<std::string>(), std::string("workload = document"));
+    QCOMPARE(document["mixture"]["lift"].get<double>(), 10.0);
     QCOMPARE(document["mixture"]["request_share"].get<double>(), 0.1);
 }
 

@@ -6,6 +6,7 @@
 #include "analysis/stats/ColumnCache.h"
 #include "analysis/stats/Percentile.h"
 #include "analysis/requests/RequestSlice.h"
+#include "io/TraceFileLoader.h"
 
 #include <QTest>
 
@@ -91,6 +92,8 @@ private slots:
     void percentilesAndIntervals();
     void sharesOfRequestsAndOfTheExceedanceSet();
     void mixtureIsNamed();
+    void mixtureRule_data();
+    void mixtureRule();
     void noMixture_data();
     void noMixture();
     void twoDimensions();
@@ -208,13 +211,67 @@ void tst_ClassTable::mixtureIsNamed()
     QCOMPARE(table.overall.headline().value, 1452.5);
 
     QVERIFY(table.mixture.has_value());
-    QCOMPARE(table.mixture->classLabel, QStringLiteral("document"));
+    QCOMPARE(table.mixture->classLabel, QStringLiteral("workload = document"));
     QCOMPARE(table.mixture->exceedanceCount, qint64(10));
     QCOMPARE(table.mixture->requestShare, 0.1);
     QCOMPARE(table.mixture->text(table),
-             QStringLiteral("Mixture: the overall p95 TTFT is carried by document. 10 of the 10 requests above "
-                            "it (100%) are document, which is 10% of all requests; read the class rows, not the "
-                            "overall row."));
+             QStringLiteral("Mixture: the overall p95 TTFT is carried by workload = document. 10 of the 10 requests "
+                            "above it (100%) are in that class, which is 10% of all requests: 10.0 times its share. "
+                            "Read the class rows, not the overall row. (Warned when one class holds at least half of "
+                            "the requests above the percentile and at least twice its share of all requests.)"));
+}
+
+void tst_ClassTable::mixtureRule_data()
+{
+    QTest::addColumn<QString>("by");
+    QTest::addColumn<QString>("named");      // empty: no warning
+    QTest::addColumn<qint64>("count");
+    QTest::addColumn<double>("requestShare");
+    QTest::addColumn<double>("lift");
+    // Issue 9, 7: a third of the traffic and the whole tail. The old rule
+    // (the class at most 25% of requests) said nothing.
+    QTest::newRow("region: a third of requests, all of the set")
+        << "region" << "region = ap-south" << qint64(13) << 84.0 / 250.0 << 250.0 / 84.0;
+    // Split finer, each ap-south cell holds about half of the set (7 and 6
+    // of 13) at about 17% of requests, which alone would qualify; the region
+    // explains the whole set and is named instead.
+    QTest::newRow("region x priority: the region, not a half cell")
+        << "region,priority" << "region = ap-south (every priority together)" << qint64(13) << 84.0 / 250.0
+        << 250.0 / 84.0;
+    QTest::newRow("priority x region: the same, whichever comes first")
+        << "priority,region" << "region = ap-south (every priority together)" << qint64(13) << 84.0 / 250.0
+        << 250.0 / 84.0;
+    // Priority is half the traffic and 7 of 13 of the set: no mixture.
+    QTest::newRow("priority: no mixture") << "priority" << QString() << qint64(0) << 0.0 << 0.0;
+}
+
+// The rule on region-tail.jsonl (tests/data/classes/make_fixtures.py).
+void tst_ClassTable::mixtureRule()
+{
+    QFETCH(QString, by);
+    QFETCH(QString, named);
+    QFETCH(qint64, count);
+    QFETCH(double, requestShare);
+    QFETCH(double, lift);
+    const auto loaded = TraceFileLoader::load(QStringLiteral(TRACELANE_TEST_DATA_DIR "/classes/region-tail.jsonl"), {});
+    QVERIFY(loaded.store);
+    QCOMPARE(loaded.store->requests.rowCount(), 250);
+    const ClassTable table = tableBy(loaded.store, by.split(QLatin1Char(',')));
+    QCOMPARE(table.exceedanceSize, qint64(13));
+    if (named.isEmpty()) {
+        QVERIFY2(!table.mixture, qPrintable(table.mixture ? table.mixture->text(table) : QString()));
+        return;
+    }
+    QVERIFY(table.mixture);
+    QCOMPARE(table.mixture->classLabel, QStringLiteral("region = ap-south"));
+    QCOMPARE(table.mixture->exceedanceCount, count);
+    QCOMPARE(table.mixture->exceedanceShare, 1.0);
+    QCOMPARE(table.mixture->requestShare, requestShare);
+    QCOMPARE(table.mixture->lift(), lift);
+    QVERIFY2(table.mixture->text(table).contains(
+                 QStringLiteral("is carried by %1. 13 of the 13 requests above it (100%) are in that class, which is "
+                                "33.6% of all requests: 3.0 times its share.").arg(named)),
+             qPrintable(table.mixture->text(table)));
 }
 
 void tst_ClassTable::noMixture_data()
@@ -222,8 +279,9 @@ void tst_ClassTable::noMixture_data()
     QTest::addColumn<int>("documents");
     QTest::addColumn<int>("chats");
     QTest::addColumn<QString>("dimension");
-    // 30% documents: the class carrying the tail is not a small one.
-    QTest::newRow("carrier holds 30% of requests") << 60 << 140 << "workload";
+    // 60% documents: the class carrying the tail is most of the traffic
+    // (100% of the set is less than twice 60%).
+    QTest::newRow("carrier holds 60% of requests") << 120 << 80 << "workload";
     // Split by region, the tail is shared half and half by two big classes.
     QTest::newRow("tail spread over big classes") << 20 << 180 << "region";
     // Four documents among 76 chats: exceedance set of 4 is below the minimum of 5.
@@ -250,12 +308,17 @@ void tst_ClassTable::twoDimensions()
                                   QStringLiteral("document \u00b7 eu:10"), QStringLiteral("document \u00b7 us:10")}));
     QCOMPARE(table.dimensions.size(), size_t(2));
     // Documents split 5/5 between regions: each cell of 5% of requests holds
-    // half of the tail, which is enough to call a mixture; the first is named.
+    // half of the tail, enough to call a mixture, but the workload on its own
+    // holds all of it: that is what is named.
     QCOMPARE(cellNamed(table, QStringLiteral("document \u00b7 eu"))->exceedanceCount, qint64(5));
     QCOMPARE(cellNamed(table, QStringLiteral("document \u00b7 us"))->exceedanceCount, qint64(5));
     QVERIFY(table.mixture);
-    QCOMPARE(table.mixture->classLabel, QStringLiteral("document \u00b7 eu"));
-    QCOMPARE(table.mixture->exceedanceShare, 0.5);
+    QCOMPARE(table.mixture->classLabel, QStringLiteral("workload = document"));
+    QCOMPARE(table.mixture->dimension, 0);
+    QCOMPARE(table.mixture->cell, qsizetype(-1));
+    QCOMPARE(table.mixture->exceedanceShare, 1.0);
+    QCOMPARE(table.mixture->requestShare, 0.1);
+    QVERIFY(table.mixture->text(table).contains(QStringLiteral("carried by workload = document (every region together).")));
 }
 
 void tst_ClassTable::sliceRestrictsEveryFigure()

@@ -152,12 +152,19 @@ void tst_ClassTablePanel::mixtureWarning()
     Fixture f;
     QVERIFY(!f.panel.mixtureLabel()->isHidden());
     QCOMPARE(f.panel.mixtureLabel()->text(),
-             QStringLiteral("\u26a0 Mixture: the overall p95 TTFT is carried by document. 10 of the 10 requests above "
-                            "it (100%) are document, which is 10% of all requests; read the class rows, not the "
-                            "overall row."));
-    // Split by region, no class carries the tail: no warning.
+             QStringLiteral("\u26a0 Mixture: the overall p95 TTFT is carried by workload = document. 10 of the 10 "
+                            "requests above it (100%) are in that class, which is 10% of all requests: 10.0 times its "
+                            "share. Read the class rows, not the overall row. (Warned when one class holds at least "
+                            "half of the requests above the percentile and at least twice its share of all "
+                            "requests.)"));
+    // Split by region: every document is in eu, half of the requests, so eu
+    // holds the whole set at exactly twice its share: the rule's edge, warned.
     f.split({QStringLiteral("region")});
-    QVERIFY(f.panel.mixtureLabel()->isHidden());
+    QVERIFY(!f.panel.mixtureLabel()->isHidden());
+    QVERIFY2(f.panel.mixtureLabel()->text().contains(
+                 QStringLiteral("carried by region = eu. 10 of the 10 requests above it (100%) are in that class, "
+                                "which is 50% of all requests: 2.0 times its share.")),
+             qPrintable(f.panel.mixtureLabel()->text()));
 }
 
 void tst_ClassTablePanel::tooFewRequestsTooltip()

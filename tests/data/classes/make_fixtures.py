@@ -9,6 +9,10 @@ mixture.jsonl      180 chat requests (TTFT 100.0..189.5 ms) and 20 document
 region-queue.jsonl 100 requests; the five slowest differ from the rest only
                    in region (all ap-south vs 20% of the rest) and in queue
                    time (500..540 ms vs 10..104 ms).
+region-tail.jsonl  250 requests, 84 (33.6%) in ap-south; the 13 above the
+                   overall p95 TTFT are all ap-south, 7 interactive and 6
+                   batch, half of each region being interactive: split by
+                   region x priority no cell holds the set, the region does.
 """
 import json
 
@@ -65,6 +69,24 @@ def region_queue():
     return out
 
 
-for name, rows in (("mixture.jsonl", mixture()), ("region-queue.jsonl", region_queue())):
+def region_tail():
+    out = []
+    slow = fast = 0
+    for i in range(250):
+        region = "ap-south" if i % 125 < 42 else ("eu-west" if i % 2 else "us-east")
+        if region == "ap-south" and i % 6 == 0 and slow < 13:
+            ttft = 900.0 + 10.0 * slow
+            slow += 1
+        else:
+            ttft = 100.0 + 1.5 * fast
+            fast += 1
+        phases = [10.0, 2.0, ttft - 10.0 - 2.0 - 40.0 - 8.0 - 10.0, 40.0, 8.0, 10.0, 99 * 20.0]
+        out.append(record(i + 1, 100.0 * i, phases, 512, 100, region=region,
+                          priority="interactive" if (i // 6) % 2 == 0 else "batch"))
+    return out
+
+
+for name, rows in (("mixture.jsonl", mixture()), ("region-queue.jsonl", region_queue()),
+                   ("region-tail.jsonl", region_tail())):
     with open(name, "w") as handle:
         handle.write("\n".join(rows) + "\n")
