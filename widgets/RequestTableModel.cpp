@@ -1,12 +1,15 @@
 #include "RequestTableModel.h"
 
 #include "RequestText.h"
+#include "TableColumns.h"
 #include "analysis/requests/Metric.h"
 #include "store/TraceStore.h"
 
 #include <QLocale>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 RequestTableModel::RequestTableModel(QObject *parent)
@@ -35,6 +38,20 @@ void RequestTableModel::setStore(std::shared_ptr<const TraceStore> store)
         m_rows.resize(size_t(table.rowCount()));
         std::iota(m_rows.begin(), m_rows.end(), 0);
         m_tableRows = m_rows;
+        // The trace's span bounds every duration in it: the widest cell of
+        // a time column, wherever that request sits (one pass, a few ms at
+        // a million rows).
+        qint64 first = std::numeric_limits<qint64>::max();
+        qint64 last = std::numeric_limits<qint64>::min();
+        for (int s = 0; s < kStampCount; ++s) {
+            for (const qint64 t : table.stampColumn(static_cast<Stamp>(s))) {
+                if (t == kNoTime)
+                    continue;
+                first = std::min(first, t);
+                last = std::max(last, t);
+            }
+        }
+        m_longestMs = last > first ? double(last - first) / 1e6 : 0.0;
     }
     endResetModel();
 }
@@ -138,7 +155,8 @@ QVariant RequestTableModel::data(const QModelIndex &index, int role) const
             return ms;
         if (std::isnan(ms))
             return QStringLiteral("\u2014");
-        return column.metric == Metric::Itl ? RequestText::perToken(ms) : RequestText::milliseconds(ms);
+        // One unit per column (a column of 9667.7 ms and 12.35 s reads wrong).
+        return column.metric == Metric::Itl ? RequestText::perToken(ms) : RequestText::inMilliseconds(ms);
     }
     }
     return {};
@@ -149,6 +167,12 @@ QVariant RequestTableModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);
     const RequestColumn &column = m_columns[size_t(section)];
+    if (role == TableColumns::kWidestTextRole) {
+        if (column.kind != RequestColumn::Kind::Metric)
+            return {};
+        return column.metric == Metric::Itl ? RequestText::perToken(m_longestMs)
+                                            : RequestText::inMilliseconds(m_longestMs);
+    }
     if (role == Qt::ToolTipRole && column.kind == RequestColumn::Kind::Metric && column.metric == Metric::Ttft)
         return tr("TTFT at the %1 boundary: %2").arg(boundaryKey(m_boundary), boundarySpan(m_boundary));
     if (role != Qt::DisplayRole)

@@ -52,4 +52,5 @@ private:
     std::vector<RequestColumn> m_columns;
     std::vector<qint32> m_rows;       // table row -> store row
     std::vector<qint32> m_tableRows;  // store row -> table row (-1: hidden)
+    double m_longestMs = 0.0;         // no duration of the trace is longer (its whole span)
 };

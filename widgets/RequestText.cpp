@@ -21,6 +21,13 @@ QString milliseconds(double ms)
     return QString::number(ms, 'f', std::abs(ms) < 100.0 ? 2 : 1) + QStringLiteral(" ms");
 }
 
+QString inMilliseconds(double ms)
+{
+    if (std::isnan(ms))
+        return QStringLiteral("\u2014");
+    return QString::number(ms, 'f', std::abs(ms) < 100.0 ? 2 : 1) + QStringLiteral(" ms");
+}
+
 QString perToken(double ms)
 {
     if (std::isnan(ms))

@@ -15,6 +15,9 @@ namespace RequestText {
 
 // "202.0 ms", "1.85 s", "—" for NaN.
 QString milliseconds(double ms);
+// Always in ms (2 decimals under 100 ms, else 1): for a table column, whose
+// cells must share one unit to be read down, compared and copied.
+QString inMilliseconds(double ms);
 // ITL as "21.75 ms/token".
 QString perToken(double ms);
 

@@ -18,6 +18,9 @@ void fitToSample(QTableView *view, int sampleRows, int maximumWidth)
         int width = header.horizontalAdvance(model->headerData(column, Qt::Horizontal).toString()) + 28;
         for (int row = 0; row < rows; ++row)
             width = qMax(width, cells.horizontalAdvance(model->index(row, column).data().toString()) + 14);
+        const QString widest = model->headerData(column, Qt::Horizontal, kWidestTextRole).toString();
+        if (!widest.isEmpty())
+            width = qMax(width, cells.horizontalAdvance(widest) + 14);
         view->setColumnWidth(column, qMin(width, maximumWidth));
     }
 }

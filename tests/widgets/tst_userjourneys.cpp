@@ -19,6 +19,8 @@
 #include "support/WindowDriver.h"
 
 #include <QAbstractItemView>
+#include <QClipboard>
+#include <QTableView>
 #include <QAbstractScrollArea>
 #include <QAction>
 #include <QScrollBar>
@@ -117,6 +119,7 @@ private slots:
     void layoutFitsTheScreen_data();
     void layoutFitsTheScreen();
     void mixtureOfAThirdOfTheTraffic();
+    void timeColumnsKeepOneUnitAndFit();
 };
 
 void tst_UserJourneys::initTestCase()
@@ -730,6 +733,76 @@ void tst_UserJourneys::mixtureOfAThirdOfTheTraffic()
                             "together). 13 of the 13 requests above it (100%) are in that class, which is 33.6% of all "
                             "requests: 3.0 times its share. ")
                  + rule);
+}
+
+// Issue 9, 8: a time column mixed "9667.7 ms" and "12.35 s", and a column was
+// sized on its first rows, so a long queue further down was cut.
+void tst_UserJourneys::timeColumnsKeepOneUnitAndFit()
+{
+    // 40 requests of 2 s, 5 ms of queue each, but request 38 queued 123 s.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("long-queue.jsonl"));
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        for (int i = 0; i < 40; ++i) {
+            const double send = 1'000.0 * i;
+            const double queue = i == 37 ? 123'456.7 : 5.0;
+            const double stamps[8] = {send, send + 10, send + 12, send + 12 + queue, send + 52 + queue,
+                                      send + 60 + queue, send + 70 + queue, send + 2'000 + queue};
+            file.write(QStringLiteral("{\"request_id\": \"q-%1\", \"prompt_tokens\": 100, \"output_tokens\": 50, "
+                                      "\"client_send_ms\": %2, \"gateway_arrival_ms\": %3, \"queue_enter_ms\": %4, "
+                                      "\"prefill_start_ms\": %5, \"prefill_end_ms\": %6, \"first_token_server_ms\": %7, "
+                                      "\"first_token_client_ms\": %8, \"last_token_client_ms\": %9}\n")
+                           .arg(i)
+                           .arg(stamps[0], 0, 'f', 1).arg(stamps[1], 0, 'f', 1).arg(stamps[2], 0, 'f', 1)
+                           .arg(stamps[3], 0, 'f', 1).arg(stamps[4], 0, 'f', 1).arg(stamps[5], 0, 'f', 1)
+                           .arg(stamps[6], 0, 'f', 1).arg(stamps[7], 0, 'f', 1)
+                           .toUtf8());
+        }
+    }
+    auto window = shownWindow();
+    QVERIFY(window);
+    QVERIFY(openAndSettle(*window, path));
+    QVERIFY(clickTab(*window, QStringLiteral("Requests")));
+    auto *view = window->requestTable()->findChild<QTableView *>(QStringLiteral("requestTable"));
+    QVERIFY(view);
+    const QAbstractItemModel *model = view->model();
+    QCOMPARE(model->rowCount(), 40);
+    auto columnNamed = [model](const QString &name) {
+        for (int c = 0; c < model->columnCount(); ++c) {
+            if (model->headerData(c, Qt::Horizontal).toString() == name)
+                return c;
+        }
+        return -1;
+    };
+    const int queue = columnNamed(QStringLiteral("Queue"));
+    const int e2e = columnNamed(QStringLiteral("E2E"));
+    QVERIFY(queue >= 0 && e2e >= 0);
+    QCOMPARE(model->index(0, e2e).data().toString(), QStringLiteral("2005.0 ms"));
+    QCOMPARE(model->index(37, e2e).data().toString(), QStringLiteral("125456.7 ms"));   // not "125.46 s"
+    QCOMPARE(model->index(37, queue).data().toString(), QStringLiteral("123456.7 ms"));
+    // Every cell of a time column is whole on screen at the width it opened with.
+    for (const int column : {queue, e2e}) {
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QString text = model->index(row, column).data().toString();
+            QVERIFY2(text.endsWith(QStringLiteral(" ms")), qPrintable(text));
+            QVERIFY2(view->fontMetrics().horizontalAdvance(text) + 8 <= view->columnWidth(column),
+                     qPrintable(QStringLiteral("%1 in %2 px").arg(text).arg(view->columnWidth(column))));
+        }
+    }
+    // One unit per column: Ctrl+C copies "E2E [ms]" over bare numbers.
+    view->setFocus(Qt::MouseFocusReason);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(model->index(0, 0)).center());
+    pressKey(*window, Qt::Key_A, Qt::ControlModifier);
+    pressKey(*window, Qt::Key_C, Qt::ControlModifier);
+    const QStringList lines = QGuiApplication::clipboard()->text().split(QLatin1Char('\n'));
+    QVERIFY2(lines.size() >= 41, qPrintable(lines.join(QLatin1Char('\n')).left(400)));
+    const QStringList header = lines[0].split(QLatin1Char('\t'));
+    QVERIFY2(header.contains(QStringLiteral("E2E [ms]")) && header.contains(QStringLiteral("Queue [ms]")),
+             qPrintable(lines[0]));
+    QCOMPARE(lines[38].split(QLatin1Char('\t'))[header.indexOf(QStringLiteral("E2E [ms]"))],
+             QStringLiteral("125456.7"));
 }
 
 QTEST_MAIN(tst_UserJourneys)
