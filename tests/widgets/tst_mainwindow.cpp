@@ -534,6 +534,53 @@ void tst_MainWindow::screenshotCommandLine()
     QCOMPARE(app.exitCode(), 0);
     const QImage image(out);
     QCOMPARE(image.size(), QSize(1600, 1000));
+    // What it shows: the same window opened here, at the same size, holds
+    // the lanes and the plot where the file's picture has the trace's colours
+    // (a picture taken before the lanes were laid out, or of an empty window,
+    // has none of them).
+    MainWindow window;
+    window.setPersistent(false);
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(openAndSettle(window, fixture(QStringLiteral("seed/multiclass.jsonl"))));
+    const auto where = [&window](QWidget *widget) {
+        return QRect(widget->mapTo(&window, QPoint(0, 0)), widget->size());
+    };
+    const auto count = [&image](const QRect &area, QColor colour) {
+        int n = 0;
+        for (int y = area.top(); y <= area.bottom(); ++y) {
+            for (int x = area.left(); x <= area.right(); ++x)
+                n += image.pixelColor(x, y) == colour;
+        }
+        return n;
+    };
+    const QRect lanes = where(window.swimlanes()->canvas());
+    // 240 lanes of mostly stream, with their queues: thousands of pixels.
+    QVERIFY2(count(lanes, PhaseColors::of(Phase::Stream)) > 20'000,
+             qPrintable(QString::number(count(lanes, PhaseColors::of(Phase::Stream)))));
+    QVERIFY2(count(lanes, PhaseColors::of(Phase::Queue)) > 100,
+             qPrintable(QString::number(count(lanes, PhaseColors::of(Phase::Queue)))));
+    // And it is this window's picture: the lanes and the distribution plot
+    // match what the window here draws, pixel for pixel but for a few.
+    const auto differing = [&image, &where](QWidget *widget) {
+        const QImage here = widget->grab().toImage().convertToFormat(QImage::Format_RGB32);
+        const QImage there = image.copy(where(widget)).convertToFormat(QImage::Format_RGB32);
+        if (here.size() != there.size())
+            return -1;
+        int n = 0;
+        for (int y = 0; y < here.height(); ++y) {
+            for (int x = 0; x < here.width(); ++x)
+                n += here.pixel(x, y) != there.pixel(x, y);
+        }
+        return n;
+    };
+    auto *plot = window.distributions()->findChild<QWidget *>(QStringLiteral("distributionPlot"));
+    QVERIFY(plot);
+    for (QWidget *widget : {static_cast<QWidget *>(window.swimlanes()->canvas()), plot}) {
+        const int n = differing(widget);
+        QVERIFY2(n >= 0 && n <= widget->width() * widget->height() / 100,
+                 qPrintable(QStringLiteral("%1: %2 pixels differ").arg(widget->objectName()).arg(n)));
+    }
     // A usage error is exit status 2.
     app.start(QStringLiteral(TRACELANE_GUI_PATH), {QStringLiteral("--screenshot"), out, QStringLiteral("--size"),
                                                    QStringLiteral("big"), fixture(QStringLiteral("seed/burst.jsonl"))});
