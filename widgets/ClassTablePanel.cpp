@@ -4,6 +4,7 @@
 #include "ClassSplitBar.h"
 #include "ClassTableModel.h"
 #include "ClassTableSortModel.h"
+#include "CountText.h"
 #include "ViewState.h"
 #include "analysis/classes/ClassCellRows.h"
 #include "analysis/classes/ClassColumn.h"
@@ -212,12 +213,12 @@ void ClassTablePanel::updateStatus()
         return;
     }
     const QString scope = m_scope.sliced ? tr("filter: %1").arg(m_scope.label) : tr("whole trace");
-    m_status->setText(tr("%1 requests (%2) \u00b7 %3 classes \u00b7 above the overall p95 (%4 %5): %6 requests \u00b7 "
+    m_status->setText(tr("%1 (%2) \u00b7 %3 \u00b7 above the overall p95 (%4 %5): %6 \u00b7 "
                          "95% intervals from order statistics")
-                          .arg(locale.toString(table.sliceRequests), scope)
-                          .arg(table.cells.size())
-                          .arg(locale.toString(table.exceedanceThreshold, 'f', 1), metricUnit(table.metric))
-                          .arg(locale.toString(table.exceedanceSize)));
+                          .arg(CountText::of(table.sliceRequests, tr("request"), tr("requests")), scope,
+                               CountText::of(qint64(table.cells.size()), tr("class"), tr("classes")),
+                               locale.toString(table.exceedanceThreshold, 'f', 1), metricUnit(table.metric),
+                               CountText::of(table.exceedanceSize, tr("request"), tr("requests"))));
 }
 
 void ClassTablePanel::selectCells(const QList<int> &rows)

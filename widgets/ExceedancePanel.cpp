@@ -350,12 +350,13 @@ void ExceedancePanel::updateSummary()
         return;
     }
     const QString scope = m_state->hasSlice() ? tr("filter: %1").arg(m_state->sliceLabel()) : tr("whole trace");
-    m_summary->setText(tr("Threshold: p%1 of %2 at the %3 boundary = <b>%4</b> \u00b7 set: <b>%5</b> of %6 requests "
+    m_summary->setText(tr("Threshold: p%1 of %2 at the %3 boundary = <b>%4</b> \u00b7 set: <b>%5</b> of %6 "
                           "with %2 (%7)")
                            .arg(locale.toString(set.spec.q * 100.0, 'g', 4), metricLabel(set.spec.metric),
                                 boundaryKey(set.boundary),
                                 FeatureText::withUnit(set.threshold, metricUnit(set.spec.metric)),
-                                locale.toString(set.size()), locale.toString(set.observedRequests), scope));
+                                locale.toString(set.size()),
+                                CountText::of(set.observedRequests, tr("request"), tr("requests")), scope));
 }
 
 void ExceedancePanel::stepNext()

@@ -529,9 +529,10 @@ void MainWindow::updateStatus()
     const auto store = m_state->store();
     const qint64 requests = store ? store->requests.rowCount() : 0;
     const qint64 rejected = store ? qint64(store->rejected.size()) : 0;
-    QString requestText = tr("%1 requests").arg(locale.toString(requests));
+    QString requestText = CountText::of(requests, tr("request"), tr("requests"));
     if (m_state->hasSlice())
-        requestText = tr("%1 of %2 requests in filter").arg(locale.toString(m_state->scopeSize()), locale.toString(requests));
+        requestText = tr("%1 of %2 in filter")
+                          .arg(locale.toString(m_state->scopeSize()), CountText::of(requests, tr("request"), tr("requests")));
     if (!m_state->selection().isEmpty())
         requestText += tr(", %1 selected").arg(locale.toString(m_state->selection().size()));
     m_statusRequests->setText(requestText);

@@ -3,6 +3,7 @@
 #include "ClassCdfPlot.h"
 #include "ClassTableModel.h"
 #include "ClassTablePanel.h"
+#include "CountText.h"
 #include "DistributionPanel.h"
 #include "ExceedancePanel.h"
 #include "FeatureComparisonPlot.h"
@@ -101,7 +102,7 @@ std::vector<FigureSource> all(MainWindow *window)
                                QObject::tr("time axis: %1").arg(state->timeAxis() == TimeAxis::Absolute
                                                                     ? QObject::tr("absolute trace time")
                                                                     : QObject::tr("aligned at client send")),
-                               QObject::tr("n = %1 lanes").arg(grouped(state->scopeSize()))};
+                               QObject::tr("n = %1").arg(CountText::of(state->scopeSize(), QObject::tr("lane"), QObject::tr("lanes")))};
                            if (state->hasExceedance())
                                coordinates.append(QObject::tr("marked: %1").arg(state->exceedance().label));
                            return FigureCaption{QObject::tr("Swimlanes: one lane per request, phases in colour"),

@@ -120,6 +120,7 @@ private slots:
     void layoutFitsTheScreen();
     void mixtureOfAThirdOfTheTraffic();
     void timeColumnsKeepOneUnitAndFit();
+    void oneRequestIsSingular();
 };
 
 void tst_UserJourneys::initTestCase()
@@ -803,6 +804,43 @@ void tst_UserJourneys::timeColumnsKeepOneUnitAndFit()
              qPrintable(lines[0]));
     QCOMPARE(lines[38].split(QLatin1Char('\t'))[header.indexOf(QStringLiteral("E2E [ms]"))],
              QStringLiteral("125456.7"));
+}
+
+// Issue 9, 8: "1 lanes", "1 requests". A trace of one request reads in the
+// singular wherever it is counted.
+void tst_UserJourneys::oneRequestIsSingular()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("one.jsonl"));
+    {
+        QFile source(fixture(QStringLiteral("seed/three-requests.jsonl")));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(source.readLine());
+    }
+    auto window = shownWindow();
+    QVERIFY(window);
+    QVERIFY(openAndSettle(*window, path));
+    QCOMPARE(window->store()->requests.rowCount(), 1);
+    QVERIFY2(window->statusSummary().startsWith(QStringLiteral("1 request | 0 rejected | ")),
+             qPrintable(window->statusSummary()));
+    QCOMPARE(labelText(*window->swimlanes(), "laneInfo"), QStringLiteral("Lane 1 of 1"));
+    QCOMPARE(labelText(*window->requestTable(), "requestCount"), QStringLiteral("1 of 1 request"));
+    QVERIFY(clickTab(*window, QStringLiteral("Classes")));
+    QVERIFY(settle(*window));
+    const QString classes = labelText(*window->classTable(), "classStatus");
+    QVERIFY2(classes.startsWith(QStringLiteral("1 request (whole trace) \u00b7 1 class \u00b7 above the overall p95 ("))
+                 && classes.contains(QStringLiteral("): 0 requests \u00b7 ")),
+             qPrintable(classes));
+    QVERIFY(clickTab(*window, QStringLiteral("Exceedance")));
+    QVERIFY(settle(*window));
+    const QString exceedance = labelText(*window->exceedance(), "exceedanceSummary");
+    QVERIFY2(exceedance.contains(QStringLiteral(" of 1 request with TTFT (whole trace)")), qPrintable(exceedance));
+    // Filtered to the one request, the status bar counts it once more.
+    QVERIFY(typeFilter(*window, window->store()->requests.idText(0)));
+    QVERIFY2(window->statusSummary().startsWith(QStringLiteral("1 of 1 request in filter | ")),
+             qPrintable(window->statusSummary()));
 }
 
 QTEST_MAIN(tst_UserJourneys)
