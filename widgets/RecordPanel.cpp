@@ -355,6 +355,8 @@ void RecordPanel::showMeasured(const DiagnosisRecord &record)
 
 void RecordPanel::setRecord(const DiagnosisRecord &record)
 {
+    // A record set from outside (opened, restored) wins over a measurement under way.
+    m_job.cancel();
     m_measured = record;
     m_title->setText(record.title);
     m_author->setText(record.author);

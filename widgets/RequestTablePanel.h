@@ -34,6 +34,10 @@ public:
 
     void setTextFilter(const QString &text);   // applies at once (tests, actions)
     void setAttributeFilter(const QString &attribute, const QString &value);
+    // The filter as applied (what a session saves).
+    QString textFilter() const { return m_query.text; }
+    QString filterAttribute() const { return m_query.attribute; }
+    QString filterValue() const { return m_query.value; }
     void sortBy(int column, Qt::SortOrder order);
     bool isQueryRunning() const { return m_job.isRunning(); }
 

@@ -40,6 +40,7 @@ SwimlaneCanvas::SwimlaneCanvas(ViewState *state, QWidget *parent)
     connect(state, &ViewState::timeWindowChanged, this, repaint);
     connect(state, &ViewState::selectionChanged, this, repaint);
     connect(state, &ViewState::exceedanceChanged, this, repaint);
+    connect(state, &ViewState::bookmarksChanged, this, repaint);
     connect(state, &ViewState::exceedanceCursorChanged, this, [this](qint32 row) {
         // Stepping through slow requests shows each one whole, zoomed in or not.
         ensureRowTimeVisible(row);

@@ -21,6 +21,7 @@ struct SwimlaneColors
     QRgb text = 0;
     QColor selection;
     QColor exceedance;
+    QColor bookmark;
     QColor current;
 
     static SwimlaneColors fromPalette(const QPalette &palette)
@@ -38,6 +39,8 @@ struct SwimlaneColors
         colors.selection = palette.color(QPalette::Highlight);
         // Exceedance members: a red outside the phase palette, readable on both themes.
         colors.exceedance = dark ? QColor(0xFF, 0x5C, 0x5C) : QColor(0xC0, 0x00, 0x20);
+        // Bookmarks (notes): a purple in the right gutter, apart from phases and members.
+        colors.bookmark = dark ? QColor(0xC4, 0x9C, 0xFF) : QColor(0x5B, 0x2A, 0x86);
         colors.current = palette.color(QPalette::Text);
         return colors;
     }

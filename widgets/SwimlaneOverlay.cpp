@@ -157,6 +157,14 @@ void SwimlaneOverlay::paint(QPainter &painter) const
         }, 0.0, kGutterWidth, colors.exceedance);
     }
 
+    // Bookmarks (notes): a mark in the right gutter, whatever the zoom.
+    if (!state->bookmarks().isEmpty()) {
+        fillMarkedRows(painter, size.height(), [&](auto mark) {
+            forEachVisibleMember(*layout, state->bookmarks(), range,
+                                 [&](qint64 slot) { mark(laneTop(slot), laneTop(slot + 1)); });
+        }, width - kGutterWidth - 1.0, kGutterWidth + 1.0, colors.bookmark);
+    }
+
     // The member being stepped through: a wider gutter mark and a tint
     // across its lane, so it stands out among the other members.
     const qint64 cursorSlot = layout->slotOf(state->exceedanceCursor());

@@ -32,6 +32,7 @@ void ViewState::setStore(std::shared_ptr<const TraceStore> store)
     m_sliceLabel.clear();
     m_exceedance = {};
     m_exceedanceCursor = -1;
+    m_bookmarks = {};
     m_timeWindow = {};
     m_candidate.reset();
     m_candidateLabel.clear();
@@ -179,4 +180,12 @@ QString ViewState::emptySliceText() const
     if (!m_hasSlice || !m_slice.isEmpty() || !m_store)
         return {};
     return tr("No request matches the filter: %1. Clear or change it to see requests again.").arg(m_sliceLabel);
+}
+
+void ViewState::setBookmarks(RowSet rows)
+{
+    if (rows == m_bookmarks)
+        return;
+    m_bookmarks = std::move(rows);
+    emit bookmarksChanged();
 }

@@ -102,6 +102,11 @@ public:
     void setCandidate(std::shared_ptr<const TraceStore> store, const QString &label);
     void clearCandidate() { setCandidate(nullptr, {}); }
 
+    // Bookmarks (requests with notes) -----------------------------------------
+    // Marked on their lanes; the Notes dock writes them.
+    const RowSet &bookmarks() const { return m_bookmarks; }
+    void setBookmarks(RowSet rows);
+
 signals:
     void storeChanged();
     void candidateChanged();
@@ -115,6 +120,7 @@ signals:
     void sliceChanged();
     void exceedanceChanged();
     void exceedanceCursorChanged(qint32 row);
+    void bookmarksChanged();
 
 private:
     bool isValidRow(qint32 row) const { return row >= 0 && row < requestCount(); }
@@ -133,4 +139,6 @@ private:
     qint32 m_exceedanceCursor = -1;
     std::shared_ptr<const TraceStore> m_candidate;
     QString m_candidateLabel;
+
+    RowSet m_bookmarks;
 };

@@ -469,3 +469,78 @@ void WhatIfPanel::showMessage(const QString &message)
 {
     m_result->setText(message.toHtmlEscaped());
 }
+
+int WhatIfPanel::comboIndexOf(const SpanSelector &selector, bool from) const
+{
+    const QComboBox *combo = from ? m_from : m_target;
+    if (selector.isEmpty())
+        return combo->findData(-1);   // "every model call", "the final answer"
+    if (!m_graph)
+        return -1;
+    const std::vector<qint32> spans = selector.resolve(*m_graph);
+    return spans.size() == 1 ? combo->findData(spans.front()) : -1;
+}
+
+bool WhatIfPanel::setEdit(const WhatIfEdit &edit)
+{
+    if (!m_graph)
+        return false;
+    // edits() names a kind by its operation and a span by its id; a text
+    // that is an operation and no span's id is a kind.
+    bool isKind = false;
+    if (edit.kind == WhatIfEdit::Kind::ScaleSpans) {
+        bool isSpanId = false;
+        for (qint32 span = 0; span < m_graph->spanCount() && !isSpanId; ++span) {
+            isSpanId = m_graph->idText(span) == edit.target.text;
+            isKind = isKind || m_graph->operation(span) == edit.target.text;
+        }
+        isKind = isKind && !isSpanId && edit.target.ordinal == 0;
+    }
+    Change change = Change::ScaleSpan;
+    switch (edit.kind) {
+    case WhatIfEdit::Kind::ScaleSpans:
+        change = isKind ? Change::ScaleKind : Change::ScaleSpan;
+        break;
+    case WhatIfEdit::Kind::ScalePhase:
+        change = Change::ScalePhase;
+        break;
+    case WhatIfEdit::Kind::ShortenAnswer:
+        change = Change::ShortenAnswer;
+        break;
+    case WhatIfEdit::Kind::AddDependency:
+        change = Change::AddDependency;
+        break;
+    }
+    // Filled quietly, then one editsChanged: the workflow panel runs it once.
+    m_filling = true;
+    m_change->setCurrentIndex(m_change->findData(int(change)));
+    m_filling = false;
+    refillTargets();
+    m_filling = true;
+    const int target = isKind ? m_target->findData(edit.target.text) : comboIndexOf(edit.target, false);
+    int from = 0;
+    if (target >= 0 && edit.kind == WhatIfEdit::Kind::AddDependency) {
+        // "Waits for" lists only the spans the target could wait for.
+        m_target->setCurrentIndex(target);
+        refillWaitsFor();
+        from = comboIndexOf(edit.from, true);
+    }
+    const bool found = target >= 0 && from >= 0;
+    if (found) {
+        m_target->setCurrentIndex(target);
+        if (edit.kind == WhatIfEdit::Kind::AddDependency)
+            m_from->setCurrentIndex(from);
+        if (edit.kind == WhatIfEdit::Kind::ScalePhase)
+            m_phase->setCurrentIndex(std::max(0, m_phase->findData(int(edit.phase))));
+        m_factor->setText(QString::number(edit.factor, 'g', 12));
+        m_factorValue = edit.factor;
+        m_tokens->setValue(edit.tokens);
+        m_msPerToken->setValue(edit.msPerToken);
+    } else {
+        m_change->setCurrentIndex(m_change->findData(int(Change::None)));
+    }
+    m_filling = false;
+    updateVisibility();
+    emit editsChanged();
+    return found;
+}

@@ -37,6 +37,9 @@ public:
     void setFactor(double factor);
     void setPhase(Phase phase);
     void setTokens(int tokens, double msPerToken);
+    // Shows exactly `edit` (a session reopened): the inverse of edits().
+    // False when its spans are not in the graph.
+    bool setEdit(const WhatIfEdit &edit);
 
     std::vector<WhatIfEdit> edits() const;
     void showOutcome(const WhatIfOutcome &outcome);
@@ -71,6 +74,7 @@ private:
     void updateVisibility();
     SpanSelector spanSelector(int comboIndex, bool byName = false) const;
     std::vector<WhatIfEdit> editsFor(bool byName) const;
+    int comboIndexOf(const SpanSelector &selector, bool from) const;
 
     std::shared_ptr<const SpanGraph> m_graph;
     QFormLayout *m_form = nullptr;

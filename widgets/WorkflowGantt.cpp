@@ -447,8 +447,12 @@ void WorkflowGantt::paintRow(QPainter &painter, int row) const
         painter.setRenderHint(QPainter::Antialiasing, false);
         textLeft = int(marker.right()) + 4;
     }
+    // A bookmarked span (a note on it): a purple mark at the end of its label column.
+    const bool bookmarked = std::binary_search(m_bookmarked.begin(), m_bookmarked.end(), gantt.span);
+    if (bookmarked)
+        painter.fillRect(QRect(labelWidth() - 6, top + 3, 4, kRowHeight - 6), QColor(0x5B, 0x2A, 0x86));
     painter.setPen(palette().color(QPalette::Text));
-    const QRect label(textLeft, top, labelWidth() - textLeft - 4, kRowHeight);
+    const QRect label(textLeft, top, labelWidth() - textLeft - (bookmarked ? 8 : 4), kRowHeight);
     painter.drawText(label, Qt::AlignVCenter | Qt::AlignLeft,
                      fontMetrics().elidedText(graph.label(gantt.span), Qt::ElideRight, label.width()));
 
@@ -532,4 +536,14 @@ void WorkflowGantt::paintOverlays(QPainter &painter, int firstRow, int lastRow) 
         const double bottom = WorkflowGanttCoordinates::rowTop(rows, row) + kRowHeight - 3;
         painter.fillRect(QRectF(x0, bottom - 4, std::max(1.0, x1 - x0), 4), SpanCategoryColors::criticalPath());
     }
+}
+
+void WorkflowGantt::setBookmarkedSpans(std::vector<qint32> spans)
+{
+    std::sort(spans.begin(), spans.end());
+    spans.erase(std::unique(spans.begin(), spans.end()), spans.end());
+    if (spans == m_bookmarked)
+        return;
+    m_bookmarked = std::move(spans);
+    update();
 }

@@ -32,6 +32,9 @@ public:
     void clearWhatIf();
     void setCriticalPathOnly(bool only);
     void setCollapsed(qint32 span, bool collapsed);
+    // Spans with a note (bookmarks), marked beside their rows' labels.
+    void setBookmarkedSpans(std::vector<qint32> spans);
+    const std::vector<qint32> &bookmarkedSpans() const { return m_bookmarked; }
 
     const std::vector<GanttRow> &rows() const { return m_rows; }
     qint32 selectedSpan() const { return m_selected; }
@@ -104,4 +107,5 @@ private:
     qint64 m_frameEnd = 1;
     qint32 m_selected = -1;
     QScrollBar *m_scroll = nullptr;
+    std::vector<qint32> m_bookmarked;   // sorted
 };

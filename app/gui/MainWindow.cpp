@@ -223,7 +223,7 @@ void MainWindow::createActions()
     QAction *open = file->addAction(tr("&Open\u2026"), this, [this] {
         const QStringList paths = QFileDialog::getOpenFileNames(
             this, tr("Open trace"), QFileInfo(m_currentFile).absolutePath(),
-            tr("Traces (*.jsonl *.json *.ndjson *.csv);;All files (*)"));
+            tr("Traces and sessions (*.jsonl *.json *.ndjson *.csv *.tracelane);;All files (*)"));
         openFiles(paths);
     });
     open->setShortcut(QKeySequence::Open);
@@ -395,6 +395,8 @@ void MainWindow::updateRecentMenu()
 void MainWindow::openFiles(const QStringList &paths)
 {
     if (paths.isEmpty())
+        return;
+    if (m_review->openIfSession(paths.first()))
         return;
     openFile(paths.first());
     // One trace at a time: say which files were not opened, and keep saying

@@ -8,7 +8,10 @@
 #include "WorkflowPanel.h"
 #include "review/DesignReport.h"
 #include "PlotFigure.h"
+#include "NotesPanel.h"
 #include "RecordPanel.h"
+#include "SessionController.h"
+#include "review/SessionJson.h"
 #include "SwimlaneView.h"
 #include "TableCopy.h"
 #include "ViewFigures.h"
@@ -46,8 +49,13 @@ ReviewWiring::ReviewWiring(MainWindow *window, ViewState *state)
     , m_record(new RecordPanel(state, window))
 {
     QDockWidget *dock = window->addDock(QStringLiteral("recordDock"), tr("Record"), m_record, Qt::BottomDockWidgetArea);
-    if (auto *requests = window->findChild<QDockWidget *>(QStringLiteral("requestsDock")))
+    m_notes = new NotesPanel(state, window);
+    QDockWidget *notes = window->addDock(QStringLiteral("notesDock"), tr("Notes"), m_notes, Qt::BottomDockWidgetArea);
+    if (auto *requests = window->findChild<QDockWidget *>(QStringLiteral("requestsDock"))) {
         window->tabifyDockWidget(requests, dock);
+        window->tabifyDockWidget(requests, notes);
+    }
+    m_session = new SessionController(window, m_record, m_notes);
     m_figures = ViewFigures::all(window);
 }
 
@@ -71,6 +79,8 @@ void ReviewWiring::installViewActions()
 
 void ReviewWiring::addFileActions(QMenu *file)
 {
+    file->addAction(tr("Open &Session\u2026"), m_session, &SessionController::openWithDialog)->setObjectName(QStringLiteral("openSessionAction"));
+    file->addAction(tr("Save Sessio&n\u2026"), m_session, &SessionController::saveWithDialog)->setObjectName(QStringLiteral("saveSessionAction"));
     QAction *report = file->addAction(tr("Export &Report\u2026"), this, &ReviewWiring::exportReportWithDialog);
     report->setObjectName(QStringLiteral("exportReportAction"));
     QMenu *figures = file->addMenu(tr("Export &Figure"));
@@ -85,7 +95,17 @@ void ReviewWiring::addFileActions(QMenu *file)
 
 bool ReviewWiring::isBusy() const
 {
-    return m_record->isComputing() || m_reportJob.isRunning();
+    return m_record->isComputing() || m_reportJob.isRunning() || m_session->isRestoring();
+}
+
+bool ReviewWiring::openIfSession(const QString &path)
+{
+    if (!SessionJson::isSession(path))
+        return false;
+    QString error;
+    if (!m_session->open(path, &error))
+        QMessageBox::warning(m_window, tr("Open session"), error);
+    return true;
 }
 
 void ReviewWiring::exportReport(const QString &path)
@@ -98,6 +118,8 @@ void ReviewWiring::exportReport(const QString &path)
     // Everything the worker needs is copied here; it never touches a widget.
     DesignReport::Options options;
     options.trace = QFileInfo(m_window->currentFile()).fileName();
+    if (options.trace.isEmpty() && !store->sourceFiles.isEmpty())
+        options.trace = QFileInfo(store->sourceFiles.first()).fileName();
     if (m_state->hasSlice()) {
         const auto rows = m_state->slice().rows();
         options.rows.assign(rows.begin(), rows.end());

@@ -8,8 +8,10 @@
 #include <vector>
 
 class MainWindow;
+class NotesPanel;
 class QMenu;
 class RecordPanel;
+class SessionController;
 class ViewState;
 
 // The design-review features in the main window, kept out of MainWindow:
@@ -22,6 +24,10 @@ public:
     ReviewWiring(MainWindow *window, ViewState *state);
 
     RecordPanel *recordPanel() const { return m_record; }
+    NotesPanel *notesPanel() const { return m_notes; }
+    SessionController *session() const { return m_session; }
+    // Opens `path` as a session when it is one (by content); false otherwise.
+    bool openIfSession(const QString &path);
     void addFileActions(QMenu *file);
     // Table copy and figure export on the views; after every dock exists.
     void installViewActions();
@@ -40,6 +46,8 @@ private:
     MainWindow *m_window = nullptr;
     ViewState *m_state = nullptr;
     RecordPanel *m_record = nullptr;
+    NotesPanel *m_notes = nullptr;
+    SessionController *m_session = nullptr;
     std::vector<FigureSource> m_figures;
     LatestJob m_reportJob{this};
 };

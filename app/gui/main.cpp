@@ -2,6 +2,9 @@
 
 #include "Appearance.h"
 #include "MainWindow.h"
+#include "ReviewWiring.h"
+#include "SessionController.h"
+#include "review/SessionJson.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -59,7 +62,8 @@ int main(int argc, char *argv[])
     parser.setApplicationDescription(QStringLiteral("Explains why LLM requests are slow."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files to open."), QStringLiteral("[FILE...]"));
+    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files, or one session (.tracelane), to open."),
+                                 QStringLiteral("[FILE...|SESSION]"));
     const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
                                               QStringLiteral("Render the window to a PNG once loaded, then exit."),
                                               QStringLiteral("OUT.png"));
@@ -121,6 +125,27 @@ int main(int argc, char *argv[])
             if (ok && window.store())
                 window.compareWith(candidate);
         }, Qt::SingleShotConnection);
+    }
+    // A session restores its whole view; the screenshot waits for that.
+    if (!files.isEmpty() && SessionJson::isSession(files.first())) {
+        SessionController *session = window.review()->session();
+        session->setInteractive(!headless);
+        if (headless) {
+            QObject::connect(session, &SessionController::sessionRestored, &app,
+                             [&window, screenshot](bool ok, const QString &message) {
+                                 // What could not be restored, or that all was.
+                                 std::fprintf(stderr, "tracelane: %s\n", qPrintable(message));
+                                 grabWhenSettled(&window, screenshot, ok);
+                             });
+        }
+        window.show();
+        QString error;
+        if (!session->open(files.first(), &error)) {
+            std::fprintf(stderr, "tracelane: %s\n", qPrintable(error));
+            if (headless)
+                return 1;
+        }
+        return app.exec();
     }
     if (headless) {
         QObject::connect(&window, &MainWindow::loadFinished, &app,
