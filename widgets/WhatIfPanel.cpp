@@ -368,6 +368,11 @@ double WhatIfPanel::populationPercentile() const
     return m_percentile->value() / 100.0;
 }
 
+void WhatIfPanel::setPopulationPercentile(double q)
+{
+    m_percentile->setValue(q * 100.0);
+}
+
 void WhatIfPanel::showPopulationMessage(const QString &message)
 {
     m_population->setText(message.toHtmlEscaped());

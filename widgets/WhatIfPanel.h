@@ -51,6 +51,7 @@ public:
     bool appliesToPopulation() const;
     void setAppliesToPopulation(bool on);
     double populationPercentile() const;   // 0.5 .. 0.999
+    void setPopulationPercentile(double q);   // clamped to 0.5 .. 0.999
     std::vector<WhatIfEdit> populationEdits() const;
     void showPopulation(const PopulationWhatIfResult &result, qint64 scopeWorkflows);
     void showPopulationMessage(const QString &message);

@@ -246,6 +246,8 @@ Session SessionController::capture() const
         session.workflow = state->store()->workflows.traceIdText(workflow->workflow());
     for (const WhatIfEdit &edit : workflow->whatIfPanel()->edits())
         session.whatIfs.append(SessionWhatIf::toCommand(edit));
+    session.whatIfPopulation = workflow->whatIfPanel()->appliesToPopulation();
+    session.whatIfPopulationQ = workflow->whatIfPanel()->populationPercentile();
 
     session.windowState = m_window->saveState();
     session.windowGeometry = m_window->saveGeometry();
@@ -386,6 +388,9 @@ void SessionController::applyLate()
             m_problems.append(tr("The session's what-if \u201c%1\u201d does not apply to this workflow%2")
                                   .arg(session.whatIfs.first(), error.isEmpty() ? QString() : QStringLiteral(": ") + error));
     }
+    WhatIfPanel *whatIf = m_window->workflowPanel()->whatIfPanel();
+    whatIf->setPopulationPercentile(session.whatIfPopulationQ);
+    whatIf->setAppliesToPopulation(session.whatIfPopulation);
 }
 
 bool SessionController::windowBusy() const

@@ -72,6 +72,8 @@ struct Session
 
     QString workflow;                     // trace id of the workflow in the Gantt
     QStringList whatIfs;                  // in the command-line syntax, e.g. "scale-phase chat@1:prefill=-25%"
+    bool whatIfPopulation = false;        // the what-if also applied to every workflow of the scope
+    double whatIfPopulationQ = 0.95;      // ... judged at this percentile of the totals
 
     QByteArray windowState;               // QMainWindow::saveState (dock layout)
     QByteArray windowGeometry;

@@ -104,7 +104,10 @@ QByteArray write(const Session &session, const QString &folder)
               {"order", utf8(session.exceedanceOrder)},
               {"member", utf8(session.exceedanceMember)}}},
         {"compare", session.candidate.isEmpty() ? Json::object() : Json{{"candidate", traceJson(session.candidate, dir)}}},
-        {"workflow", Json{{"trace", utf8(session.workflow)}, {"what_ifs", texts(session.whatIfs)}}},
+        {"workflow",
+         Json{{"trace", utf8(session.workflow)},
+              {"what_ifs", texts(session.whatIfs)},
+              {"population", Json{{"active", session.whatIfPopulation}, {"percentile", number(session.whatIfPopulationQ)}}}}},
         {"layout", Json{{"state", utf8(base64(session.windowState))}, {"geometry", utf8(base64(session.windowGeometry))}}},
         {"notes", notes},
     };
@@ -205,6 +208,14 @@ bool read(const QByteArray &bytes, const QString &folder, Session *session, QStr
     if (const Json *workflow = in.object(json, "workflow", QString())) {
         in.text(*workflow, "trace", QStringLiteral("workflow"), &result.workflow);
         in.texts(*workflow, "what_ifs", QStringLiteral("workflow"), &result.whatIfs);
+        if (const Json *population = in.object(*workflow, "population", QStringLiteral("workflow"))) {
+            const QString path = QStringLiteral("workflow.population");
+            in.boolean(*population, "active", path, &result.whatIfPopulation);
+            in.number(*population, "percentile", path, &result.whatIfPopulationQ);
+            if (in.ok() && !(result.whatIfPopulationQ >= 0.5 && result.whatIfPopulationQ < 1.0))
+                in.fail(path + QStringLiteral(".percentile"),
+                        QStringLiteral("a percentile between 0.5 and 1, got %1").arg(result.whatIfPopulationQ));
+        }
     }
     if (const Json *layout = in.object(json, "layout", QString())) {
         QString state;

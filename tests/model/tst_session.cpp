@@ -58,6 +58,8 @@ Session fullSession(const QString &folder)
     session.candidate = {QDir(folder).filePath(QStringLiteral("traces/run 2.jsonl")), {}};
     session.workflow = QStringLiteral("4d7f2c6a9b1e4f0a8c3d5e6f7a8b9c0d");
     session.whatIfs = {QStringLiteral("scale-phase chat@1:prefill=0.75")};
+    session.whatIfPopulation = true;
+    session.whatIfPopulationQ = 0.99;
     session.windowState = QByteArray("\x00\x01\xff layout", 10);
     session.windowGeometry = QByteArray("geometry");
     session.notes = {{QStringLiteral("req-1"), QString(), QStringLiteral("queued behind <long> prompts")},
@@ -95,6 +97,8 @@ void tst_Session::roundTripEveryPiece()
     QCOMPARE(back.classDimensions, session.classDimensions);
     QCOMPARE(back.exceedanceQ, 0.99);
     QCOMPARE(back.whatIfs, session.whatIfs);
+    QCOMPARE(back.whatIfPopulation, true);
+    QCOMPARE(back.whatIfPopulationQ, 0.99);
     QCOMPARE(back.windowState, session.windowState);
     QCOMPARE(back.notes, session.notes);
     QCOMPARE(back.record, session.record);

@@ -355,8 +355,12 @@ void tst_SessionWindow::whatIfRestoredExactly()
         target->setCurrentIndex(target->findData(-1));
     }
     if (change == int(WhatIfPanel::Change::AddDependency)) {
+        // "Waits for" offers only spans neither above nor below the target.
         auto *from = panel->findChild<QComboBox *>(QStringLiteral("whatIfFrom"));
-        from->setCurrentIndex(from->findData(other));
+        QVERIFY(from->count() > 0);
+        other = from->itemData(from->count() - 1).toInt();
+        QVERIFY(other != tool && !graph.idText(other).isEmpty());
+        from->setCurrentIndex(from->count() - 1);
     }
     if (change == int(WhatIfPanel::Change::ScalePhase)) {
         auto *phase = panel->findChild<QComboBox *>(QStringLiteral("whatIfPhase"));
@@ -364,7 +368,14 @@ void tst_SessionWindow::whatIfRestoredExactly()
     }
     panel->setFactor(0.5);
     panel->setTokens(12, 30.0);
+    // The same change over every workflow, judged at p90.
+    panel->setPopulationPercentile(0.9);
+    panel->setAppliesToPopulation(true);
     settle(first);
+    const QString population = panel->populationLabel()->text();
+    // (A new dependency is not carried across workflows: the panel says so.)
+    if (change != int(WhatIfPanel::Change::AddDependency))
+        QVERIFY2(population.contains(QStringLiteral("p90")), qPrintable(population));
     // %1 the tool span's id, %2 its kind, %3 the other span's id.
     const QString expected = QString(command)
                                  .replace(QStringLiteral("%1"), graph.idText(tool))
@@ -391,6 +402,8 @@ void tst_SessionWindow::whatIfRestoredExactly()
     QCOMPARE(second.review()->session()->capture().whatIfs, QStringList{expected});
     // The same outcome is shown (new E2E and TTFT, savings).
     QCOMPARE(second.workflowPanel()->findChild<QLabel *>(QStringLiteral("whatIfResult"))->text(), result);
+    QVERIFY(second.workflowPanel()->whatIfPanel()->appliesToPopulation());
+    QCOMPARE(second.workflowPanel()->whatIfPanel()->populationLabel()->text(), population);
 }
 
 void tst_SessionWindow::notesMarkLanesAndGanttRows()
