@@ -9,14 +9,18 @@
 #include "review/DesignReport.h"
 #include "review/RecordDraft.h"
 #include "review/RecordJson.h"
+#include "review/SessionJson.h"
+#include "review/SessionReport.h"
 #include "store/TraceStore.h"
 
 #include <QCommandLineParser>
 #include <QDate>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 
 #include <cstring>
+#include <optional>
 
 void addReportOptions(QCommandLineParser &parser)
 {
@@ -24,7 +28,7 @@ void addReportOptions(QCommandLineParser &parser)
         {QStringLiteral("out"), QStringLiteral("report: the file to write: .html, .pdf or .md (figures beside it)."),
          QStringLiteral("file")},
         {QStringLiteral("record"),
-         QStringLiteral("report: a saved diagnosis record (JSON) to measure on FILE instead of drafting one."),
+         QStringLiteral("report: a saved diagnosis record (JSON) to measure on FILE instead of drafting one (or the session's)."),
          QStringLiteral("file")},
         {QStringLiteral("candidate"),
          QStringLiteral("report: a candidate trace compared with FILE at the target percentile (stop-rule verdict)."),
@@ -42,6 +46,52 @@ bool wantsReport(int argc, char **argv)
     return false;
 }
 
+namespace {
+
+// A session given instead of a trace: read it, find its trace, check that
+// the file still holds what it held (a changed trace is reported; the run
+// still writes the report, and fails).
+bool readSession(const CliContext &context, const QString &path, Session *session, QStringList *changed)
+{
+    QFile file(path);
+    QString error;
+    if (!file.open(QIODevice::ReadOnly)) {
+        context.err << QStringLiteral("tracelane-cli report: cannot open %1: %2\n").arg(path, file.errorString());
+        return false;
+    }
+    if (!SessionJson::read(file.readAll(), QFileInfo(path).absolutePath(), session, &error)) {
+        context.err << QStringLiteral("tracelane-cli report: %1: %2\n").arg(path, error);
+        return false;
+    }
+    if (session->traces.empty()) {
+        context.err << QStringLiteral("tracelane-cli report: %1: the session names no trace\n").arg(path);
+        return false;
+    }
+    for (const SessionTrace &trace : {session->traces.front(), session->candidate}) {
+        if (trace.isEmpty())
+            continue;
+        if (!QFileInfo::exists(trace.path)) {
+            context.err << QStringLiteral("tracelane-cli report: the session's trace was not found: %1\n")
+                               .arg(QDir::toNativeSeparators(trace.path));
+            return false;
+        }
+        if (!trace.fingerprint.isKnown())
+            continue;
+        const TraceFingerprint now = TraceFingerprint::of(trace.path);
+        if (now != trace.fingerprint)
+            changed->append(QStringLiteral("the trace %1 changed since the session was saved (then %2 bytes, SHA-256 "
+                                           "%3\u2026; now %4 bytes, SHA-256 %5\u2026): the report is of its new content")
+                                .arg(QDir::toNativeSeparators(trace.path))
+                                .arg(trace.fingerprint.bytes)
+                                .arg(trace.fingerprint.sha256.left(12))
+                                .arg(now.bytes)
+                                .arg(now.sha256.left(12)));
+    }
+    return true;
+}
+
+} // namespace
+
 int runReport(const CliContext &context)
 {
     const auto &parser = context.parser;
@@ -50,7 +100,7 @@ int runReport(const CliContext &context)
         return ExitUsage;
     };
     if (context.arguments.size() != 1)
-        return usage(QStringLiteral("expected one trace FILE"));
+        return usage(QStringLiteral("expected one trace FILE or one SESSION.tracelane"));
     const QString out = parser.value(QStringLiteral("out"));
     ReportWriter::Format format = ReportWriter::Format::Html;
     if (out.isEmpty() || !ReportWriter::formatOf(out, &format))
@@ -59,7 +109,17 @@ int runReport(const CliContext &context)
     if (!ClassOptions::read(context, &options))
         return ExitUsage;
 
-    const QString path = context.arguments.first();
+    // A session brings its trace, slice, classes, workflow, what-if, record
+    // and compared trace; options given on the command line replace them.
+    QString path = context.arguments.first();
+    std::optional<Session> session;
+    QStringList changed;
+    if (SessionJson::isSession(path)) {
+        session.emplace();
+        if (!readSession(context, path, &*session, &changed))
+            return ExitFailure;
+        path = session->traces.front().path;
+    }
     LoadResult load;
     if (!loadForCli(context, path, &load))
         return ExitFailure;
@@ -67,9 +127,16 @@ int runReport(const CliContext &context)
     const QString trace = QFileInfo(path).fileName();
 
     DesignReport::Options report;
+    QStringList notes;
+    if (session)
+        report = SessionReport::options(*session, *store, &notes);
     report.trace = trace;
-    report.classDimensions = options.by;
-    report.bands = options.bands;
+    if (!session || parser.isSet(QStringLiteral("by")))
+        report.classDimensions = options.by;
+    if (!session || parser.isSet(QStringLiteral("prompt-bands")))
+        report.bands.prompt = options.bands.prompt;
+    if (!session || parser.isSet(QStringLiteral("output-bands")))
+        report.bands.output = options.bands.output;
     report.date = QDate::currentDate().toString(Qt::ISODate);
     if (!options.where.isEmpty()) {
         QString error;
@@ -99,12 +166,20 @@ int runReport(const CliContext &context)
             return ExitFailure;
         }
         RecordDraft::measure(record, *store, scope);
+    } else if (session && session->hasRecord) {
+        // As the session saved it: measured where its author measured it
+        // (the Record dock's "Measure on View"), as File > Export Report does.
+        record = session->record;
+    } else if (session) {
+        record = RecordDraft::draft(*store, scope, session->boundary, session->metric, session->exceedanceQ);
     } else {
         record = RecordDraft::draft(*store, scope, context.boundary, options.metric, options.percentile);
     }
 
-    if (parser.isSet(QStringLiteral("candidate"))) {
-        const QString candidatePath = parser.value(QStringLiteral("candidate"));
+    QString candidatePath = parser.value(QStringLiteral("candidate"));
+    if (candidatePath.isEmpty() && session)
+        candidatePath = session->candidate.path;
+    if (!candidatePath.isEmpty()) {
         LoadResult candidate;
         if (!loadForCli(context, candidatePath, &candidate))
             return ExitFailure;
@@ -112,8 +187,8 @@ int runReport(const CliContext &context)
         spec.metric = record.coordinates.metric;
         spec.boundary = record.coordinates.boundary;
         spec.q = record.coordinates.q;
-        spec.by = options.by;
-        spec.bands = options.bands;
+        spec.by = report.classDimensions;
+        spec.bands = report.bands;
         Phase suspect = Phase::Queue;
         if (phaseFromKey(record.suspect.phase, &suspect))
             spec.suspect = suspect;
@@ -136,5 +211,9 @@ int runReport(const CliContext &context)
         return ExitFailure;
     }
     context.out << QStringLiteral("wrote %1 (%2 figures)\n").arg(out).arg(document.figures().size());
-    return ExitOk;
+    for (const QString &note : std::as_const(notes))
+        context.err << QStringLiteral("tracelane-cli report: note: %1\n").arg(note);
+    for (const QString &problem : std::as_const(changed))
+        context.err << QStringLiteral("tracelane-cli report: %1\n").arg(problem);
+    return changed.isEmpty() ? ExitOk : ExitFailure;
 }

@@ -13,6 +13,7 @@
 #include "WhatIfPanel.h"
 #include "WorkflowGantt.h"
 #include "WorkflowPanel.h"
+#include "analysis/requests/RequestQuery.h"
 #include "analysis/workflows/WhatIfEdit.h"
 #include "review/SessionJson.h"
 #include "store/TraceStore.h"
@@ -221,7 +222,14 @@ Session SessionController::capture() const
         session.hasSlice = state->hasSlice();
         if (state->hasSlice()) {
             session.sliceLabel = state->sliceLabel();
-            session.sliceRequests = idsOf(*table, state->slice());
+            // The request table's filter reproduces its own slice; any other
+            // slice (a class cell, a set) is saved by its requests' ids.
+            RequestQuery query;
+            query.text = session.filterText;
+            query.attribute = session.filterAttribute;
+            query.value = session.filterValue;
+            if (!query.filters() || query.filterLabel() != session.sliceLabel)
+                session.sliceRequests = idsOf(*table, state->slice());
         }
         session.selection = idsOf(*table, state->selection());
         if (state->currentRow() >= 0)
@@ -373,6 +381,10 @@ void SessionController::applyLate()
     if (!table)
         return;
     // A slice no filter describes (a class cell, a selection) is set by its rows.
+    if (session.hasSlice && session.sliceRequests.isEmpty() && session.filterText.isEmpty()
+        && session.filterAttribute.isEmpty())
+        m_problems.append(tr("The slice \u201c%1\u201d had too many requests to be saved by id; every request is shown")
+                              .arg(session.sliceLabel));
     if (session.hasSlice && !session.sliceRequests.isEmpty()) {
         RowSet slice = RowSet::fromSortedUnique(rowsOf(session.sliceRequests));
         if (!state->hasSlice() || state->slice() != slice)

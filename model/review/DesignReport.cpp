@@ -331,8 +331,17 @@ void addWorkflow(ReportDocument &document, const TraceStore &store, const Design
     std::vector<std::pair<QString, std::vector<WhatIfEdit>>> changes;
     if (!options.whatIfs.empty()) {
         QStringList names;
-        for (const WhatIfEdit &edit : options.whatIfs)
-            names.append(edit.toString());
+        for (const WhatIfEdit &edit : options.whatIfs) {
+            // A span named by its id reads as its label ("model call: final
+            // answer"), as the other rows of this table do.
+            QString name = edit.toString();
+            for (const SpanSelector *selector : {&edit.target, &edit.from}) {
+                const std::vector<qint32> spans = selector->isEmpty() ? std::vector<qint32>() : selector->resolve(graph);
+                if (spans.size() == 1 && selector->ordinal == 0 && graph.idText(spans.front()) == selector->text)
+                    name.replace(selector->toString(), graph.label(spans.front()));
+            }
+            names.append(name);
+        }
         changes.emplace_back(names.join(QStringLiteral(" + ")), options.whatIfs);
     }
     for (size_t i = 0; i < std::min<size_t>(4, ranked.size()); ++i) {

@@ -1,6 +1,9 @@
 #include "analysis/workflows/WhatIfEdit.h"
 #include "review/RecordDraft.h"
+#include "io/TraceFileLoader.h"
 #include "review/SessionJson.h"
+#include "review/SessionReport.h"
+#include "store/TraceStore.h"
 
 #include <QDir>
 #include <QFile>
@@ -22,6 +25,7 @@ private slots:
     void refusesNewerAndBroken();
     void recognisedByContent();
     void fingerprintOfAFile();
+    void reportOptionsFromASession();
 };
 
 namespace {
@@ -213,6 +217,62 @@ void tst_Session::fingerprintOfAFile()
     QVERIFY(!TraceFingerprint::of(dir.filePath(QStringLiteral("missing.jsonl"))).isKnown());
     const std::atomic<bool> cancelled{true};
     QVERIFY(!TraceFingerprint::of(path, &cancelled).isKnown());
+}
+
+// What `tracelane-cli report SESSION` reports: the session's slice (by
+// filter or by ids), classes, bands, workflow and what-ifs; what no longer
+// matches is listed, not guessed.
+void tst_Session::reportOptionsFromASession()
+{
+    LoadResult load = TraceFileLoader::load(QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/mixed-classes.jsonl"), {});
+    QVERIFY(load.store);
+    const TraceStore &store = *load.store;
+    Session session;
+    session.hasSlice = true;
+    session.sliceLabel = QStringLiteral("region = eu-west");
+    session.filterAttribute = QStringLiteral("region");
+    session.filterValue = QStringLiteral("eu-west");
+    session.classDimensions = {QStringLiteral("priority")};
+    session.promptBands = QStringLiteral("256, 1k");
+    QStringList problems;
+    DesignReport::Options options = SessionReport::options(session, store, &problems);
+    QCOMPARE(problems, QStringList());
+    QCOMPARE(options.rows.size(), size_t(974));
+    QCOMPARE(options.slice, session.sliceLabel);
+    QCOMPARE(options.classDimensions, session.classDimensions);
+    QCOMPARE(options.bands.prompt.edges(), (std::vector<qint32>{256, 1024}));
+    QCOMPARE(options.workflow, -1);
+
+    // By ids: two that exist, one that does not.
+    session.sliceRequests = {QStringLiteral("req-0000611"), QStringLiteral("req-0000001"), QStringLiteral("gone")};
+    session.sliceLabel = QStringLiteral("picked");
+    session.whatIfs = {QStringLiteral("scale tool=0.5"), QStringLiteral("double tool")};
+    session.workflow = QStringLiteral("4d7f");
+    session.outputBands = QStringLiteral("8, 4");
+    options = SessionReport::options(session, store, &problems);
+    QCOMPARE(options.rows, (std::vector<qint32>{1, 611}));
+    QCOMPARE(options.slice, QStringLiteral("picked"));
+    QCOMPARE(options.whatIfs.size(), size_t(1));
+    QCOMPARE(options.workflow, -1);
+    QCOMPARE(problems.size(), 4);
+    QCOMPARE(problems[0], QStringLiteral("1 of the slice's 3 requests are not in the trace"));
+    QVERIFY2(problems[1].startsWith(QStringLiteral("output bands \u201c8, 4\u201d: ")), qPrintable(problems[1]));
+    QCOMPARE(problems[2], QStringLiteral("the workflow 4d7f is not in the trace"));
+    QCOMPARE(problems[3], QStringLiteral("what-if \u201cdouble tool\u201d: 'double tool': a what-if starts with scale, "
+                                         "scale-phase, shorten-answer or add-dependency"));
+
+    // A filter that no longer matches: the report covers every request, and says so.
+    problems.clear();
+    session = {};
+    session.hasSlice = true;
+    session.sliceLabel = QStringLiteral("region = mars");
+    session.filterAttribute = QStringLiteral("region");
+    session.filterValue = QStringLiteral("mars");
+    options = SessionReport::options(session, store, &problems);
+    QVERIFY(options.rows.empty());
+    QVERIFY(options.slice.isEmpty());
+    QCOMPARE(problems, QStringList{QStringLiteral("the slice \u201cregion = mars\u201d matches no request of the trace; "
+                                                  "the report covers every request")});
 }
 
 QTEST_GUILESS_MAIN(tst_Session)

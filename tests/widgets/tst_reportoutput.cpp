@@ -3,11 +3,19 @@
 // writes it off the GUI thread, and a report built from hostile trace text
 // stays inert in a real browser (headless Chromium).
 
+#include "ClassTablePanel.h"
 #include "MainWindow.h"
+#include "RecordPanel.h"
+#include "RequestTablePanel.h"
 #include "ReviewWiring.h"
+#include "SessionController.h"
+#include "WhatIfPanel.h"
+#include "WorkflowPanel.h"
+#include "analysis/workflows/WorkflowAnalysis.h"
 
 #include <QDir>
 #include <QFile>
+#include <QLineEdit>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -112,6 +120,9 @@ private slots:
     void adviserWorkflow();
     void refusesUnknownFormat();
     void guiExportsOffTheGuiThread();
+    void reportOfASessionIsTheGuiReport_data();
+    void reportOfASessionIsTheGuiReport();
+    void reportOfAChangedSessionFails();
     void hostileTextInertInChromium_data();
     void hostileTextInertInChromium();
     void hostileTextInMarkdownAndPdf();
@@ -235,6 +246,120 @@ void tst_ReportOutput::guiExportsOffTheGuiThread()
     QVERIFY(html.contains(QStringLiteral("<title>Latency diagnosis: mixed-classes.jsonl</title>")));
     // The Classes dock's dimension is the report's.
     QVERIFY(html.contains(QStringLiteral("<b>Figure 3. TTFT CDF by region.</b>")));
+}
+
+void tst_ReportOutput::reportOfASessionIsTheGuiReport_data()
+{
+    QTest::addColumn<QString>("trace");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("filter, classes, record") << example("mixed-classes.jsonl")
+                                             << QStringLiteral(". TTFT CDF by priority.</b> TTFT at the client boundary (ms) "
+                                                               "\u00b7 p50, p90, p95, p99 of the overall marked \u00b7 n = 974 "
+                                                               "\u00b7 slice: region = eu-west");
+    QTest::newRow("workflow and what-if") << example("adviser.otlp.json")
+                                          << QStringLiteral("<td>model call: final answer \u00d70.5</td><td class=\"num\">4,346.00</td>"
+                                                            "<td class=\"num\">1,640.00</td>");
+}
+
+// `tracelane-cli report SESSION` writes the report File > Export Report
+// writes from the window the session was saved from: the same bytes.
+void tst_ReportOutput::reportOfASessionIsTheGuiReport()
+{
+    QFETCH(QString, trace);
+    QFETCH(QString, expected);
+    MainWindow window;
+    window.setPersistent(false);
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::loadFinished);
+    window.openFile(trace);
+    QVERIFY(loaded.wait(20'000));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 30'000);
+    window.review()->recordPanel()->findChild<QLineEdit *>(QStringLiteral("recordTitle"))
+        ->setText(QStringLiteral("Review of <%1>").arg(QFileInfo(trace).fileName()));
+    if (trace.endsWith(QStringLiteral(".jsonl"))) {
+        window.classTable()->setDimensions({QStringLiteral("priority")});
+        window.requestTable()->setAttributeFilter(QStringLiteral("region"), QStringLiteral("eu-west"));
+    } else {
+        // The final answer (the last model call) 50% faster.
+        const WorkflowAnalysis &analysis = window.workflowPanel()->analysis();
+        QVERIFY(analysis.ok());
+        const SpanGraph &graph = analysis.schedule->graph();
+        qint32 answer = -1;
+        for (qint32 span = 0; span < graph.spanCount(); ++span) {
+            if (graph.category(span) == SpanCategory::ModelCall)
+                answer = span;
+        }
+        QVERIFY(answer >= 0);
+        WhatIfPanel *panel = window.workflowPanel()->whatIfPanel();
+        panel->setChange(WhatIfPanel::Change::ScaleSpan);
+        panel->setTargetSpan(answer);
+        panel->setFactor(0.5);
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 30'000);
+    const QString session = m_dir.filePath(QStringLiteral("r.tracelane"));
+    QString error;
+    QVERIFY2(window.review()->session()->save(session, &error), qPrintable(error));
+    const QString path = m_dir.filePath(QStringLiteral("cli-session-%1.html").arg(QString::fromUtf8(QTest::currentDataTag()).section(QLatin1Char(','), 0, 0)));
+    const QString gui = QString(path).replace(QStringLiteral("cli-session"), QStringLiteral("gui-session"));
+    QSignalSpy written(window.review(), &ReviewWiring::reportWritten);
+    window.review()->exportReport(gui);
+    QVERIFY(written.wait(60'000));
+    QVERIFY(written.first().at(0).toBool());
+
+    QString out;
+    QCOMPARE(cli({QStringLiteral("report"), session, QStringLiteral("--out"), path}, &out), 0);
+    const QString html = readText(path);
+    if (!html.contains(expected)) {
+        m_dir.setAutoRemove(false);
+        qWarning("see %s", qPrintable(path));
+    }
+    QVERIFY(html.contains(expected));
+    QVERIFY(html.contains(QStringLiteral("Review of &lt;%1&gt;").arg(QFileInfo(trace).fileName())));
+    if (html != readText(gui)) {
+        m_dir.setAutoRemove(false);
+        qWarning("compare %s with %s", qPrintable(path), qPrintable(gui));
+    }
+    QCOMPARE(html, readText(gui));
+}
+
+void tst_ReportOutput::reportOfAChangedSessionFails()
+{
+    QTemporaryDir dir;
+    const QString trace = dir.filePath(QStringLiteral("burst.jsonl"));
+    QVERIFY(QFile::copy(example("burst.jsonl"), trace));
+    QFile::setPermissions(trace, QFile::ReadOwner | QFile::WriteOwner);
+    const QString session = dir.filePath(QStringLiteral("b.tracelane"));
+    QFile file(session);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    // The hash of other bytes than the file holds.
+    file.write(QStringLiteral("{\"format\": \"tracelane.session\", \"version\": 1, \"traces\": [{\"path\": "
+                              "\"burst.jsonl\", \"bytes\": 4, \"sha256\": "
+                              "\"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\"}]}")
+                   .toUtf8());
+    file.close();
+    QProcess process;
+    process.start(QStringLiteral(TRACELANE_CLI_PATH),
+                  {QStringLiteral("report"), session, QStringLiteral("--out"), dir.filePath(QStringLiteral("b.md"))});
+    QVERIFY(process.waitForFinished(60'000));
+    QCOMPARE(process.exitCode(), 1);
+    const QString err = QString::fromUtf8(process.readAllStandardError());
+    QVERIFY2(err.contains(QStringLiteral("tracelane-cli report: the trace %1 changed since the session was saved (then 4 "
+                                         "bytes, SHA-256 9f86d081884c\u2026; now %2 bytes")
+                              .arg(trace)
+                              .arg(QFileInfo(trace).size())),
+             qPrintable(err));
+    // Written all the same, of the file as it is now.
+    QVERIFY(readText(dir.filePath(QStringLiteral("b.md"))).contains(QStringLiteral("burst.jsonl")));
+    // A session whose trace is gone fails before writing anything.
+    QVERIFY(QFile::remove(trace));
+    process.start(QStringLiteral(TRACELANE_CLI_PATH),
+                  {QStringLiteral("report"), session, QStringLiteral("--out"), dir.filePath(QStringLiteral("c.md"))});
+    QVERIFY(process.waitForFinished(60'000));
+    QCOMPARE(process.exitCode(), 1);
+    QVERIFY(QString::fromUtf8(process.readAllStandardError())
+                .endsWith(QStringLiteral("\ntracelane-cli report: the session's trace was not found: %1\n").arg(trace)));
+    QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("c.md"))));
 }
 
 void tst_ReportOutput::hostileTextInertInChromium_data()
