@@ -4,11 +4,10 @@
 #include "CliContext.h"
 
 #include "ReportWriter.h"
-#include "analysis/compare/ComparisonSamples.h"
-#include "analysis/compare/TraceComparison.h"
 #include "review/DesignReport.h"
 #include "review/RecordDraft.h"
 #include "review/RecordJson.h"
+#include "review/ReportComparison.h"
 #include "review/SessionJson.h"
 #include "review/SessionReport.h"
 #include "store/TraceStore.h"
@@ -183,25 +182,7 @@ int runReport(const CliContext &context)
         LoadResult candidate;
         if (!loadForCli(context, candidatePath, &candidate))
             return ExitFailure;
-        ComparisonSpec spec;
-        spec.metric = record.coordinates.metric;
-        spec.boundary = record.coordinates.boundary;
-        spec.q = record.coordinates.q;
-        spec.by = report.classDimensions;
-        spec.bands = report.bands;
-        Phase suspect = Phase::Queue;
-        if (phaseFromKey(record.suspect.phase, &suspect))
-            spec.suspect = suspect;
-        ComparisonSide baseline = ComparisonSide::whole(store, QStringLiteral("baseline %1").arg(trace));
-        if (!report.rows.empty())
-            baseline.rows = RequestSlice::fromRows(store->requests.rowCount(), report.rows);
-        const ComparisonSide candidateSide = ComparisonSide::whole(
-            candidate.store, QStringLiteral("candidate %1").arg(QFileInfo(candidatePath).fileName()));
-        const auto samples = ComparisonSamples::prepare(baseline, candidateSide, spec);
-        auto comparison = std::make_shared<TraceComparison>(TraceComparison::evaluate(*samples, spec));
-        report.candidate = QFileInfo(candidatePath).fileName();
-        DesignReport::judge(record, *comparison, report.candidate);
-        report.comparison = std::move(comparison);
+        ReportComparison::attach(record, report, store, candidate.store, QFileInfo(candidatePath).fileName());
     }
 
     const ReportDocument document = DesignReport::build(record, store, report);

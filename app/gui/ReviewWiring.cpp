@@ -1,29 +1,31 @@
 #include "ReviewWiring.h"
 
+#include "ClassSplitBar.h"
 #include "ClassTablePanel.h"
 #include "MainWindow.h"
+#include "NotesPanel.h"
+#include "PlotFigure.h"
+#include "RecordPanel.h"
 #include "ReportWriter.h"
+#include "SessionController.h"
+#include "SwimlaneView.h"
+#include "TableCopy.h"
+#include "ViewFigures.h"
 #include "ViewState.h"
 #include "WhatIfPanel.h"
 #include "WorkflowPanel.h"
 #include "review/DesignReport.h"
-#include "PlotFigure.h"
-#include "NotesPanel.h"
-#include "RecordPanel.h"
-#include "SessionController.h"
+#include "review/ReportComparison.h"
 #include "review/SessionJson.h"
-#include "SwimlaneView.h"
-#include "TableCopy.h"
-#include "ViewFigures.h"
 
 #include <QAction>
 #include <QDate>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMenu>
 #include <QMessageBox>
 #include <QStatusBar>
-#include <QDockWidget>
-#include <QMenu>
 #include <QTableView>
 
 namespace {
@@ -126,13 +128,25 @@ void ReviewWiring::exportReport(const QString &path)
         options.slice = m_state->sliceLabel();
     }
     options.classDimensions = m_window->classTable()->dimensions();
+    if (const auto *split = m_window->classTable()->findChild<ClassSplitBar *>())
+        options.bands = split->bands();
     options.workflow = m_window->workflowPanel()->workflow();
     options.whatIfs = m_window->workflowPanel()->whatIfPanel()->edits();
     options.date = QDate::currentDate().toString(Qt::ISODate);
-    const DiagnosisRecord record = m_record->record();
+    DiagnosisRecord record = m_record->record();
+    // A trace compared (File > Compare With) is the report's candidate: its
+    // comparison and the stop rule's verdict go in, as with --candidate.
+    const auto candidate = m_state->candidate();
+    QString candidateName;
+    if (candidate)
+        candidateName = QFileInfo(candidate->sourceFiles.isEmpty() ? m_state->candidateLabel()
+                                                                   : candidate->sourceFiles.first())
+                            .fileName();
     m_window->statusBar()->showMessage(tr("Writing the report to %1\u2026").arg(QFileInfo(path).fileName()));
     m_reportJob.start(
-        [store, options, record, path](const std::atomic<bool> *cancelled) {
+        [store, candidate, candidateName, options, record, path](const std::atomic<bool> *cancelled) mutable {
+            if (candidate)
+                ReportComparison::attach(record, options, store, candidate, candidateName);
             const ReportDocument document = DesignReport::build(record, store, options, cancelled);
             QString error;
             const bool ok = !cancelled->load() && ReportWriter::write(document, path, &error);

@@ -9,6 +9,7 @@
 #include "RequestTablePanel.h"
 #include "ReviewWiring.h"
 #include "SessionController.h"
+#include "ViewState.h"
 #include "WhatIfPanel.h"
 #include "WorkflowPanel.h"
 #include "analysis/workflows/WorkflowAnalysis.h"
@@ -251,14 +252,21 @@ void tst_ReportOutput::guiExportsOffTheGuiThread()
 void tst_ReportOutput::reportOfASessionIsTheGuiReport_data()
 {
     QTest::addColumn<QString>("trace");
+    QTest::addColumn<QString>("candidate");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("filter, classes, record") << example("mixed-classes.jsonl")
+    QTest::newRow("filter, classes, record") << example("mixed-classes.jsonl") << QString()
                                              << QStringLiteral(". TTFT CDF by priority.</b> TTFT at the client boundary (ms) "
                                                                "\u00b7 p50, p90, p95, p99 of the overall marked \u00b7 n = 974 "
                                                                "\u00b7 slice: region = eu-west");
-    QTest::newRow("workflow and what-if") << example("adviser.otlp.json")
+    QTest::newRow("workflow and what-if") << example("adviser.otlp.json") << QString()
                                           << QStringLiteral("<td>model call: final answer \u00d70.5</td><td class=\"num\">4,346.00</td>"
                                                             "<td class=\"num\">1,640.00</td>");
+    // File > Compare With: the comparison and the stop rule's verdict.
+    QTest::newRow("compared trace") << QStringLiteral(TRACELANE_TEST_DATA_DIR "/compare/baseline.jsonl")
+                                    << QStringLiteral(TRACELANE_TEST_DATA_DIR "/compare/candidate.jsonl")
+                                    << QStringLiteral("<h2>Baseline and candidate</h2>\n<p>p95 TTFT (client): 648.6 ms "
+                                                      "\u2192 354.0 ms, change -294.6 ms [95% interval -361.2 ms, -228.0 "
+                                                      "ms]: improved.</p>");
 }
 
 // `tracelane-cli report SESSION` writes the report File > Export Report
@@ -266,6 +274,7 @@ void tst_ReportOutput::reportOfASessionIsTheGuiReport_data()
 void tst_ReportOutput::reportOfASessionIsTheGuiReport()
 {
     QFETCH(QString, trace);
+    QFETCH(QString, candidate);
     QFETCH(QString, expected);
     MainWindow window;
     window.setPersistent(false);
@@ -277,7 +286,10 @@ void tst_ReportOutput::reportOfASessionIsTheGuiReport()
     QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 30'000);
     window.review()->recordPanel()->findChild<QLineEdit *>(QStringLiteral("recordTitle"))
         ->setText(QStringLiteral("Review of <%1>").arg(QFileInfo(trace).fileName()));
-    if (trace.endsWith(QStringLiteral(".jsonl"))) {
+    if (!candidate.isEmpty()) {
+        window.compareWith(candidate);
+        QTRY_VERIFY_WITH_TIMEOUT(window.viewState()->candidate() != nullptr, 30'000);
+    } else if (trace.endsWith(QStringLiteral(".jsonl"))) {
         window.classTable()->setDimensions({QStringLiteral("priority")});
         window.requestTable()->setAttributeFilter(QStringLiteral("region"), QStringLiteral("eu-west"));
     } else {
@@ -315,6 +327,8 @@ void tst_ReportOutput::reportOfASessionIsTheGuiReport()
         qWarning("see %s", qPrintable(path));
     }
     QVERIFY(html.contains(expected));
+    if (!candidate.isEmpty())
+        QVERIFY(html.contains(QStringLiteral("<li>Verdict: the change worked</li>")));
     QVERIFY(html.contains(QStringLiteral("Review of &lt;%1&gt;").arg(QFileInfo(trace).fileName())));
     if (html != readText(gui)) {
         m_dir.setAutoRemove(false);
