@@ -7,8 +7,12 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QKeyEvent>
+#include <QMessageBox>
+#include <QSaveFile>
 #include <QTableView>
 
 #include <algorithm>
@@ -155,13 +159,79 @@ Grid grid(const QAbstractItemView *view)
     return result;
 }
 
+QString spreadsheetSafe(const QString &cell)
+{
+    if (cell.size() < 2 || !QStringView(u"=+-@").contains(cell.front()) || isNumber(cell))
+        return cell;
+    return QLatin1Char('\'') + cell;
+}
+
 QString tsv(const Grid &grid)
 {
-    QStringList lines;
-    lines.append(QStringList(grid.header.begin(), grid.header.end()).join(QLatin1Char('\t')));
+    const auto line = [](const std::vector<QString> &cells) {
+        QStringList safe;
+        for (const QString &cell : cells)
+            safe.append(spreadsheetSafe(cell));
+        return safe.join(QLatin1Char('\t'));
+    };
+    QStringList lines{line(grid.header)};
     for (const auto &row : grid.rows)
-        lines.append(QStringList(row.begin(), row.end()).join(QLatin1Char('\t')));
+        lines.append(line(row));
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+QString csv(const Grid &grid)
+{
+    const auto line = [](const std::vector<QString> &cells) {
+        QStringList fields;
+        for (const QString &cell : cells) {
+            // Numbers without digit grouping, as a program reading CSV expects.
+            QString field = isNumber(cell) ? QString(cell).remove(QLatin1Char(',')).remove(QChar(0x202F)).remove(QChar(0xA0))
+                                           : spreadsheetSafe(cell);
+            if (field.contains(QLatin1Char(',')) || field.contains(QLatin1Char('"')) || field.contains(QLatin1Char('\n'))
+                || field.contains(QLatin1Char('\r')))
+                field = QLatin1Char('"') + field.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+            fields.append(field);
+        }
+        return fields.join(QLatin1Char(','));
+    };
+    QString text = line(grid.header) + QStringLiteral("\r\n");
+    for (const auto &row : grid.rows)
+        text += line(row) + QStringLiteral("\r\n");
+    return text;
+}
+
+bool formatOf(const QString &path, FileFormat *format)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QStringLiteral("csv"))
+        *format = FileFormat::Csv;
+    else if (suffix == QStringLiteral("tsv") || suffix == QStringLiteral("tab") || suffix == QStringLiteral("txt"))
+        *format = FileFormat::Tsv;
+    else if (suffix == QStringLiteral("md") || suffix == QStringLiteral("markdown"))
+        *format = FileFormat::Markdown;
+    else
+        return false;
+    return true;
+}
+
+bool write(const Grid &grid, const QString &path, QString *error)
+{
+    FileFormat format = FileFormat::Csv;
+    if (!formatOf(path, &format)) {
+        if (error)
+            *error = QObject::tr("%1: a table is written as .csv, .tsv or .md").arg(path);
+        return false;
+    }
+    const QString text = format == FileFormat::Csv ? csv(grid) : format == FileFormat::Tsv ? tsv(grid) : markdown(grid);
+    const QByteArray bytes = text.toUtf8();
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        if (error)
+            *error = QObject::tr("Could not write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
 }
 
 QString markdown(const Grid &grid)
@@ -198,8 +268,26 @@ void install(QAbstractItemView *view)
     auto *markdownCopy = new QAction(QObject::tr("Copy as Markdown"), view);
     QObject::connect(markdownCopy, &QAction::triggered, view,
                      [view] { QApplication::clipboard()->setText(markdown(grid(view))); });
+    auto *exportTable = new QAction(QObject::tr("Export Table\u2026"), view);
+    QObject::connect(exportTable, &QAction::triggered, view, [view] {
+        QString filter;
+        QString path = QFileDialog::getSaveFileName(
+            view, QObject::tr("Export table"), QString(),
+            QObject::tr("CSV (*.csv);;Tab-separated (*.tsv);;Markdown (*.md)"), &filter);
+        if (path.isEmpty())
+            return;
+        FileFormat format = FileFormat::Csv;
+        if (!formatOf(path, &format))
+            path += filter.startsWith(QStringLiteral("Tab")) ? QStringLiteral(".tsv")
+                    : filter.startsWith(QStringLiteral("Markdown")) ? QStringLiteral(".md")
+                                                                    : QStringLiteral(".csv");
+        QString error;
+        if (!write(grid(view), path, &error))
+            QMessageBox::warning(view, QObject::tr("Export table"), error);
+    });
     view->addAction(copy);
     view->addAction(markdownCopy);
+    view->addAction(exportTable);
     view->setContextMenuPolicy(Qt::ActionsContextMenu);
 }
 

@@ -94,6 +94,8 @@ private slots:
     void tableCopySelectionAndKeys();
     void tableCopyMarkdownEscapes();
     void requestTableCopies();
+    void tableExportFiles();
+    void everyAnalysisTableExports();
     void reportColoursMatchTheViews();
 };
 
@@ -294,7 +296,8 @@ void tst_FigureExport::tableCopySelectionAndKeys()
     QStringList actions;
     for (const QAction *action : view.actions())
         actions.append(action->text());
-    QCOMPARE(actions, QStringList({QStringLiteral("Copy"), QStringLiteral("Copy as Markdown")}));
+    QCOMPARE(actions, QStringList({QStringLiteral("Copy"), QStringLiteral("Copy as Markdown"),
+                                   QStringLiteral("Export Table\u2026")}));
     QCOMPARE(view.contextMenuPolicy(), Qt::ActionsContextMenu);
     view.actions()[1]->trigger();
     QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("| A | C |\n| --- | --- |\n| a1 | c1 |\n| a2 | c2 |\n"));
@@ -331,6 +334,80 @@ void tst_FigureExport::requestTableCopies()
     QCOMPARE(grid.rows.size(), size_t(10));
     QVERIFY2(std::find(grid.header.begin(), grid.header.end(), QStringLiteral("TTFT (client) [ms]")) != grid.header.end(),
              qPrintable(QStringList(grid.header.begin(), grid.header.end()).join(u'|')));
+}
+
+void tst_FigureExport::tableExportFiles()
+{
+    TableCopy::Grid grid;
+    grid.header = {QStringLiteral("Request"), QStringLiteral("region"), QStringLiteral("TTFT (client) [ms]")};
+    grid.rows = {{QStringLiteral("req-1"), QStringLiteral("eu, \"west\""), QStringLiteral("1,234.5")},
+                 {QStringLiteral("=HYPERLINK(\"http://x\")"), QStringLiteral("@SUM(A1)"), QStringLiteral("-12.5")},
+                 {QStringLiteral("+1-2"), QStringLiteral("-"), QStringLiteral("\u2014")}};
+    // Formulas from trace text are defused; numbers (negative ones too) are not.
+    QCOMPARE(TableCopy::csv(grid),
+             QStringLiteral("Request,region,TTFT (client) [ms]\r\n"
+                            "req-1,\"eu, \"\"west\"\"\",1234.5\r\n"
+                            "\"'=HYPERLINK(\"\"http://x\"\")\",'@SUM(A1),-12.5\r\n"
+                            "'+1-2,-,\u2014\r\n"));
+    QCOMPARE(TableCopy::tsv(grid), QStringLiteral("Request\tregion\tTTFT (client) [ms]\n"
+                                                  "req-1\teu, \"west\"\t1,234.5\n"
+                                                  "'=HYPERLINK(\"http://x\")\t'@SUM(A1)\t-12.5\n"
+                                                  "'+1-2\t-\t\u2014\n"));
+    QTemporaryDir dir;
+    QString error;
+    for (const char *name : {"t.csv", "t.tsv", "t.md"}) {
+        const QString path = dir.filePath(QString::fromLatin1(name));
+        QVERIFY2(TableCopy::write(grid, path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll());
+        const QString expected = path.endsWith(QStringLiteral(".csv"))   ? TableCopy::csv(grid)
+                                 : path.endsWith(QStringLiteral(".tsv")) ? TableCopy::tsv(grid)
+                                                                         : TableCopy::markdown(grid);
+        QCOMPARE(text, expected);
+    }
+    QVERIFY(!TableCopy::write(grid, dir.filePath(QStringLiteral("t.xlsx")), &error));
+    QCOMPARE(error, QStringLiteral("%1: a table is written as .csv, .tsv or .md").arg(dir.filePath(QStringLiteral("t.xlsx"))));
+}
+
+// The tables a presenter takes out: requests, classes, the exceedance
+// member and its set's attribution and rankings, the comparison.
+void tst_FigureExport::everyAnalysisTableExports()
+{
+    MainWindow window;
+    window.setPersistent(false);
+    window.resize(1600, 1000);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::loadFinished);
+    window.openFile(QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/mixed-classes.jsonl"));
+    QVERIFY(loaded.wait(20'000));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 30'000);
+    for (const char *name : {"requestTable", "classTableView", "memberComparison", "phaseAttribution", "attributeRanking",
+                             "phaseRanking", "compareTableView"}) {
+        auto *view = window.findChild<QTableView *>(QString::fromLatin1(name));
+        QVERIFY2(view, name);
+        QStringList actions;
+        for (const QAction *action : view->actions())
+            actions.append(action->text());
+        QVERIFY2(actions.contains(QStringLiteral("Copy")) && actions.contains(QStringLiteral("Copy as Markdown"))
+                     && actions.contains(QStringLiteral("Export Table\u2026")),
+                 qPrintable(QString::fromLatin1(name) + QLatin1Char(':') + actions.join(u',')));
+    }
+    // The class table as a file: one row per region, units in the header.
+    auto *classes = window.findChild<QTableView *>(QStringLiteral("classTableView"));
+    const TableCopy::Grid grid = TableCopy::grid(classes);
+    QCOMPARE(grid.rows.size(), size_t(classes->model()->rowCount()));
+    QVERIFY(grid.rows.size() >= 3);
+    const QString csv = TableCopy::csv(grid);
+    QVERIFY2(csv.startsWith(QStringLiteral("region,Requests,Share [%],n,\"p50 [95% CI], ms\",")), qPrintable(csv));
+    QVERIFY2(csv.contains(QStringLiteral("\r\neu-west,974,48.7,974,79.7 [77.1\u201382.8],")), qPrintable(csv));
+    QVERIFY2(csv.contains(QStringLiteral("\r\noverall,2000,100.0,2000,")), qPrintable(csv));
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(TableCopy::write(grid, dir.filePath(QStringLiteral("classes.csv")), &error), qPrintable(error));
+    QFile file(dir.filePath(QStringLiteral("classes.csv")));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(file.readAll()).count(QStringLiteral("\r\n")), qsizetype(grid.rows.size() + 1));
 }
 
 void tst_FigureExport::reportColoursMatchTheViews()
