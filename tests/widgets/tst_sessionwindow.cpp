@@ -61,6 +61,7 @@ void arrange(MainWindow &window)
 {
     ViewState *state = window.viewState();
     window.classTable()->setDimensions({QStringLiteral("priority"), QStringLiteral("region")});
+    QVERIFY(window.classTable()->setBands(QStringLiteral("256, 1k"), QStringLiteral("64")));
     window.exceedance()->setPercentile(0.9);
     window.requestTable()->setAttributeFilter(QStringLiteral("region"), QStringLiteral("eu-west"));
     settle(window);
@@ -74,6 +75,10 @@ void arrange(MainWindow &window)
     window.exceedance()->stepNext();
     settle(window);
     window.swimlanes()->canvas()->setLaneWindow({3.0, 120.0});
+    // Zoomed in time, two requests picked.
+    const TimeWindow full = state->timeWindow();
+    state->setTimeWindow({full.begin + (full.end - full.begin) / 10, full.begin + (full.end - full.begin) / 2});
+    state->setSelection(RowSet::fromSortedUnique({state->slice().rows()[0], state->slice().rows()[5]}));
     window.review()->notesPanel()->addNote({state->requests()->idText(state->exceedanceCursor()), QString(),
                                             QStringLiteral("waited behind a document prompt")});
     window.review()->recordPanel()->findChild<QLineEdit *>(QStringLiteral("recordTitle"))
@@ -123,6 +128,10 @@ void tst_SessionWindow::saveAndReopenEveryPiece()
     QVERIFY(saved.hasSlice);
     QVERIFY(!saved.exceedanceMember.isEmpty());
     QCOMPARE(saved.notes.size(), size_t(1));
+    QCOMPARE(saved.promptBands, QStringLiteral("256, 1024"));
+    QCOMPARE(saved.outputBands, QStringLiteral("64"));
+    QCOMPARE(saved.selection.size(), 2);
+    QVERIFY(saved.timeBegin > 0 && saved.timeEnd > saved.timeBegin);
     const QString path = m_dir.filePath(QStringLiteral("review.tracelane"));
     QString error;
     QVERIFY2(first.review()->session()->save(path, &error), qPrintable(error));
@@ -157,6 +166,7 @@ void tst_SessionWindow::saveAndReopenEveryPiece()
     QCOMPARE(reopened.currentRequest, saved.currentRequest);
     QCOMPARE(reopened.classDimensions, saved.classDimensions);
     QCOMPARE(reopened.promptBands, saved.promptBands);
+    QCOMPARE(reopened.outputBands, saved.outputBands);
     QCOMPARE(reopened.exceedanceQ, saved.exceedanceQ);
     QCOMPARE(reopened.exceedanceOrder, saved.exceedanceOrder);
     QCOMPARE(reopened.exceedanceMember, saved.exceedanceMember);
