@@ -37,8 +37,8 @@ std::optional<MixtureWarning> MixtureWarning::check(const ClassTable &table)
         QStringList parts;
         for (qsizetype d = 0; d < cell.classes.size() && d < qsizetype(table.dimensions.size()); ++d)
             parts << named(table.dimensions[size_t(d)], cell.classes[d]);
-        candidates.push_back({qsizetype(i), -1, parts.join(QStringLiteral(" \u00b7 ")), cell.exceedanceCount,
-                              cell.requests});
+        candidates.push_back(
+            {qsizetype(i), -1, parts.join(QStringLiteral(" \u00b7 ")), cell.exceedanceCount, cell.requests});
     }
     if (table.dimensions.size() == 2) {
         // Each dimension's classes on their own, summed over the other's.

@@ -29,9 +29,9 @@ struct MixtureWarning
     static constexpr double kDominantSetShare = 0.5;
     static constexpr double kMinimumLift = 2.0;
 
-    qsizetype cell = -1;          // index into ClassTable::cells; -1 for one dimension's class
-    int dimension = -1;           // that dimension (two-dimension tables), else -1
-    QString classLabel;           // "region = ap-south", "workload = document · region = eu"
+    qsizetype cell = -1; // index into ClassTable::cells; -1 for one dimension's class
+    int dimension = -1;  // that dimension (two-dimension tables), else -1
+    QString classLabel;  // "region = ap-south", "workload = document · region = eu"
     qint64 exceedanceCount = 0;
     qint64 exceedanceSize = 0;
     double exceedanceShare = 0.0;
