@@ -1,5 +1,6 @@
 #include "DistributionPanel.h"
 
+#include "MarkLabelLayout.h"
 #include "PlotPalette.h"
 #include "RequestText.h"
 #include "ViewState.h"
@@ -13,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <array>
@@ -182,6 +184,7 @@ void DistributionPanel::redraw()
 
     m_plot->clearGraphs();
     m_plot->clearItems();
+    m_markLabels.clear();
     const bool log = m_logScale->isChecked();
     m_plot->xAxis->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (log)
@@ -214,10 +217,8 @@ void DistributionPanel::redraw()
     QCPGraph *bars = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
     bars->setName(tr("histogram"));
     bars->setLineStyle(QCPGraph::lsStepLeft);
-    QColor barColour = palette().color(QPalette::Mid);
-    bars->setPen(QPen(barColour.darker(120)));
-    barColour.setAlpha(140);
-    bars->setBrush(barColour);
+    bars->setPen(QPen(PlotPalette::histogramOutline(palette())));
+    bars->setBrush(PlotPalette::histogramFill(palette()));
     double maxCount = 1.0;
     QVector<double> bx;
     QVector<double> by;
@@ -250,25 +251,22 @@ void DistributionPanel::redraw()
         addCdf(*m_selection, tr("selection CDF (n = %1)").arg(locale.toString(m_selection->n)),
                palette().color(QPalette::Highlight));
 
-    // Percentile marks: dashed lines, labels stacked one text line apart from
-    // the top of the plot so they never overlap, whatever the plot's height.
+    // Percentile marks: dashed lines, each label beside its own line where
+    // it crosses the fewest other lines and overlaps no other label
+    // (placeMarkLabels, again whenever the plot is resized).
     double lo = m_scope.min;
     double hi = m_scope.max;
     if (log)
         lo = qMax(lo, histogram.edges.empty() ? 1e-3 : histogram.edges.front());
-    const double xMid = log ? std::sqrt(qMax(lo, 1e-9) * qMax(hi, 1e-9)) : (lo + hi) / 2.0;
-    std::vector<QCPItemText *> labels;
     auto addMark = [&](double value, const QString &caption, const QColor &colour, Qt::PenStyle style, double width) {
         auto *line = new QCPItemStraightLine(m_plot);
         line->point1->setCoords(value, 0.0);
         line->point2->setCoords(value, 1.0);
         line->setPen(QPen(colour, width, style));
         auto *label = new QCPItemText(m_plot);
-        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
-        label->position->setTypeY(QCPItemPosition::ptAbsolute);
-        label->position->setAxes(m_plot->xAxis, m_plot->yAxis);
-        // Labels right of the middle hang left of their line, so none is clipped.
-        label->setPositionAlignment((value > xMid ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+        label->setObjectName(QStringLiteral("markLabel"));
+        label->position->setType(QCPItemPosition::ptAbsolute);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         label->setPadding(QMargins(3, 1, 3, 1));
         label->setColor(colour);
         // See-through enough that the CDF under a label stays visible.
@@ -276,8 +274,7 @@ void DistributionPanel::redraw()
         labelBackground.setAlpha(170);
         label->setBrush(labelBackground);
         label->setText(caption);
-        label->position->setCoords(value, 0.0);   // y is set once the plot is laid out
-        labels.push_back(label);
+        m_markLabels.emplace_back(label, value);   // placed once the plot is laid out
     };
     for (const PercentileMark &mark : kMarks) {
         const double value = m_scope.*(mark.value);
@@ -299,12 +296,36 @@ void DistributionPanel::redraw()
         m_plot->xAxis->setRange(lo - pad, hi + pad);
     m_plot->yAxis->setRange(0.0, maxCount * 1.08);
     m_plot->yAxis2->setRange(0.0, 1.04);
-    // Lay the plot out once to learn where its axis rect is, then stack the labels.
+    // Lay the plot out once to learn where its axis rect is, then place the labels.
     m_plot->replot();
-    const int top = m_plot->axisRect()->top() + 4;
-    const int step = QFontMetrics(labels.empty() ? font() : labels.front()->font()).height() + 4;
-    for (size_t i = 0; i < labels.size(); ++i)
-        labels[i]->position->setCoords(labels[i]->position->coords().x(), double(top + int(i) * step));
+    placeMarkLabels();
+}
+
+void DistributionPanel::placeMarkLabels()
+{
+    if (m_markLabels.empty())
+        return;
+    const QRect area = m_plot->axisRect()->rect();
+    const QFontMetrics metrics(m_markLabels.front().first->font());
+    const double rowHeight = metrics.height() + 4.0;
+    std::vector<MarkLabelLayout::Mark> marks;
+    for (const auto &[label, value] : m_markLabels) {
+        // The box QCPItemText draws: its text's bounding rect and padding.
+        const QRect text = metrics.boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignLeft, label->text());
+        const QMargins padding = label->padding();
+        marks.push_back({m_plot->xAxis->coordToPixel(value), double(text.width() + padding.left() + padding.right())});
+    }
+    const int rows = qMax(1, int((area.height() - 8) / rowHeight));
+    const auto placements =
+        MarkLabelLayout::place(marks, area.left() + 2.0, area.right() - 2.0, area.top() + 4.0, rowHeight, rows);
+    for (size_t i = 0; i < placements.size(); ++i) {
+        // Anchored at the edge next to the line, so the gap is exact.
+        QCPItemText *label = m_markLabels[i].first;
+        const MarkLabelLayout::Placement &placement = placements[i];
+        label->setPositionAlignment((placement.rightOfLine ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+        label->position->setCoords(placement.rightOfLine ? placement.rect.left() : placement.rect.right(),
+                                   placement.rect.top());
+    }
     m_plot->replot();
 }
 
@@ -326,7 +347,12 @@ void DistributionPanel::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     showTitle();
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    // The lines moved with the axis: their labels follow (the plot has its new
+    // size once it has been laid out).
+    QTimer::singleShot(0, this, [this] {
+        m_plot->replot();
+        placeMarkLabels();
+    });
 }
 
 void DistributionPanel::changeEvent(QEvent *event)

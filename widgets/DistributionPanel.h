@@ -6,10 +6,13 @@
 #include <QWidget>
 
 #include <optional>
+#include <utility>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
+class QCPItemText;
 class QDoubleSpinBox;
 class ViewState;
 
@@ -56,6 +59,7 @@ private:
     void redraw();
     void applyPalette();
     void showTitle();
+    void placeMarkLabels();
 
     ViewState *m_state = nullptr;
     QComboBox *m_metric = nullptr;
@@ -68,4 +72,7 @@ private:
     double m_sloShare = 0.0;
     QString m_title;
     QString m_emptyNote;
+    // The percentile and SLO labels with their lines' values; placed beside
+    // their line (MarkLabelLayout) after every layout of the plot.
+    std::vector<std::pair<QCPItemText *, double>> m_markLabels;
 };

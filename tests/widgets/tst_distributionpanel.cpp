@@ -1,4 +1,5 @@
 #include "DistributionPanel.h"
+#include "PlotPalette.h"
 #include "ViewState.h"
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
@@ -36,6 +37,43 @@ QList<double> markPositions(const DistributionPanel &panel)
             xs.append(line->point1->coords().x());
     }
     return xs;
+}
+
+// Where each label sits against its own line (labels and lines are drawn in
+// the same order): empty when every label is whole inside the plot, touches
+// no other label and starts or ends 3 px from its own line (or, where the
+// plot has no room beside the line, lies over it).
+QString labelPlacementProblem(const DistributionPanel &panel)
+{
+    std::vector<QRectF> boxes;
+    std::vector<double> lines;
+    for (int i = 0; i < panel.plot()->itemCount(); ++i) {
+        if (auto *text = qobject_cast<QCPItemText *>(panel.plot()->item(i)))
+            boxes.emplace_back(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition());
+        if (auto *line = qobject_cast<QCPItemStraightLine *>(panel.plot()->item(i)))
+            lines.push_back(panel.plot()->xAxis->coordToPixel(line->point1->coords().x()));
+    }
+    if (boxes.size() != lines.size() || boxes.empty())
+        return QStringLiteral("%1 labels for %2 lines").arg(boxes.size()).arg(lines.size());
+    const QRectF area = panel.plot()->axisRect()->rect();
+    for (size_t i = 0; i < boxes.size(); ++i) {
+        const QRectF &box = boxes[i];
+        if (!area.contains(box))
+            return QStringLiteral("label %1 leaves the plot").arg(i);
+        // Where neither side of the line has room, the label lies over it.
+        const bool roomBeside = lines[i] + 3.0 + box.width() <= area.right() - 2.0
+            || lines[i] - 3.0 - box.width() >= area.left() + 2.0;
+        const bool beside = std::abs(box.left() - (lines[i] + 3.0)) <= 1.5
+            || std::abs(box.right() - (lines[i] - 3.0)) <= 1.5;
+        if (roomBeside ? !beside : !(box.left() <= lines[i] && lines[i] <= box.right()))
+            return QStringLiteral("label %1 (%2..%3) is not beside its line at %4")
+                .arg(i).arg(box.left()).arg(box.right()).arg(lines[i]);
+        for (size_t j = 0; j < i; ++j) {
+            if (box.intersects(boxes[j]))
+                return QStringLiteral("labels %1 and %2 overlap").arg(j).arg(i);
+        }
+    }
+    return {};
 }
 
 QStringList graphNames(const DistributionPanel &panel)
@@ -85,6 +123,10 @@ private slots:
     void sloLineAndShare();
     void logScale();
     void filterAndSelection();
+    void labelsFollowTheirLines_data();
+    void labelsFollowTheirLines();
+    void histogramReadsInEveryTheme_data();
+    void histogramReadsInEveryTheme();
 };
 
 void tst_DistributionPanel::initTestCase()
@@ -143,14 +185,9 @@ void tst_DistributionPanel::percentilesMarkedAndLabelled()
     QCOMPARE(drawn.size(), marks.size());
     for (qsizetype i = 0; i < marks.size(); ++i)
         QVERIFY2(qAbs(drawn[i] - marks[i]) < 1e-6, qPrintable(QString::number(drawn[i])));
-    // The labels are stacked, one line apart, so none hides another.
-    std::vector<double> ys;
-    for (int i = 0; i < f.panel.plot()->itemCount(); ++i) {
-        if (auto *text = qobject_cast<QCPItemText *>(f.panel.plot()->item(i)))
-            ys.push_back(text->position->coords().y());
-    }
-    for (size_t i = 1; i < ys.size(); ++i)
-        QVERIFY(ys[i] > ys[i - 1]);
+    // Issue 9, 8: each label beside its own line, none over another.
+    const QString problem = labelPlacementProblem(f.panel);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
 void tst_DistributionPanel::histogramAndCdf()
@@ -213,6 +250,69 @@ void tst_DistributionPanel::filterAndSelection()
                                                QStringLiteral("selection CDF (n = 2)")}));
     f.change([&] { f.state.clearSelection(); });
     QCOMPARE(f.panel.plot()->graphCount(), 2);
+}
+
+void tst_DistributionPanel::labelsFollowTheirLines_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<double>("slo");
+    // p50 900, p90 1140, p95 1170, p99 1194 ms: four lines within 300 ms.
+    QTest::newRow("roomy") << QSize(640, 420) << 0.0;
+    QTest::newRow("a laptop's dock") << QSize(420, 300) << 0.0;
+    QTest::newRow("narrow, with an SLO among the lines") << QSize(360, 300) << 1000.0;
+}
+
+// Issue 9, 8 (overlapping percentile labels), at several sizes and after a
+// resize, which moves the lines.
+void tst_DistributionPanel::labelsFollowTheirLines()
+{
+    QFETCH(QSize, size);
+    QFETCH(double, slo);
+    Fixture f;
+    if (slo > 0.0)
+        f.change([&] { f.panel.setSloMs(slo); });
+    f.panel.resize(size);
+    QTest::qWait(50);   // the labels are placed once the plot has its new size
+    QString problem = labelPlacementProblem(f.panel);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    f.panel.resize(size.width() + 200, size.height());
+    QTest::qWait(50);
+    problem = labelPlacementProblem(f.panel);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+
+void tst_DistributionPanel::histogramReadsInEveryTheme_data()
+{
+    QTest::addColumn<QColor>("base");
+    QTest::addColumn<QColor>("text");
+    QTest::newRow("light") << QColor(Qt::white) << QColor(Qt::black);
+    QTest::newRow("dark (Tracelane's dark palette)") << QColor(0x1e, 0x1e, 0x1e) << QColor(0xe6, 0xe6, 0xe6);
+    QTest::newRow("dark grey") << QColor(0x2b, 0x2b, 0x2b) << QColor(0xd0, 0xd0, 0xd0);
+}
+
+// Issue 9, 8: the dark-mode histogram was grey on grey (QPalette::Mid).
+// On the rendered plot, the bars stand out from the background.
+void tst_DistributionPanel::histogramReadsInEveryTheme()
+{
+    QFETCH(QColor, base);
+    QFETCH(QColor, text);
+    Fixture f;
+    QPalette palette = f.panel.palette();
+    palette.setColor(QPalette::Base, base);
+    palette.setColor(QPalette::Text, text);
+    palette.setColor(QPalette::Mid, PlotPalette::mix(base, text, 0.08));   // as dark themes have it
+    f.panel.setPalette(palette);
+    QTest::qWait(50);
+    const QImage image = f.panel.plot()->grab().toImage();
+    // Inside the middle bar (900 ms, one request of three), below the CDF.
+    QCustomPlot *plot = f.panel.plot();
+    const QPoint inside(int(plot->xAxis->coordToPixel(900.0)), int(plot->yAxis->coordToPixel(0.25)));
+    const QColor fill = image.pixelColor(inside);
+    QVERIFY2(PlotPalette::contrast(fill, base) >= 1.8,
+             qPrintable(QStringLiteral("fill %1 on %2: %3:1").arg(fill.name(), base.name())
+                            .arg(PlotPalette::contrast(fill, base))));
+    QVERIFY(PlotPalette::contrast(PlotPalette::histogramOutline(palette), base) >= 3.0);
+    QCOMPARE(image.pixelColor(QPoint(int(plot->axisRect()->right()) - 2, inside.y())), base);   // no bar there
 }
 
 QTEST_MAIN(tst_DistributionPanel)
