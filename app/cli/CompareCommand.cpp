@@ -5,6 +5,7 @@
 
 #include "analysis/compare/ComparisonSamples.h"
 #include "analysis/compare/ComparisonSplit.h"
+#include "analysis/compare/SideNames.h"
 #include "analysis/compare/TraceComparison.h"
 #include "io/DecimalTime.h"
 #include "io/IsoTime.h"
@@ -14,7 +15,6 @@
 #include "report/ReportText.h"
 
 #include <QCommandLineParser>
-#include <QDir>
 #include <QFileInfo>
 
 #include <nlohmann/json.hpp>
@@ -37,20 +37,10 @@ bool readNumber(const CliContext &context, const QString &option, double *value,
     return true;
 }
 
-// The file name, with its folder when both sides have the same name (two
-// runs of one benchmark written to the same file name).
-QString fileName(const QString &path, const QString &other)
-{
-    const QFileInfo info(path);
-    if (info.fileName() != QFileInfo(other).fileName())
-        return info.fileName();
-    return info.dir().dirName() + QLatin1Char('/') + info.fileName();
-}
-
-QString sideLabel(const QString &path, const QString &other, const QString &format, const TraceStore &store)
+QString sideLabel(const QString &name, const QString &format, const TraceStore &store)
 {
     return QStringLiteral("%1 (%2, %3 requests, %4 rejected)")
-        .arg(fileName(path, other), format)
+        .arg(name, format)
         .arg(store.requests.rowCount())
         .arg(store.rejected.size());
 }
@@ -238,10 +228,13 @@ int runCompare(const CliContext &context)
         }
         const QString &basePath = context.arguments[0];
         const QString &candPath = context.arguments[1];
+        // Two runs of one benchmark often write the same file name: name each
+        // by the shortest part of its path that tells them apart.
+        const auto [baseName, candName] = SideNames::distinguish(basePath, candPath);
         baseline = ComparisonSide::whole(
-            loads[0].store, sideLabel(basePath, candPath, traceFormatName(TraceFileLoader::detect(basePath)), *loads[0].store));
+            loads[0].store, sideLabel(baseName, traceFormatName(TraceFileLoader::detect(basePath)), *loads[0].store));
         candidate = ComparisonSide::whole(
-            loads[1].store, sideLabel(candPath, basePath, traceFormatName(TraceFileLoader::detect(candPath)), *loads[1].store));
+            loads[1].store, sideLabel(candName, traceFormatName(TraceFileLoader::detect(candPath)), *loads[1].store));
     }
     if (!options.where.isEmpty()) {
         // --where narrows both sides to the same classes.
