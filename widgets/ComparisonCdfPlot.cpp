@@ -26,16 +26,19 @@ ComparisonCdfPlot::ComparisonCdfPlot(QWidget *parent)
     auto *legendColumn = new QCPLayoutGrid;
     m_plot->plotLayout()->addElement(0, 1, legendColumn);
     legendColumn->setMargins(QMargins(0, 5, 5, 5));
-    legendColumn->addElement(0, 0, m_plot->legend);
-    legendColumn->addElement(1, 0, new QCPLayoutElement(m_plot));
-    legendColumn->setRowStretchFactor(1, 100.0);
+    // The key to the marks heads the legend column, one line each, so it
+    // never widens the plot's column (where it was clipped in a narrow dock).
+    m_title = new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize()));
+    m_title->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+    legendColumn->addElement(0, 0, m_title);
+    legendColumn->addElement(1, 0, m_plot->legend);
+    legendColumn->addElement(2, 0, new QCPLayoutElement(m_plot));
+    legendColumn->setRowStretchFactor(0, 0.001);
+    legendColumn->setRowStretchFactor(1, 0.001);
+    legendColumn->setRowStretchFactor(2, 100.0);
     m_plot->legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
     m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);
     m_plot->yAxis->setLabel(tr("Share of requests \u2264 x"));
-    // The key to the marks sits in a title row, so the axis label stays short.
-    m_plot->plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize()));
-    m_plot->plotLayout()->addElement(0, 0, m_title);
     PlotPalette::apply(m_plot, palette());
     redraw();
 }
@@ -62,7 +65,7 @@ QStringList ComparisonCdfPlot::legendNames() const
 
 QString ComparisonCdfPlot::title() const
 {
-    return m_title->text();
+    return m_title->text().replace(QLatin1Char('\n'), QStringLiteral(" \u00b7 "));
 }
 
 void ComparisonCdfPlot::redraw()
@@ -72,7 +75,7 @@ void ComparisonCdfPlot::redraw()
     m_plot->clearItems();
     m_plot->xAxis->setLabel(
         tr("%1 at the %2 boundary (%3)").arg(metricLabel(m_metric), boundaryKey(m_boundary), metricUnit(m_metric)));
-    m_title->setText(tr("dashed: baseline \u00b7 solid: candidate \u00b7 marks: %1 with its 95% interval")
+    m_title->setText(tr("dashed: baseline\nsolid: candidate\nmarks: %1 with its 95% interval")
                          .arg(ReportFormat::percentileLabel(m_q)));
     double lo = std::numeric_limits<double>::infinity();
     double hi = -std::numeric_limits<double>::infinity();

@@ -3,11 +3,16 @@
 #include "ClassCdfPlot.h"
 #include "ClassTableModel.h"
 #include "ClassTablePanel.h"
+#include "ComparePanel.h"
+#include "ComparisonCdfPlot.h"
+#include "ComparisonTableModel.h"
+#include "ComparisonVerdictView.h"
 #include "CountText.h"
 #include "DistributionPanel.h"
 #include "ExceedancePanel.h"
 #include "FeatureComparisonPlot.h"
 #include "MainWindow.h"
+#include "PhaseShiftBars.h"
 #include "PlotFigure.h"
 #include "RequestDetailPanel.h"
 #include "RequestTimeline.h"
@@ -17,6 +22,7 @@
 #include "WhatIfPanel.h"
 #include "WorkflowGantt.h"
 #include "WorkflowPanel.h"
+#include "analysis/compare/TraceComparison.h"
 #include "analysis/workflows/WorkflowAnalysis.h"
 #include "report/ReportFormat.h"
 #include "report/ReportText.h"
@@ -25,6 +31,9 @@
 #include <QFileInfo>
 #include <QLocale>
 #include <QTabWidget>
+#include <QTableView>
+
+#include <cmath>
 
 namespace {
 
@@ -84,6 +93,53 @@ QString workflowText(const WorkflowPanel *panel)
     if (analysis.timing.ttft() != kNoTime)
         text += QObject::tr(", client TTFT %1").arg(ReportText::duration(double(analysis.timing.ttft()) / 1e6));
     return text + QObject::tr(", %1 spans").arg(analysis.schedule->graph().spanCount());
+}
+
+// The comparison's coordinates: metric and boundary, target percentile, SLO,
+// n of each side and both traces' names. The Compare dock compares the whole
+// traces (the window's slice does not apply), so the captions say so.
+QStringList comparisonCoordinates(const ComparePanel *panel)
+{
+    const TraceComparison &comparison = panel->model()->comparison();
+    if (!comparison.ok() || comparison.baselineLabel.isEmpty())
+        return {QObject::tr("no comparison (File \u2192 Compare With\u2026 a candidate)")};
+    const ComparisonSpec &spec = comparison.spec;
+    QStringList coordinates{metricText(spec.metric, comparison.observedBoundary),
+                            QObject::tr("target %1").arg(ReportFormat::percentileLabel(spec.q))};
+    if (std::isfinite(spec.sloMs))
+        coordinates.append(QObject::tr("SLO %1").arg(ReportText::duration(spec.sloMs)));
+    QStringList dimensions;
+    for (const ClassDimension &dimension : comparison.dimensions)
+        dimensions.append(dimension.label);
+    if (!dimensions.isEmpty())
+        coordinates.append(QObject::tr("by %1").arg(dimensions.join(QStringLiteral(" \u00d7 "))));
+    coordinates.append(QObject::tr("n = %1 baseline, %2 candidate")
+                           .arg(grouped(comparison.overall.baselineRequests), grouped(comparison.overall.candidateRequests)));
+    coordinates.append(QObject::tr("whole traces"));
+    coordinates.append(QObject::tr("baseline: %1").arg(comparison.baselineLabel));
+    coordinates.append(QObject::tr("candidate: %1").arg(comparison.candidateLabel));
+    return coordinates;
+}
+
+// A view of the Compare dock on a tab not in front was never laid out (or
+// keeps an old size): it is given the size of the page in front, at least
+// its size hint, before it is drawn. The tab's layout sizes it again when
+// it comes to the front.
+QWidget *laidOut(QWidget *widget, const ComparePanel *panel)
+{
+    if (!widget->isVisible()) {
+        const QWidget *page = panel->tabs()->currentWidget();
+        widget->resize((page ? page->size() : QSize()).expandedTo(widget->sizeHint()).expandedTo(QSize(640, 240)));
+    }
+    return widget;
+}
+
+QString comparisonTitle(const ComparePanel *panel, const QString &what)
+{
+    const TraceComparison &comparison = panel->model()->comparison();
+    if (!comparison.ok() || comparison.baselineLabel.isEmpty())
+        return what;
+    return QObject::tr("%1: %2").arg(what, ComparisonStopRule::outcomeLabel(comparison.stopRule.outcome));
 }
 
 } // namespace
@@ -210,6 +266,42 @@ std::vector<FigureSource> all(MainWindow *window)
                        [state, workflow] {
                            return FigureCaption{QObject::tr("What-if on the critical path"),
                                                 withScope({QObject::tr("client boundary"), workflowText(workflow)}, *state)};
+                       },
+                       {}});
+    // The Compare dock is made after these sources are listed: it is looked
+    // up when a figure is asked for.
+    const auto compare = [window] { return window->comparePanel(); };
+    sources.push_back({QObject::tr("Comparison CDFs"), [compare] { return laidOut(PlotFigure::widget(compare()->cdfPlot()->plot()), compare()); },
+                       [compare] {
+                           const TraceComparison &comparison = compare()->model()->comparison();
+                           const QString title =
+                               comparison.ok() && !comparison.baselineLabel.isEmpty()
+                                   ? QObject::tr("%1 CDF: baseline (dashed) vs candidate (solid)")
+                                         .arg(metricLabel(comparison.spec.metric))
+                                   : QObject::tr("Comparison CDFs");
+                           return FigureCaption{title, comparisonCoordinates(compare())};
+                       },
+                       [compare](QPainter &painter, const QSize &size) {
+                           PlotFigure::painter(compare()->cdfPlot()->plot())(painter, size);
+                       }});
+    sources.push_back({QObject::tr("Phase Shift"), [compare] { return laidOut(compare()->phaseBars(), compare()); },
+                       [compare] {
+                           return FigureCaption{
+                               QObject::tr("Phase shift: mean change per phase, candidate \u2212 baseline"),
+                               comparisonCoordinates(compare())};
+                       },
+                       {}});
+    sources.push_back({QObject::tr("Comparison Table"), [compare] { return laidOut(compare()->view(), compare()); },
+                       [compare] {
+                           return FigureCaption{comparisonTitle(compare(), QObject::tr("Difference at the target percentile")),
+                                                comparisonCoordinates(compare())};
+                       },
+                       {}});
+    sources.push_back({QObject::tr("Comparison Verdict"),
+                       [compare] { return laidOut(compare()->verdictView(), compare()); },
+                       [compare] {
+                           return FigureCaption{comparisonTitle(compare(), QObject::tr("Stop rule and workload")),
+                                                comparisonCoordinates(compare())};
                        },
                        {}});
     return sources;

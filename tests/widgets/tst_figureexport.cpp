@@ -3,6 +3,7 @@
 // units in the headers.
 
 #include "ClassTablePanel.h"
+#include "ComparePanel.h"
 #include "PhaseColors.h"
 #include "SpanCategoryColors.h"
 #include "report/FigurePalette.h"
@@ -20,6 +21,7 @@
 #include <QMenu>
 #include <QPainter>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QStandardPaths>
@@ -27,6 +29,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
+
+#include <map>
 
 namespace {
 
@@ -79,6 +83,28 @@ const FigureCaption kCaption{QStringLiteral("TTFT distribution"),
                              {QStringLiteral("client boundary"), QStringLiteral("p95"), QStringLiteral("n = 2,000"),
                               QStringLiteral("slice: all requests"), QStringLiteral("trace: example.jsonl")}};
 
+const QStringList kComparisonFigures{QStringLiteral("Comparison CDFs"), QStringLiteral("Phase Shift"),
+                                     QStringLiteral("Comparison Table"), QStringLiteral("Comparison Verdict")};
+
+QString pdfText(const QString &pdftotext, const QString &path)
+{
+    QProcess process;
+    process.start(pdftotext, {path, QStringLiteral("-")});
+    if (!process.waitForFinished(30'000) || process.exitCode() != 0)
+        return QStringLiteral("PDFTOTEXT FAILED");
+    // pdftotext spells the "ff", "fi" and "fl" ligatures as one character.
+    return QString::fromUtf8(process.readAllStandardOutput())
+        .replace(QChar(0xFB00), QStringLiteral("ff"))
+        .replace(QChar(0xFB01), QStringLiteral("fi"))
+        .replace(QChar(0xFB02), QStringLiteral("fl"));
+}
+
+// Captions wrap at spaces and hyphens: texts compare without white space.
+QString squeezed(QString text)
+{
+    return text.remove(QRegularExpression(QStringLiteral("\\s+")));
+}
+
 } // namespace
 
 class tst_FigureExport : public QObject
@@ -90,6 +116,7 @@ private slots:
     void pdfHasTheCaptionText();
     void unknownSuffixRefused();
     void everyViewOfTheWindowExports();
+    void comparisonFiguresCarryTheirCoordinates();
     void tableCopyUnitsInHeaders();
     void tableCopySelectionAndKeys();
     void tableCopyMarkdownEscapes();
@@ -188,7 +215,9 @@ void tst_FigureExport::everyViewOfTheWindowExports()
                                  QStringLiteral("Distribution"), QStringLiteral("Class CDFs"),
                                  QStringLiteral("Set vs Rest"), QStringLiteral("Phase Attribution"),
                                  QStringLiteral("Exceedance Member Timeline"), QStringLiteral("Workflow Gantt"),
-                                 QStringLiteral("What-If")}));
+                                 QStringLiteral("What-If"), QStringLiteral("Comparison CDFs"),
+                                 QStringLiteral("Phase Shift"), QStringLiteral("Comparison Table"),
+                                 QStringLiteral("Comparison Verdict")}));
     // The File menu lists them all.
     auto *menu = window.findChild<QMenu *>(QStringLiteral("exportFigureMenu"));
     QVERIFY(menu);
@@ -211,6 +240,11 @@ void tst_FigureExport::everyViewOfTheWindowExports()
         const QStringList texts = svgTexts(path);
         const QString all = texts.join(QLatin1Char(' '));
         QVERIFY2(!all.startsWith(QStringLiteral("XML ERROR")), qPrintable(source.name + all));
+        if (kComparisonFigures.contains(source.name)) {
+            // No candidate yet: the caption says so instead of naming coordinates.
+            QVERIFY2(QString(all).remove(QLatin1Char(' ')).contains(QStringLiteral("nocomparison")), qPrintable(source.name + all));
+            continue;
+        }
         // Captions wrap (also at hyphens): compare without white space.
         QVERIFY2(QString(all).remove(QLatin1Char(' ')).contains(QStringLiteral("trace:mixed-classes.jsonl")),
                  qPrintable(source.name + all));
@@ -236,6 +270,93 @@ void tst_FigureExport::everyViewOfTheWindowExports()
     const QSize plot = distribution.widget()->size();
     QCOMPARE(QImage(png).size(),
              QSize(2 * plot.width(), 2 * (plot.height() + FigureExport::captionHeight(distribution.caption(), plot.width()))));
+}
+
+// The Compare dock's figures: the CDF overlay, the phase shift bars, the
+// difference table and the verdict, each with the comparison's coordinates
+// (metric, boundary, target percentile, SLO, n of each side, both traces).
+void tst_FigureExport::comparisonFiguresCarryTheirCoordinates()
+{
+    MainWindow window;
+    window.setPersistent(false);
+    window.resize(1600, 1000);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::loadFinished);
+    window.openFile(QStringLiteral(TRACELANE_TEST_DATA_DIR "/compare/baseline.jsonl"));
+    QVERIFY(loaded.wait(20'000));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 30'000);
+    ComparePanel *compare = window.comparePanel();
+    QSignalSpy ready(compare, &ComparePanel::comparisonReady);
+    window.compareWith(QStringLiteral(TRACELANE_TEST_DATA_DIR "/compare/candidate.jsonl"));
+    QVERIFY(ready.wait(30'000));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 30'000);
+    ready.clear();
+    compare->setSloMs(250.0);
+    QVERIFY(ready.wait(30'000));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 30'000);
+
+    const QString coordinates = QStringLiteral(
+        "TTFT at the client boundary (ms) \u00b7 target p95 \u00b7 SLO 250.0 ms \u00b7 by region \u00b7 "
+        "n = 600 baseline, 600 candidate \u00b7 whole traces \u00b7 baseline: baseline.jsonl \u00b7 "
+        "candidate: candidate.jsonl");
+    const std::map<QString, QString> titles{
+        {QStringLiteral("Comparison CDFs"), QStringLiteral("TTFT CDF: baseline (dashed) vs candidate (solid)")},
+        {QStringLiteral("Phase Shift"), QStringLiteral("Phase shift: mean change per phase, candidate \u2212 baseline")},
+        {QStringLiteral("Comparison Table"), QStringLiteral("Difference at the target percentile: the change worked")},
+        {QStringLiteral("Comparison Verdict"), QStringLiteral("Stop rule and workload: the change worked")}};
+    const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+    QTemporaryDir dir;
+    // To look at the figures: TRACELANE_KEEP_FIGURES=1 keeps them (path printed).
+    if (qEnvironmentVariableIsSet("TRACELANE_KEEP_FIGURES")) {
+        dir.setAutoRemove(false);
+        qInfo("figures in %s", qPrintable(dir.path()));
+        for (const FigureSource &source : window.review()->figures()) {
+            QString ignored;
+            if (kComparisonFigures.contains(source.name))
+                FigureExport::write(dir.filePath(source.name + QStringLiteral(".png")), source, &ignored);
+        }
+    }
+    int seen = 0;
+    for (const FigureSource &source : window.review()->figures()) {
+        if (!kComparisonFigures.contains(source.name))
+            continue;
+        ++seen;
+        const FigureCaption caption = source.caption();
+        QCOMPARE(caption.title, titles.at(source.name));
+        QCOMPARE(caption.line(), coordinates);
+        const QString svg = dir.filePath(source.name + QStringLiteral(".svg"));
+        QString error;
+        QVERIFY2(FigureExport::write(svg, source, &error), qPrintable(source.name + QStringLiteral(": ") + error));
+        const QString all = svgTexts(svg).join(QLatin1Char(' '));
+        QVERIFY2(!all.startsWith(QStringLiteral("XML ERROR")), qPrintable(source.name + all));
+        QVERIFY2(squeezed(all).contains(squeezed(caption.title)), qPrintable(source.name + all));
+        QVERIFY2(squeezed(all).contains(squeezed(coordinates)), qPrintable(source.name + all));
+        if (pdftotext.isEmpty())
+            continue;
+        const QString pdf = dir.filePath(source.name + QStringLiteral(".pdf"));
+        QVERIFY2(FigureExport::write(pdf, source, &error), qPrintable(source.name + QStringLiteral(": ") + error));
+        const QString text = squeezed(pdfText(pdftotext, pdf));
+        QVERIFY2(text.contains(squeezed(caption.title)), qPrintable(source.name + text));
+        QVERIFY2(text.contains(squeezed(QStringLiteral("n = 600 baseline, 600 candidate"))), qPrintable(source.name + text));
+        QVERIFY2(text.contains(squeezed(QStringLiteral("candidate: candidate.jsonl"))), qPrintable(source.name + text));
+    }
+    QCOMPARE(seen, 4);
+    // The figures themselves, drawn whole even from tabs not in front.
+    const auto figureText = [&](const QString &name) {
+        return svgTexts(dir.filePath(name + QStringLiteral(".svg"))).join(QLatin1Char(' '));
+    };
+    QVERIFY2(figureText(QStringLiteral("Phase Shift"))
+                 .contains(QStringLiteral("Mean TTFT change by phase: -73.4 ms in all (baseline 314.8 ms \u2192 candidate "
+                                          "241.4 ms)")),
+             qPrintable(figureText(QStringLiteral("Phase Shift"))));
+    QVERIFY(figureText(QStringLiteral("Phase Shift")).contains(QStringLiteral("-75.2 ms (moved most)")));
+    QVERIFY(figureText(QStringLiteral("Comparison Verdict")).contains(QStringLiteral("Stop rule: the change worked")));
+    QVERIFY(figureText(QStringLiteral("Comparison Verdict")).contains(QStringLiteral("Workload check")));
+    QVERIFY(figureText(QStringLiteral("Comparison Table")).contains(QStringLiteral("-443.2 [-527.7, -358.7]")));
+    QVERIFY(figureText(QStringLiteral("Comparison CDFs")).contains(QStringLiteral("overall \u00b7 candidate (n = 600)")));
+    // The CDF overlay stays a vector figure: its axis labels are SVG text.
+    QVERIFY(svgTexts(dir.filePath(QStringLiteral("Comparison CDFs.svg"))).join(u' ').contains(QStringLiteral("TTFT")));
+    QCOMPARE(countElements(dir.filePath(QStringLiteral("Comparison CDFs.svg")), QStringLiteral("image")), 0);
 }
 
 void tst_FigureExport::tableCopyUnitsInHeaders()
