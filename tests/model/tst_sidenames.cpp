@@ -21,18 +21,31 @@ void tst_SideNames::distinguish_data()
     QTest::addColumn<QString>("candidate");
     QTest::addColumn<QString>("baselineName");
     QTest::addColumn<QString>("candidateName");
-    QTest::newRow("different file names") << "/data/a/base.jsonl" << "/data/b/cand.csv" << "base.jsonl" << "cand.csv";
+    QTest::newRow("different file names") << "/data/a/base.jsonl"
+                                          << "/data/b/cand.csv"
+                                          << "base.jsonl"
+                                          << "cand.csv";
     QTest::newRow("same name, parent folders differ")
         << "/r/llm-d-benchmark/vllm-70b-2replicas/LMBench_sharegpt_output_1.csv"
         << "/r/llm-d-benchmark/llm-d-70b-2replicas/LMBench_sharegpt_output_1.csv"
-        << "vllm-70b-2replicas/LMBench_sharegpt_output_1.csv" << "llm-d-70b-2replicas/LMBench_sharegpt_output_1.csv";
-    QTest::newRow("same name, folders differ further up")
-        << "/runs/before/results/out.csv" << "/runs/after/results/out.csv" << "before/\u2026/out.csv"
-        << "after/\u2026/out.csv";
-    QTest::newRow("same name, one side deeper")
-        << "/a/out.csv" << "/b/a/out.csv" << "/a/out.csv" << "b/\u2026/out.csv";
-    QTest::newRow("the same file on both sides") << "/x/y/out.csv" << "/x/y/out.csv" << "out.csv" << "out.csv";
-    QTest::newRow("same file written two ways") << "/x/./y/../y/out.csv" << "/x/y/out.csv" << "out.csv" << "out.csv";
+        << "vllm-70b-2replicas/LMBench_sharegpt_output_1.csv"
+        << "llm-d-70b-2replicas/LMBench_sharegpt_output_1.csv";
+    QTest::newRow("same name, folders differ further up") << "/runs/before/results/out.csv"
+                                                          << "/runs/after/results/out.csv"
+                                                          << "before/\u2026/out.csv"
+                                                          << "after/\u2026/out.csv";
+    QTest::newRow("same name, one side deeper") << "/a/out.csv"
+                                                << "/b/a/out.csv"
+                                                << "/a/out.csv"
+                                                << "b/\u2026/out.csv";
+    QTest::newRow("the same file on both sides") << "/x/y/out.csv"
+                                                 << "/x/y/out.csv"
+                                                 << "out.csv"
+                                                 << "out.csv";
+    QTest::newRow("same file written two ways") << "/x/./y/../y/out.csv"
+                                                << "/x/y/out.csv"
+                                                << "out.csv"
+                                                << "out.csv";
 }
 
 void tst_SideNames::distinguish()

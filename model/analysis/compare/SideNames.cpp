@@ -21,7 +21,7 @@ QString tail(const QStringList &parts, qsizetype depth)
     const QString &file = parts.last();
     if (depth <= 0)
         return file;
-    if (depth >= parts.size())   // the whole path: the other side lies deeper
+    if (depth >= parts.size()) // the whole path: the other side lies deeper
         return QLatin1Char('/') + parts.join(QLatin1Char('/'));
     const QString &folder = parts[parts.size() - 1 - depth];
     if (depth == 1)
@@ -41,8 +41,7 @@ std::pair<QString, QString> distinguish(const QString &baselinePath, const QStri
         return {base.last(), cand.last()};
     // The first folder, counted up from the file, where the paths part.
     qsizetype depth = 1;
-    while (depth < base.size() && depth < cand.size()
-           && base[base.size() - 1 - depth] == cand[cand.size() - 1 - depth])
+    while (depth < base.size() && depth < cand.size() && base[base.size() - 1 - depth] == cand[cand.size() - 1 - depth])
         ++depth;
     return {tail(base, depth), tail(cand, depth)};
 }
