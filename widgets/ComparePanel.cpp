@@ -9,6 +9,7 @@
 #include "ViewState.h"
 #include "analysis/compare/ComparisonSamples.h"
 #include "analysis/compare/SideBySideStore.h"
+#include "analysis/compare/SideNames.h"
 #include "analysis/compare/TraceComparison.h"
 #include "report/ReportFormat.h"
 #include "store/TraceStore.h"
@@ -28,6 +29,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <tuple>
 
 namespace {
 
@@ -62,6 +64,7 @@ ComparePanel::ComparePanel(ViewState *state, QWidget *parent)
     , m_lanes(new SwimlaneView(m_lanesState, this))
 {
     setObjectName(QStringLiteral("comparePanel"));
+    m_sides->setObjectName(QStringLiteral("compareSides"));
     m_banner->setObjectName(QStringLiteral("compareBanner"));
     m_view->setObjectName(QStringLiteral("compareTableView"));
     m_percentile->setObjectName(QStringLiteral("comparePercentile"));
@@ -267,18 +270,23 @@ void ComparePanel::prepare()
         return;
     }
     const QLocale locale;
+    // Two runs of one benchmark often write the same file name: each side is
+    // then named by the shortest tail of its path that tells them apart.
+    QString baselineLabel = fileOf(*baseline);
+    QString candidateLabel = m_state->candidateLabel();
+    if (!baseline->sourceFiles.isEmpty() && !candidate->sourceFiles.isEmpty())
+        std::tie(baselineLabel, candidateLabel) =
+            SideNames::distinguish(baseline->sourceFiles.first(), candidate->sourceFiles.first());
     m_sides->setText(tr("<b>Baseline:</b> %1 (%2 requests) &nbsp; <b>Candidate:</b> %3 (%4 requests)")
-                         .arg(fileOf(*baseline).toHtmlEscaped(), locale.toString(baseline->requests.rowCount()),
-                              m_state->candidateLabel().toHtmlEscaped(),
-                              locale.toString(candidate->requests.rowCount())));
+                         .arg(baselineLabel.toHtmlEscaped(), locale.toString(baseline->requests.rowCount()),
+                              candidateLabel.toHtmlEscaped(), locale.toString(candidate->requests.rowCount())));
     m_banner->setText(tr("Comparing\u2026"));
     m_banner->setStyleSheet({});
     const ComparisonSpec wanted = spec();
-    const QString candidateLabel = m_state->candidateLabel();
     m_evaluateJob.cancel();
     m_prepareJob.start(
-        [baseline, candidate, wanted, candidateLabel](const std::atomic<bool> *cancelled) {
-            return ComparisonSamples::prepare(ComparisonSide::whole(baseline, fileOf(*baseline)),
+        [baseline, candidate, wanted, baselineLabel, candidateLabel](const std::atomic<bool> *cancelled) {
+            return ComparisonSamples::prepare(ComparisonSide::whole(baseline, baselineLabel),
                                               ComparisonSide::whole(candidate, candidateLabel), wanted, cancelled);
         },
         [this](std::shared_ptr<const ComparisonSamples> samples) {

@@ -18,6 +18,10 @@
 #include "store/TraceStore.h"
 
 #include <QAbstractItemModelTester>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QTemporaryDir>
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QSignalSpy>
@@ -97,6 +101,7 @@ private slots:
     void lanesOfBothSidesOnOneAxis();
     void whatCannotBeComparedIsSaid();
     void noCandidateYet();
+    void sameFileNamesAreToldApart();
 };
 
 void tst_ComparePanel::tableAsTheCliPrintsIt()
@@ -306,6 +311,32 @@ void tst_ComparePanel::noCandidateYet()
     QCOMPARE(panel.model()->rowCount(), 0);
     QCOMPARE(panel.bannerText(), QStringLiteral("No comparison yet."));
     QVERIFY(!panel.isComputing());
+}
+
+
+// Two runs of one benchmark write the same file name into different folders:
+// the sides are named by the folder that tells them apart.
+void tst_ComparePanel::sameFileNamesAreToldApart()
+{
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("vllm-70b/results")));
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("llm-d-70b/results")));
+    const QString base = dir.filePath(QStringLiteral("vllm-70b/results/LMBench_output_1.jsonl"));
+    const QString cand = dir.filePath(QStringLiteral("llm-d-70b/results/LMBench_output_1.jsonl"));
+    QVERIFY(QFile::copy(fixture(QStringLiteral("baseline.jsonl")), base));
+    QVERIFY(QFile::copy(fixture(QStringLiteral("candidate.jsonl")), cand));
+    ViewState state;
+    ComparePanel panel(&state);
+    QSignalSpy ready(&panel, &ComparePanel::comparisonReady);
+    state.setStore(load(base));
+    state.setCandidate(load(cand), QStringLiteral("LMBench_output_1.jsonl"));
+    waitFor(ready);
+    QCOMPARE(panel.model()->comparison().baselineLabel, QStringLiteral("vllm-70b/\u2026/LMBench_output_1.jsonl"));
+    QCOMPARE(panel.model()->comparison().candidateLabel, QStringLiteral("llm-d-70b/\u2026/LMBench_output_1.jsonl"));
+    auto *sides = panel.findChild<QLabel *>(QStringLiteral("compareSides"));
+    QVERIFY(sides);
+    QCOMPARE(sides->text(), QStringLiteral("<b>Baseline:</b> vllm-70b/\u2026/LMBench_output_1.jsonl (600 requests) &nbsp; "
+                                           "<b>Candidate:</b> llm-d-70b/\u2026/LMBench_output_1.jsonl (600 requests)"));
 }
 
 QTEST_MAIN(tst_ComparePanel)
