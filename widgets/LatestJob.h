@@ -1,13 +1,16 @@
 #pragma once
 
 #include "BackgroundPool.h"
+#include "JobFailure.h"
 
 #include <QFutureWatcher>
 #include <QObject>
 #include <QtConcurrent>
 
 #include <atomic>
+#include <exception>
 #include <memory>
+#include <optional>
 #include <type_traits>
 
 // The one job runner for background work (layouts, queries, analyses, frames
@@ -38,16 +41,30 @@ public:
         auto cancelled = std::make_shared<std::atomic<bool>>(false);
         m_cancelled = cancelled;
         m_running = true;
-        QFuture<Result> future = QtConcurrent::run(BackgroundPool::instance(),
-                                                   [work = std::move(work), cancelled]() mutable {
-                                                       BackgroundPool::lowerCurrentThreadPriority();
-                                                       return work(cancelled.get());
-                                                   });
+        // What the job threw (running out of memory) is caught on its thread
+        // and becomes a message on the GUI thread: a QFuture holding an
+        // exception reports itself cancelled, and the view would wait forever.
+        struct Outcome
+        {
+            std::optional<Result> value;
+            std::exception_ptr error;
+        };
+        QFuture<Outcome> future = QtConcurrent::run(BackgroundPool::instance(),
+                                                    [work = std::move(work), cancelled]() mutable {
+                                                        BackgroundPool::lowerCurrentThreadPriority();
+                                                        Outcome outcome;
+                                                        try {
+                                                            outcome.value.emplace(work(cancelled.get()));
+                                                        } catch (...) {
+                                                            outcome.error = std::current_exception();
+                                                        }
+                                                        return outcome;
+                                                    });
         // A watcher owned by the context, not QFuture::then(context): Qt 6.4
         // still runs a continuation whose context was destroyed mid-job (an
         // assertion in debug builds, a call into freed memory otherwise).
         // The watcher dies with its context, and with it the connection.
-        auto *watcher = new QFutureWatcher<Result>(m_context);
+        auto *watcher = new QFutureWatcher<Outcome>(m_context);
         QObject::connect(watcher, &QFutureWatcherBase::finished, watcher,
                          [this, watcher, generation, cancelled, apply = std::move(apply)]() mutable {
                              watcher->deleteLater();
@@ -58,7 +75,12 @@ public:
                                  || cancelled->load(std::memory_order_relaxed))
                                  return;   // cancelled, or a newer job replaced this one
                              m_running = false;
-                             apply(watcher->future().takeResult());
+                             Outcome outcome = watcher->future().takeResult();
+                             if (outcome.error) {
+                                 JobFailure::report(m_context, outcome.error);   // the view keeps what it showed
+                                 return;
+                             }
+                             apply(std::move(*outcome.value));
                          });
         watcher->setFuture(future);
     }

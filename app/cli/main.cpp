@@ -18,6 +18,7 @@
 
 #include <cstdio>
 #include <functional>
+#include <new>
 #include <map>
 
 int main(int argc, char *argv[])
@@ -125,7 +126,18 @@ int main(int argc, char *argv[])
         return ExitUsage;
     }
     context.arguments = positional;
-    const int code = it->second(context);
+    // Loads end in a message when memory runs out (TraceFileLoader); an
+    // analysis that runs out on what loaded must not abort either.
+    int code = ExitFailure;
+    try {
+        code = it->second(context);
+    } catch (const std::bad_alloc &) {
+        out.flush();
+        err << QStringLiteral("tracelane-cli: out of memory in '%1'; close other programs or analyse a smaller "
+                              "part of the trace\n")
+                   .arg(command);
+        return ExitFailure;
+    }
     out.flush();
     err.flush();
     return code;

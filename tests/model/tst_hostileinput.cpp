@@ -10,8 +10,14 @@
 #include "analysis/stats/ColumnCache.h"
 #include "analysis/stats/Percentile.h"
 #include "analysis/workflows/SpanGraphBuilder.h"
+#include "analysis/workflows/TimeScaling.h"
+#include "analysis/workflows/WhatIf.h"
 #include "analysis/workflows/WorkflowSchedule.h"
+#include "io/AnyAgentLoader.h"
+#include "io/JaegerJsonLoader.h"
+#include "io/LangfuseLoader.h"
 #include "io/LoadControl.h"
+#include "io/OtlpJsonLoader.h"
 #include "io/TokenCount.h"
 #include "io/TraceFileLoader.h"
 #include "io/WorkloadTraceLoaders.h"
@@ -84,10 +90,15 @@ private slots:
     void azureYearsOutsideNanoseconds();
     void farSpanRejectedForEveryCommand();
     void absurdRequestDurationRejected();
+    void scalingEverySpanOfAKindIsLinear();
+    void outOfMemoryIsAMessage();
 
     void detectionReadsTheFirstRecord();
     void seedRecordsAsJsonArray();
     void trailingDataAfterADocument();
+    void otlpDocumentWithTrailingData();
+    void documentOfTheWrongShapeNamesItsLine_data();
+    void documentOfTheWrongShapeNamesItsLine();
     void mixedFormatsKeepWhatTheyCan();
     void gzipOpensTransparently();
     void otherCompressionsSaySo();
@@ -434,6 +445,88 @@ void tst_HostileInput::absurdRequestDurationRejected()
                             "timestamp is probably in the wrong unit"));
 }
 
+void tst_HostileInput::scalingEverySpanOfAKindIsLinear()
+{
+    // 11. `whatif --scale tool=0.5` on 50,000 tool spans carried every factor
+    // down the whole tree once per scaled span (50k: 3.3 s, 100k: 11.6 s).
+    // Now once in all; the numbers are exact. Under one root [0, 1000 N],
+    // tool i runs [1000 i + 100, 1000 i + 900] after tool i - 1.
+    constexpr qint32 tools = 50'000;
+    auto graph = std::make_shared<SpanGraph>();
+    SpanGraph::Span root;
+    root.operation = QStringLiteral("invoke_agent");
+    root.end = 1000 * qint64(tools);
+    graph->appendSpan(root);
+    for (qint32 i = 0; i < tools; ++i) {
+        SpanGraph::Span tool;
+        tool.operation = QStringLiteral("tool");
+        tool.parent = 0;
+        tool.start = 1000 * qint64(i) + 100;
+        tool.end = 1000 * qint64(i) + 900;
+        graph->appendSpan(tool);
+        if (i > 0)
+            graph->addDependency({i, i + 1});
+    }
+    QString error;
+    const auto schedule = WorkflowSchedule::build(graph, &error);
+    QVERIFY2(schedule, qPrintable(error));
+
+    TimeScaling scaling(schedule->graph(), schedule->tree());
+    for (qint32 span = 1; span <= tools; ++span)
+        scaling.scaleSpan(span, 0.5);
+    QCOMPARE(scaling.propagations(), 0);
+    const auto delays = scaling.delays(schedule->events());
+    QCOMPARE(scaling.effectiveFactor(tools), 0.5);
+    QCOMPARE(scaling.effectiveFactor(0), 1.0);
+    QCOMPARE(scaling.scaledLength(tools, 0, 800), qint64(400));
+    QCOMPARE(scaling.propagations(), 1);
+
+    WhatIfEdit edit;
+    edit.kind = WhatIfEdit::Kind::ScaleSpans;
+    edit.target = SpanSelector::parse(QStringLiteral("tool"));
+    edit.factor = 0.5;
+    const WhatIfOutcome outcome = WhatIf::run(*schedule, std::span<const WhatIfEdit>(&edit, 1));
+    QVERIFY2(outcome.ok(), qPrintable(outcome.error));
+    QCOMPARE(outcome.before.e2e(), 1000 * qint64(tools));
+    // Each tool 800 -> 400 ns; the root's own 200 ns between tools stays.
+    QCOMPARE(outcome.after.e2e(), 600 * qint64(tools));
+}
+
+void tst_HostileInput::outOfMemoryIsAMessage()
+{
+#if defined(__SANITIZE_ADDRESS__)
+    QSKIP("AddressSanitizer reserves terabytes of address space: a memory limit cannot be set under it");
+#endif
+    // 6. A 30 MB string attribute needs ~5x the file while it is read; under
+    // a 150 MB address-space limit the load runs out of memory and says so.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("big-attribute.json"));
+    writeFile(path, "{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [{\"traceId\": "
+                    "\"0af7651916cd43dd8448eb211c80319c\", \"spanId\": \"b7ad6b7169203331\", \"name\": \"chat\", "
+                    "\"startTimeUnixNano\": \"1700000000000000000\", \"endTimeUnixNano\": \"1700000001000000000\", "
+                    "\"attributes\": [{\"key\": \"gen_ai.prompt\", \"value\": {\"stringValue\": \""
+                        + QByteArray(30'000'000, 'x') + "\"}}]}]}]}]}");
+    const auto analyse = [](const QString &file) {
+        auto cli = std::make_unique<QProcess>();
+        cli->start(QStringLiteral("/bin/sh"),
+                   {QStringLiteral("-c"), QStringLiteral("ulimit -v 150000 && exec \"$0\" analyse \"$1\""),
+                    QStringLiteral(TRACELANE_CLI_PATH), file});
+        cli->waitForFinished(60'000);
+        return cli;
+    };
+    // The same limit leaves room for an ordinary trace.
+    const auto small = analyse(QStringLiteral(TRACELANE_TEST_DATA_DIR "/seed/burst.jsonl"));
+    QCOMPARE(small->exitStatus(), QProcess::NormalExit);
+    QCOMPARE(small->exitCode(), 0);
+    const auto big = analyse(path);
+    QCOMPARE(big->exitStatus(), QProcess::NormalExit);
+    QCOMPARE(big->exitCode(), 1);
+    QCOMPARE(QString::fromUtf8(big->readAllStandardError()),
+             QStringLiteral("tracelane-cli: %1: out of memory while loading (the file is 30 MB); close other "
+                            "programs or load a smaller part of it\n")
+                 .arg(path));
+}
+
 void tst_HostileInput::detectionReadsTheFirstRecord()
 {
     QCOMPARE(TraceFileLoader::detect(regression(QStringLiteral("seed-64KiB-blank-prefix.jsonl"))),
@@ -485,6 +578,59 @@ void tst_HostileInput::trailingDataAfterADocument()
     QCOMPARE(rejected.line, 99);
     QVERIFY(rejected.reason.startsWith(QLatin1String("trailing data after the end of the JSON document")));
     QVERIFY(!rejected.reason.contains(QLatin1String("truncated")));
+}
+
+void tst_HostileInput::otlpDocumentWithTrailingData()
+{
+    // A pretty-printed OTLP document, then a second one: the first is read,
+    // the rest named as trailing data at its line, not "truncated".
+    const QByteArray document = "{\n  \"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [\n"
+                                "    {\"traceId\": \"0af7651916cd43dd8448eb211c80319c\", \"spanId\": \"b7ad6b7169203331\",\n"
+                                "     \"name\": \"chat\", \"startTimeUnixNano\": \"1700000000000000000\",\n"
+                                "     \"endTimeUnixNano\": \"1700000000900000000\"}\n"
+                                "  ]}]}]\n}\n";
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("two.otlp.json"));
+    writeFile(path, document + document);
+    LoadOptions options;
+    const LoadResult result = OtlpJsonLoader::load(path, options, nullptr);
+    QVERIFY2(result.ok(), qPrintable(result.fatalError));
+    QCOMPARE(result.store->spans.rowCount(), 1);
+    QCOMPARE(result.store->rejected.size(), size_t(1));
+    const RejectedRecord &rejected = result.store->rejected.front();
+    QCOMPARE(rejected.line, 8);   // where the second document starts
+    QVERIFY2(rejected.reason.startsWith(QLatin1String("trailing data after the end of the JSON document (two "
+                                                      "documents in one file?)")),
+             qPrintable(rejected.reason));
+    QVERIFY(!rejected.reason.contains(QLatin1String("truncated")));
+}
+
+void tst_HostileInput::documentOfTheWrongShapeNamesItsLine_data()
+{
+    QTest::addColumn<QString>("loader");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("jaeger") << "jaeger" << "not a Jaeger trace: expected {\"data\": [...]} or a trace with spans";
+    QTest::newRow("any-agent") << "any-agent"
+                               << "not an any-agent trace: expected {\"spans\": [...]} or a list of spans";
+    QTest::newRow("langfuse") << "langfuse" << "not a Langfuse export: expected {\"trace\", \"observations\"}";
+}
+
+void tst_HostileInput::documentOfTheWrongShapeNamesItsLine()
+{
+    // Blank lines, then a document of some other shape: the rejection names
+    // line 3, where the document starts (it said line 0).
+    QFETCH(QString, loader);
+    QFETCH(QString, reason);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("other.json"));
+    writeFile(path, "\n\n\"just a string\"\n");
+    LoadOptions options;
+    const LoadResult result = loader == QLatin1String("jaeger") ? JaegerJsonLoader::load(path, options, nullptr)
+        : loader == QLatin1String("any-agent")                  ? AnyAgentLoader::load(path, options, nullptr)
+                                                                : LangfuseLoader::load(path, options, nullptr);
+    QCOMPARE(result.store->rejected.size(), size_t(1));
+    QCOMPARE(result.store->rejected.front().line, 3);
+    QCOMPARE(result.store->rejected.front().reason, reason);
 }
 
 void tst_HostileInput::mixedFormatsKeepWhatTheyCan()

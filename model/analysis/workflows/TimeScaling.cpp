@@ -36,6 +36,7 @@ void TimeScaling::propagate() const
     if (!m_stale)
         return;
     m_stale = false;
+    ++m_propagations;
     for (const qint32 span : m_tree.preorder()) {
         const qint32 parent = m_tree.parent(span);
         m_effective[size_t(span)] = m_factor[size_t(span)] * (parent >= 0 ? m_effective[size_t(parent)] : 1.0);

@@ -26,6 +26,10 @@ public:
         return m_effective[size_t(span)];
     }
 
+    // How many times the factors were carried down the tree: one after any
+    // number of scaleSpan calls (tests hold it to that; issue 10, 11).
+    qint64 propagations() const { return m_propagations; }
+
     // New length of the stretch [from, to] of `span`'s own time.
     qint64 scaledLength(qint32 span, qint64 from, qint64 to) const;
     std::vector<qint64> delays(const ScheduleGraph &schedule) const;
@@ -40,6 +44,7 @@ private:
     std::vector<double> m_factor;
     mutable std::vector<double> m_effective;   // product of factors from the root down
     mutable bool m_stale = false;              // m_factor changed since the last propagate()
+    mutable qint64 m_propagations = 0;
     std::vector<double> m_phaseRatio;     // one per phase of the graph
     std::vector<quint8> m_phaseChanged;   // per span
     bool m_changed = false;
