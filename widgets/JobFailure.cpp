@@ -18,8 +18,7 @@ QString JobFailure::message(std::exception_ptr error)
                               "works; close other programs or load a smaller part of the trace.");
     } catch (const std::exception &other) {
         return QStringLiteral("Computing this view failed: %1").arg(QString::fromUtf8(other.what()));
-    } catch (...) {
-    }
+    } catch (...) { }
     return QStringLiteral("Computing this view failed.");
 }
 
@@ -30,9 +29,9 @@ void JobFailure::report(QObject *context, std::exception_ptr error)
     auto *widget = qobject_cast<QWidget *>(context);
     if (!widget)
         return;
-    auto *box = new QMessageBox(QMessageBox::Warning, QStringLiteral("Tracelane"), text, QMessageBox::Ok,
-                                widget->window());
+    auto *box
+        = new QMessageBox(QMessageBox::Warning, QStringLiteral("Tracelane"), text, QMessageBox::Ok, widget->window());
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setObjectName(QStringLiteral("jobFailure"));
-    box->open();   // not exec(): no nested event loop inside the job's callback
+    box->open(); // not exec(): no nested event loop inside the job's callback
 }

@@ -18,7 +18,9 @@
 class FuzzMutator
 {
 public:
-    explicit FuzzMutator(QList<QByteArray> seeds) : m_seeds(std::move(seeds)) {}
+    explicit FuzzMutator(QList<QByteArray> seeds)
+        : m_seeds(std::move(seeds))
+    { }
 
     QByteArray mutant(quint64 number) const
     {
@@ -37,7 +39,9 @@ private:
     class Random
     {
     public:
-        explicit Random(quint64 seed) : m_state(seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL) {}
+        explicit Random(quint64 seed)
+            : m_state(seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL)
+        { }
         quint64 next()
         {
             quint64 z = (m_state += 0x9E3779B97F4A7C15ULL);
@@ -53,12 +57,14 @@ private:
 
     static QByteArray token(Random &random)
     {
+        // clang-format off
         static const std::array<const char *, 34> tokens{
             "1e999", "-1e999", "1e308", "-1e308", "1e-400", "-1", "0", "-0", "0.5", "31.5", "2147483648",
             "9223372036854775807", "-9223372036854775808", "18446744073709551616", "NaN", "Infinity", "null",
             "true", "\"\"", "[]", "{}", "}", "]", "[", "{", ",", ":", "\"", "\\u0000", "\n", "\r\n",
             "9999-12-31 23:59:59", "0001-01-01 00:00:00", "\x1f\x8b"};
-        if (random.below(16) == 0)   // deeper than any loader's nesting limit
+        // clang-format on
+        if (random.below(16) == 0) // deeper than any loader's nesting limit
             return QByteArray(int(200 + random.below(400)), random.below(2) ? '[' : '{');
         return QByteArray(tokens[size_t(random.below(tokens.size()))]);
     }
@@ -68,11 +74,11 @@ private:
         const qsizetype size = bytes.size();
         const qsizetype at = qsizetype(random.below(quint64(size) + 1));
         switch (random.below(8)) {
-        case 0:   // one byte changed
+        case 0: // one byte changed
             if (size > 0)
                 bytes[qMin(at, size - 1)] = char(random.below(256));
             break;
-        case 1:   // a token inserted
+        case 1: // a token inserted
             bytes.insert(at, token(random));
             break;
         case 2: { // a token in place of a number or a word
@@ -82,7 +88,7 @@ private:
             bytes.replace(at, qMax<qsizetype>(1, end - at), token(random));
             break;
         }
-        case 3:   // a range dropped
+        case 3: // a range dropped
             bytes.remove(at, qsizetype(1 + random.below(16)));
             break;
         case 4: { // a range repeated
@@ -91,7 +97,7 @@ private:
                 bytes.insert(at, bytes.mid(at, length));
             break;
         }
-        case 5:   // cut short
+        case 5: // cut short
             bytes.truncate(at);
             break;
         case 6: { // spliced with another input
@@ -100,7 +106,7 @@ private:
             bytes = bytes.left(at) + other.mid(from);
             break;
         }
-        default:  // a byte inserted
+        default: // a byte inserted
             bytes.insert(at, char(random.below(256)));
             break;
         }

@@ -24,12 +24,16 @@ elif [ -n "${1:-}" ] && [[ "$1" =~ ^[0-9]+$ ]]; then
     shift
 fi
 
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz -j "$(nproc)"
-dir=build/fuzz/tests/fuzz
+# TRACELANE_FUZZ_BUILD names another build folder of the fuzz preset (it is
+# then not rebuilt here).
+if [ -z "${TRACELANE_FUZZ_BUILD:-}" ]; then
+    cmake --preset fuzz >/dev/null
+    cmake --build --preset fuzz -j "$(nproc)"
+fi
+dir=${TRACELANE_FUZZ_BUILD:-build/fuzz}/tests/fuzz
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-    mapfile -t targets < <(cd "$dir" && ls fuzz_* | sed 's/^fuzz_//')
+    mapfile -t targets < <(find "$dir" -maxdepth 1 -type f -executable -name 'fuzz_*' -printf '%f\n' | sed 's/^fuzz_//' | sort)
 fi
 # Short allocation stacks: much faster, and a report still names where it broke.
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:malloc_context_size=4

@@ -23,12 +23,13 @@ private slots:
 void tst_JobFailure::messages()
 {
     const QString memory = JobFailure::message(std::make_exception_ptr(std::bad_alloc()));
-    QCOMPARE(memory, QStringLiteral("Tracelane ran out of memory computing this view. The rest of the window still "
-                                    "works; close other programs or load a smaller part of the trace."));
+    QCOMPARE(memory,
+             QStringLiteral("Tracelane ran out of memory computing this view. The rest of the window still "
+                            "works; close other programs or load a smaller part of the trace."));
     // QtConcurrent wraps what a job throws; the message is of what it holds.
-    QCOMPARE(JobFailure::message(std::make_exception_ptr(
-                 QUnhandledException(std::make_exception_ptr(std::bad_alloc())))),
-             memory);
+    QCOMPARE(
+        JobFailure::message(std::make_exception_ptr(QUnhandledException(std::make_exception_ptr(std::bad_alloc())))),
+        memory);
     QCOMPARE(JobFailure::message(std::make_exception_ptr(std::runtime_error("disk on fire"))),
              QStringLiteral("Computing this view failed: disk on fire"));
 }
