@@ -2,6 +2,7 @@
 
 #include "store/RequestTable.h"
 
+#include <cmath>
 #include <limits>
 
 namespace {
@@ -100,4 +101,40 @@ std::vector<double> metricColumnMs(const RequestTable &table, Metric metric, Bou
     for (qsizetype row = 0; row < rows; ++row)
         values[static_cast<size_t>(row)] = metricValueMs(table, row, metric, boundary);
     return values;
+}
+
+bool anyDefined(const RequestTable &table, Metric metric, Boundary boundary)
+{
+    for (qsizetype row = 0; row < table.rowCount(); ++row) {
+        if (!std::isnan(metricValueMs(table, row, metric, boundary)))
+            return true;
+    }
+    return false;
+}
+
+Metric metricToShow(const RequestTable &table, Metric wanted, Boundary boundary)
+{
+    if (table.isEmpty() || anyDefined(table, wanted, boundary))
+        return wanted;
+    return anyDefined(table, Metric::E2e, boundary) ? Metric::E2e : wanted;
+}
+
+QString whatMetricNeeds(Metric metric, Boundary boundary)
+{
+    switch (metric) {
+    case Metric::Ttft:
+        return QStringLiteral("TTFT needs a first-token time (%1 to %2); a workflow has one only when a model "
+                              "call records its tokens or first-token stamp")
+            .arg(QLatin1String(stampFieldName(boundaryStart(boundary))), QLatin1String(stampFieldName(boundaryFirstToken(boundary))));
+    case Metric::Itl:
+        return QStringLiteral("ITL needs the first and last client token and more than one output token");
+    case Metric::E2e:
+        return QStringLiteral("E2E needs client_send_ms and last_token_client_ms");
+    default:
+        break;
+    }
+    const Phase phase = metricPhase(metric);
+    return QStringLiteral("%1 needs both %2 and %3")
+        .arg(phaseLabel(phase), QLatin1String(stampFieldName(phaseBegin(phase))),
+             QLatin1String(stampFieldName(phaseEnd(phase))));
 }

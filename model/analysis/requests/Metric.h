@@ -41,3 +41,15 @@ double metricValueMs(const RequestTable &table, qsizetype row, Metric metric, Bo
 
 // The whole column at once, for percentiles and plots.
 std::vector<double> metricColumnMs(const RequestTable &table, Metric metric, Boundary boundary);
+
+// Whether some row of `table` has `metric` defined (stops at the first).
+bool anyDefined(const RequestTable &table, Metric metric, Boundary boundary);
+
+// The metric a view opens on: `wanted` when some request has it, else E2E
+// when some request has that (a span trace whose model calls record no
+// token time has no TTFT and no ITL), else `wanted`.
+Metric metricToShow(const RequestTable &table, Metric wanted, Boundary boundary);
+
+// Why a request can lack `metric`, for a chart that has nothing to show:
+// which stamps (or tokens) it needs.
+QString whatMetricNeeds(Metric metric, Boundary boundary);

@@ -36,6 +36,7 @@ qint32 SpanGraph::appendSpan(const Span &span)
     m_name.push_back(m_strings.intern(span.name));
     m_operation.push_back(m_strings.intern(span.operation));
     m_category.push_back(span.category);
+    m_kind.push_back(span.kind);
     m_ids.append(span.id);
     m_phaseBegin.push_back(quint32(m_phases.size()));
     return spanCount() - 1;
@@ -60,6 +61,7 @@ void SpanGraph::reserve(qint32 spans, qint64 idBytes)
     m_name.reserve(count);
     m_operation.reserve(count);
     m_category.reserve(count);
+    m_kind.reserve(count);
     m_phaseBegin.reserve(count + 1);
     m_ids.reserve(spans, idBytes);
 }
@@ -68,7 +70,7 @@ size_t SpanGraph::memoryBytes() const
 {
     return (m_parent.capacity() + m_outputTokens.capacity() + m_sourceRow.capacity()) * sizeof(qint32)
         + (m_start.capacity() + m_end.capacity() + m_firstToken.capacity()) * sizeof(qint64)
-        + m_blocksParent.capacity() + m_category.capacity() + (m_name.capacity() + m_operation.capacity()) * sizeof(quint32)
+        + m_blocksParent.capacity() + m_category.capacity() + m_kind.capacity() + (m_name.capacity() + m_operation.capacity()) * sizeof(quint32)
         + m_ids.memoryBytes() + m_phaseBegin.capacity() * sizeof(quint32)
         + m_phases.capacity() * sizeof(PhaseInterval) + m_dependencies.capacity() * sizeof(Dependency);
 }

@@ -2,6 +2,7 @@
 
 #include "store/Phase.h"
 #include "store/SpanCategory.h"
+#include "store/SpanKind.h"
 #include "store/Stamp.h"
 #include "store/StringArena.h"
 #include "store/StringPool.h"
@@ -27,6 +28,7 @@ public:
         QString name;
         QString operation;           // gen_ai.operation.name or the format's kind
         SpanCategory category = SpanCategory::Other;
+        SpanKind kind = SpanKind::Unspecified;   // OTel span kind (client, server, ...)
         qint32 parent = -1;
         qint64 start = 0;
         qint64 end = 0;
@@ -70,6 +72,7 @@ public:
     const QString &name(qint32 span) const { return m_strings.text(m_name[size_t(span)]); }
     const QString &operation(qint32 span) const { return m_strings.text(m_operation[size_t(span)]); }
     SpanCategory category(qint32 span) const { return m_category[size_t(span)]; }
+    SpanKind kind(qint32 span) const { return m_kind[size_t(span)]; }
     // "name" or, when the name is empty, "operation" or the id: what a person reads.
     QString label(qint32 span) const;
 
@@ -102,6 +105,7 @@ private:
     std::vector<quint32> m_name;
     std::vector<quint32> m_operation;
     std::vector<SpanCategory> m_category;
+    std::vector<SpanKind> m_kind;
     StringArena m_ids;
     StringPool m_strings;
     std::vector<quint32> m_phaseBegin;   // spanCount() + 1 offsets into m_phases

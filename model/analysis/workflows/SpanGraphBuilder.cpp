@@ -77,6 +77,7 @@ std::shared_ptr<SpanGraph> SpanGraphBuilder::build(qint32 workflow, Detail detai
             span.operation = spans.operation(row);
         }
         span.category = spans.category(row);
+        span.kind = spans.kind(row);
         span.parent = local(spans.parent(row));
         span.start = spans.start(row);
         span.end = spans.end(row);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "WorkflowSchedule.h"
+#include "analysis/requests/Metric.h"
 
 #include <QString>
 
@@ -29,6 +30,12 @@ struct WorkflowAnalysis
     // The workflow whose summary row in the RequestTable is `row`, or -1.
     static qint32 workflowOfRequestRow(const TraceStore &store, qint32 row);
     // The workflow with the longest E2E (the first of equals), or -1 when
-    // the store has none: what a view shows before the user picks one.
+    // the store has none.
     static qint32 slowestWorkflow(const TraceStore &store);
+    // What a view shows before the user picks one: the first member of the
+    // exceedance set of `metric` at `boundary` (workflows strictly above its
+    // q-percentile, slowest first) that is not a long-lived stream
+    // (LongLivedStreams); failing that the slowest workflow that is not one,
+    // then the slowest; -1 when the store has no workflow.
+    static qint32 representativeWorkflow(const TraceStore &store, Metric metric, Boundary boundary, double q = 0.95);
 };
