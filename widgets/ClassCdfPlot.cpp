@@ -1,5 +1,7 @@
 #include "ClassCdfPlot.h"
 
+#include "MillisecondTicker.h"
+
 #include "PlotPalette.h"
 
 #include <qcustomplot.h>
@@ -110,8 +112,21 @@ void ClassCdfPlot::redraw()
     const QLocale locale;
     m_plot->clearGraphs();
     m_plot->clearItems();
-    m_plot->xAxis->setLabel(tr("%1 at the %2 boundary (%3)")
-                                .arg(metricLabel(m_metric), boundaryKey(m_boundary), metricUnit(m_metric)));
+    // Times read in the unit their range needs (ms, s, min); ITL stays per token.
+    double largest = qMax(0.0, m_slo->value());
+    for (const ClassCell &cell : m_cells) {
+        if (!cell.cdf.empty())
+            largest = qMax(largest, cell.cdf.back().x);
+    }
+    if (m_overall && !m_overall->cdf.empty())
+        largest = qMax(largest, m_overall->cdf.back().x);
+    QString unit = metricUnit(m_metric);
+    if (m_metric == Metric::Itl)
+        m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    else
+        unit = MillisecondTicker::apply(m_plot->xAxis, largest, false);
+    m_plot->xAxis->setLabel(
+        tr("%1 at the %2 boundary (%3)").arg(metricLabel(m_metric), boundaryKey(m_boundary), unit));
     const QColor text = palette().color(QPalette::Text);
     double lo = std::numeric_limits<double>::infinity();
     double hi = -std::numeric_limits<double>::infinity();

@@ -1,6 +1,7 @@
 #include "DistributionPanel.h"
 
 #include "MarkLabelLayout.h"
+#include "MillisecondTicker.h"
 #include "PlotPalette.h"
 #include "RequestText.h"
 #include "ViewState.h"
@@ -187,18 +188,31 @@ void DistributionPanel::redraw()
     m_markLabels.clear();
     const bool log = m_logScale->isChecked();
     m_plot->xAxis->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    if (log)
-        m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-    else
-        m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-    m_plot->xAxis->setLabel(tr("%1 (%2)").arg(metricLabel(metric), unit));
+    if (metric == Metric::Itl) {
+        if (log)
+            m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        else
+            m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        m_plot->xAxis->setLabel(tr("%1 (%2)").arg(metricLabel(metric), unit));
+    } else {
+        // Times read in the unit their range needs (ms, s, min).
+        const double largest = qMax(m_scope.n > 0 ? m_scope.max : 0.0, m_slo->value());
+        m_plot->xAxis->setLabel(
+            tr("%1 (%2)").arg(metricLabel(metric), MillisecondTicker::apply(m_plot->xAxis, largest, log)));
+    }
     m_plot->yAxis->setLabel(tr("Requests per bin"));
     m_plot->yAxis2->setLabel(tr("Share of requests \u2264 x"));
     const QColor text = palette().color(QPalette::Text);
     m_emptyNote = m_scope.n == 0 ? m_state->emptySliceText() : QString();
     if (m_scope.n == 0) {
-        if (const QString empty = QString(m_emptyNote).replace(QStringLiteral(". "), QStringLiteral(".\n"));
-            !empty.isEmpty()) {
+        QString empty = QString(m_emptyNote).replace(QStringLiteral(". "), QStringLiteral(".\n"));
+        if (empty.isEmpty() && m_state->store() && m_state->scopeSize() > 0) {
+            // Requests are in scope but none has this metric: say what it needs.
+            empty = tr("None of these %1 requests has %2.\n%3.")
+                        .arg(locale.toString(m_state->scopeSize()), metricLabel(metric),
+                             whatMetricNeeds(metric, m_scope.boundary).replace(QStringLiteral("; "), QStringLiteral(";\n")));
+        }
+        if (!empty.isEmpty()) {
             // Said inside the plot, where the histogram would be.
             auto *note = new QCPItemText(m_plot);
             note->setObjectName(QStringLiteral("emptyNote"));

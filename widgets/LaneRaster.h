@@ -10,12 +10,18 @@
 #include <memory>
 
 class LaneLayout;
+class TraceStore;
+class WorkflowLanes;
 
 // Everything one swimlane frame depends on; the canvas caches the rendered
 // image under this key, so highlights drawn on top never invalidate it.
 struct LaneFrameKey
 {
     std::shared_ptr<const LaneLayout> layout;
+    // Workflow lanes drawn by kind instead of by phase (null: none yet).
+    std::shared_ptr<const WorkflowLanes> workflows;
+    // Where lane labels (request ids, workflow names) are read.
+    std::shared_ptr<const TraceStore> store;
     TimeAxis axis = TimeAxis::Absolute;
     TimeWindow window;
     SwimlaneCoordinates::LaneWindow lanes;
@@ -28,15 +34,34 @@ struct LaneFrameKey
 
 // Renders the cached part of a swimlane frame: grid, group headers and
 // lanes. Lanes at least kSingleLaneMinPx tall are drawn one by one, as
-// rectangles batched by colour; thinner lanes are aggregated per pixel row
+// rectangles batched by colour, with a label (request id, workflow name)
+// where the lane is tall enough; thinner lanes are aggregated per pixel row
 // (LaneActivity): each pixel mixes the phase colours by their share of the
 // lanes under it, stronger where more of those lanes are active. Pixel rows
 // are split across `threads` workers.
+//
+// A workflow lane (a row of `workflows`) shows its critical path by kind
+// along time in the upper part of the lane and the off-path work faintly in
+// a band beneath; aggregated, a pixel shows the kind that holds the path of
+// most of the row's workflows there (WorkActivity).
 namespace LaneRaster {
 
 QImage render(const LaneFrameKey &key, int threads = 2);
 
 // Time-axis grid spacing used by both the raster and the ruler.
 qint64 gridStep(TimeWindow window, int widthPx);
+
+// Where a single lane is drawn, in pixel rows: [top, top + height). A
+// workflow lane draws its critical path in the first `pathHeight` rows and
+// the off-path band in the rest (none when the lane is under 5 px).
+struct LaneBands
+{
+    int top = 0;
+    int height = 0;
+    int pathHeight = 0;
+
+    bool inOffPathBand(int y) const { return y >= top + pathHeight && y < top + height; }
+};
+LaneBands laneBands(SwimlaneCoordinates::LaneWindow lanes, double heightPx, qint64 slot);
 
 } // namespace LaneRaster

@@ -4,6 +4,7 @@
 #include "SwimlaneCoordinates.h"
 #include "ViewState.h"
 #include "analysis/lanes/LaneActivity.h"
+#include "analysis/lanes/WorkActivity.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -20,9 +21,11 @@ OverviewStrip::OverviewStrip(ViewState *state, QWidget *parent)
     connect(state, &ViewState::timeWindowChanged, this, qOverload<>(&QWidget::update));
 }
 
-void OverviewStrip::setProfile(std::shared_ptr<const LaneActivity> profile, TimeWindow bounds)
+void OverviewStrip::setProfile(std::shared_ptr<const LaneActivity> profile, TimeWindow bounds,
+                               std::shared_ptr<const WorkActivity> kinds)
 {
     m_profile = std::move(profile);
+    m_kinds = std::move(kinds);
     m_bounds = bounds;
     update();
 }
@@ -47,10 +50,13 @@ void OverviewStrip::paintEvent(QPaintEvent *)
     painter.fillRect(plot, QColor(colors.background));
     if (!m_profile || m_profile->binCount() == 0 || !m_bounds.isValid())
         return;
-    // Stacked counts per pixel column, averaged over the bins it covers.
+    // Stacked counts per pixel column, averaged over the bins it covers:
+    // request phases, then workflow kinds.
+    constexpr int kStacked = LaneActivity::kCategories + WorkActivity::kCategories;
     const int bins = m_profile->binCount();
+    const bool kinds = m_kinds && m_kinds->binCount() == bins;
     const int width = plot.width();
-    std::vector<std::array<float, LaneActivity::kCategories>> columns(size_t(qMax(0, width)));
+    std::vector<std::array<float, kStacked>> columns(size_t(qMax(0, width)));
     float peak = 0.0f;
     for (int x = 0; x < width; ++x) {
         const int b0 = x * bins / width;
@@ -60,21 +66,27 @@ void OverviewStrip::paintEvent(QPaintEvent *)
         for (int b = b0; b < b1 && b < bins; ++b) {
             for (int c = 0; c < LaneActivity::kCategories; ++c)
                 column[size_t(c)] += m_profile->value(b, c) / float(b1 - b0);
+            for (int k = 0; kinds && k < WorkActivity::kCategories; ++k)
+                column[size_t(LaneActivity::kCategories + k)] += m_kinds->value(b, k) / float(b1 - b0);
         }
         float total = 0.0f;
         for (const float v : column)
             total += v;
         peak = qMax(peak, total);
     }
+    const auto colourOf = [&colors](int c) {
+        return QColor(c < LaneActivity::kCategories ? colors.categories[size_t(c)]
+                                                    : colors.kinds[size_t(c - LaneActivity::kCategories)]);
+    };
     if (peak > 0.0f) {
         const double scale = double(plot.height()) / double(peak);
         for (int x = 0; x < width; ++x) {
             double y = plot.bottom() + 1;
-            for (int c = 0; c < LaneActivity::kCategories; ++c) {
+            for (int c = 0; c < kStacked; ++c) {
                 const double h = double(columns[size_t(x)][size_t(c)]) * scale;
                 if (h <= 0.0)
                     continue;
-                painter.fillRect(QRectF(plot.left() + x, y - h, 1.0, h), QColor(colors.categories[size_t(c)]));
+                painter.fillRect(QRectF(plot.left() + x, y - h, 1.0, h), colourOf(c));
                 y -= h;
             }
         }

@@ -4,7 +4,9 @@
 #include "RequestText.h"
 #include "SwimlaneOverlay.h"
 #include "ViewState.h"
+#include "WorkflowLaneText.h"
 #include "analysis/lanes/LaneLayout.h"
+#include "analysis/lanes/WorkflowLanes.h"
 #include "store/TraceStore.h"
 
 #include <QHelpEvent>
@@ -71,6 +73,14 @@ void SwimlaneCanvas::setLaneLayout(std::shared_ptr<const LaneLayout> layout)
     if (!window.isValid() || window.begin < bounds.begin || window.end > bounds.end)
         m_state->setTimeWindow(bounds);
     emit laneWindowChanged(m_lanes);
+    update();
+}
+
+void SwimlaneCanvas::setWorkflowLanes(std::shared_ptr<const WorkflowLanes> lanes)
+{
+    if (lanes == m_workflows)
+        return;
+    m_workflows = std::move(lanes);
     update();
 }
 
@@ -232,6 +242,16 @@ QString SwimlaneCanvas::toolTipAt(QPoint pos) const
         return tr("%1 = %2: %3")
             .arg(m_layout->order().groupBy, group.label, CountText::of(group.laneCount, tr("request"), tr("requests")));
     }
+    const qint32 lane = m_workflows ? m_workflows->laneOfRow(row) : -1;
+    if (lane >= 0) {
+        // The moment under the cursor, from the lane's own origin.
+        const qint64 t = SwimlaneCoordinates::xToTime(pos.x(), m_state->timeWindow(), width());
+        const qint64 offset = m_state->timeAxis() == TimeAxis::AlignedAtSend ? t : t - m_workflows->origin(lane);
+        const bool offPathBand = LaneRaster::laneBands(m_lanes, height(), slot).inOffPathBand(pos.y());
+        return WorkflowLaneText::tooltipHtml(*m_state->store(), *m_workflows, lane, double(offset) / 1e6,
+                                             offPathBand)
+            + QStringLiteral("<hr>") + RequestText::tooltipHtml(*m_state->requests(), row, m_state->boundary());
+    }
     return RequestText::tooltipHtml(*m_state->requests(), row, m_state->boundary());
 }
 
@@ -239,6 +259,8 @@ LaneFrameKey SwimlaneCanvas::frameKey() const
 {
     LaneFrameKey key;
     key.layout = m_layout;
+    key.workflows = m_workflows;
+    key.store = m_state->store();
     key.axis = m_state->timeAxis();
     key.window = m_state->timeWindow();
     key.lanes = m_lanes;

@@ -13,6 +13,7 @@
 
 class LaneLayout;
 class QRubberBand;
+class WorkflowLanes;
 class ViewState;
 
 // The lanes themselves: draws the cached frame (LaneRaster) plus an overlay
@@ -22,7 +23,8 @@ class ViewState;
 //
 // Mouse: wheel zooms time around the cursor, Shift+wheel zooms lanes,
 // Ctrl+wheel scrolls lanes; drag pans; right-drag or Shift+drag zooms to a
-// rectangle; click selects (Ctrl toggles), double-click opens the request.
+// rectangle; click selects (Ctrl toggles), double-click opens the request
+// (a workflow's Gantt).
 // Keys: + / - zoom time, Ctrl+Up / Ctrl+Down zoom lanes, arrows pan,
 // PgUp / PgDown page lanes, Home / End go to the trace's start / end,
 // Ctrl+Home / Ctrl+End to the first / last lane, F fits everything,
@@ -39,6 +41,10 @@ public:
 
     void setLaneLayout(std::shared_ptr<const LaneLayout> layout);
     const std::shared_ptr<const LaneLayout> &laneLayout() const { return m_layout; }
+    // Workflow lanes of the current store: rows that are workflows are drawn
+    // by the kind on their critical path (null until computed, or none).
+    void setWorkflowLanes(std::shared_ptr<const WorkflowLanes> lanes);
+    const std::shared_ptr<const WorkflowLanes> &workflowLanes() const { return m_workflows; }
 
     SwimlaneCoordinates::LaneWindow laneWindow() const { return m_lanes; }
     void setLaneWindow(SwimlaneCoordinates::LaneWindow window);
@@ -106,6 +112,7 @@ private:
 
     ViewState *m_state = nullptr;
     std::shared_ptr<const LaneLayout> m_layout;
+    std::shared_ptr<const WorkflowLanes> m_workflows;
     SwimlaneCoordinates::LaneWindow m_lanes;
     LaneFrameKey m_cacheKey;
     QImage m_cache;

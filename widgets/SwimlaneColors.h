@@ -1,6 +1,7 @@
 #pragma once
 
 #include "PhaseColors.h"
+#include "WorkKindColors.h"
 #include "analysis/lanes/LaneActivity.h"
 
 #include <QColor>
@@ -15,6 +16,9 @@
 struct SwimlaneColors
 {
     std::array<QRgb, LaneActivity::kCategories> categories{};
+    // Workflow lanes: the kind on the critical path, and off-path work (faint).
+    std::array<QRgb, kWorkKindCount> kinds{};
+    std::array<QRgb, kWorkKindCount> faintKinds{};
     QRgb background = 0;
     QRgb headerBackground = 0;
     QRgb gridLine = 0;
@@ -31,6 +35,10 @@ struct SwimlaneColors
             colors.categories[size_t(phase)] = PhaseColors::of(phase).rgb();
         colors.categories[LaneActivity::kResidual] = PhaseColors::residual().rgb();
         const QColor base = palette.color(QPalette::Base);
+        for (int k = 0; k < kWorkKindCount; ++k) {
+            colors.kinds[size_t(k)] = WorkKindColors::of(WorkKind(k)).rgb();
+            colors.faintKinds[size_t(k)] = WorkKindColors::faint(WorkKind(k), base).rgb();
+        }
         const bool dark = base.lightness() < 128;
         colors.background = base.rgb();
         colors.headerBackground = (dark ? base.lighter(160) : base.darker(112)).rgb();

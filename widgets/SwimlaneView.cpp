@@ -8,6 +8,8 @@
 #include "ViewState.h"
 #include "analysis/lanes/LaneActivity.h"
 #include "analysis/lanes/LaneLayout.h"
+#include "analysis/lanes/WorkActivity.h"
+#include "analysis/lanes/WorkflowLanes.h"
 #include "store/TraceStore.h"
 
 #include <QAction>
@@ -59,8 +61,9 @@ SwimlaneView::SwimlaneView(ViewState *state, QWidget *parent)
     setObjectName(QStringLiteral("swimlaneView"));
     m_axis->setObjectName(QStringLiteral("timeAxis"));
     m_axis->addItem(tr("Absolute trace time"), int(TimeAxis::Absolute));
-    m_axis->addItem(tr("Aligned at client send"), int(TimeAxis::AlignedAtSend));
-    m_axis->setToolTip(tr("Absolute time shows bursts and queue build-up; aligned lanes compare shapes."));
+    m_axis->addItem(tr("Aligned at each start"), int(TimeAxis::AlignedAtSend));
+    m_axis->setToolTip(tr("Absolute time shows bursts and queue build-up; aligned lanes (each request at its "
+                          "client send, each workflow at its start) compare shapes."));
     m_orderKey->setObjectName(QStringLiteral("laneOrder"));
     m_groupBy->setObjectName(QStringLiteral("laneGroup"));
     m_descending->setObjectName(QStringLiteral("laneDescending"));
@@ -145,6 +148,7 @@ SwimlaneView::SwimlaneView(ViewState *state, QWidget *parent)
     connect(m_descending, &QCheckBox::toggled, this, &SwimlaneView::orderFromControls);
     connect(state, &ViewState::storeChanged, this, [this] {
         fillOrderCombos();
+        rebuildWorkflowLanes();
         rebuildLayout();
     });
     connect(state, &ViewState::sliceChanged, this, &SwimlaneView::rebuildLayout);
@@ -219,6 +223,46 @@ void SwimlaneView::setLaneOrder(const LaneOrder &order)
     rebuildLayout();
 }
 
+void SwimlaneView::rebuildWorkflowLanes()
+{
+    // The old lanes index the old store: they go before anything draws.
+    m_workflows.reset();
+    m_canvas->setWorkflowLanes(nullptr);
+    const std::shared_ptr<const TraceStore> store = m_state->store();
+    updateLegend();
+    if (!store || store->workflows.rowCount() == 0) {
+        m_workflowJob.cancel();
+        return;
+    }
+    m_workflowJob.start(
+        [store](const std::atomic<bool> *cancelled) {
+            return std::make_shared<const WorkflowLanes>(WorkflowLanes::build(*store, cancelled, 2));
+        },
+        [this](std::shared_ptr<const WorkflowLanes> lanes) { applyWorkflowLanes(std::move(lanes)); });
+}
+
+void SwimlaneView::applyWorkflowLanes(std::shared_ptr<const WorkflowLanes> lanes)
+{
+    m_workflows = std::move(lanes);
+    m_canvas->setWorkflowLanes(m_workflows);
+    updateLegend();
+    rebuildLayout();   // the overview now stacks the workflows' kinds
+}
+
+void SwimlaneView::updateLegend()
+{
+    const std::shared_ptr<const TraceStore> store = m_state->store();
+    PhaseLegend::Content content;
+    if (store) {
+        const qsizetype workflowRows = store->workflows.rowCount();
+        content.phases = store->requests.rowCount() > workflowRows || workflowRows == 0;
+        content.kindsPending = workflowRows > 0 && !m_workflows;
+        for (int k = 0; m_workflows && k < kWorkKindCount; ++k)
+            content.kinds[size_t(k)] = m_workflows->shows(WorkKind(k));
+    }
+    m_legend->setContent(content);
+}
+
 void SwimlaneView::rebuildLayout()
 {
     const std::shared_ptr<const TraceStore> store = m_state->store();
@@ -230,19 +274,28 @@ void SwimlaneView::rebuildLayout()
     const bool sliced = m_state->hasSlice();
     RowSet scope = sliced ? m_state->slice() : RowSet();
     const LaneOrder order = m_order;
+    const std::shared_ptr<const WorkflowLanes> workflows = m_workflows;
     m_laneInfo->setText(tr("Laying out %1\u2026").arg(CountText::of(m_state->scopeSize(), tr("lane"), tr("lanes"))));
     m_job.start(
-        [store, order, sliced, scope = std::move(scope)](const std::atomic<bool> *cancelled) {
+        [store, order, sliced, scope = std::move(scope), workflows](const std::atomic<bool> *cancelled) {
             LayoutResult result;
             auto layout = std::make_shared<LaneLayout>(
                 LaneLayout::build(store->requests, order, sliced ? &scope : nullptr, cancelled));
             for (const TimeAxis axis : {TimeAxis::Absolute, TimeAxis::AlignedAtSend}) {
+                const bool aligned = axis == TimeAxis::AlignedAtSend;
                 auto profile = std::make_shared<LaneActivity>(kProfileBins);
                 const TimeWindow bounds = SwimlaneCanvas::boundsFor(*layout, axis);
-                profile->addLanes(*layout, 0, layout->slotCount(), axis == TimeAxis::AlignedAtSend, bounds.begin,
-                                  bounds.duration());
+                profile->addLanes(*layout, 0, layout->slotCount(), aligned, bounds.begin, bounds.duration(),
+                                  workflows.get());
                 profile->finish();
-                (axis == TimeAxis::Absolute ? result.absoluteProfile : result.alignedProfile) = std::move(profile);
+                (aligned ? result.alignedProfile : result.absoluteProfile) = std::move(profile);
+                if (!workflows)
+                    continue;
+                auto kinds = std::make_shared<WorkActivity>(kProfileBins);
+                kinds->addLanes(*layout, *workflows, 0, layout->slotCount(), aligned, bounds.begin,
+                                bounds.duration());
+                kinds->finish();
+                (aligned ? result.alignedKinds : result.absoluteKinds) = std::move(kinds);
             }
             result.layout = std::move(layout);
             // Keep the store alive with the layout that indexes into it.
@@ -267,7 +320,8 @@ void SwimlaneView::updateOverview()
 {
     const bool aligned = m_state->timeAxis() == TimeAxis::AlignedAtSend;
     const auto &profile = aligned ? m_current.alignedProfile : m_current.absoluteProfile;
-    m_overview->setProfile(profile, m_canvas->timeBounds());
+    const auto &kinds = aligned ? m_current.alignedKinds : m_current.absoluteKinds;
+    m_overview->setProfile(profile, m_canvas->timeBounds(), kinds);
 }
 
 void SwimlaneView::syncScrollBar()

@@ -19,6 +19,8 @@ class QScrollBar;
 class SwimlaneCanvas;
 class TimeRuler;
 class ViewState;
+class WorkActivity;
+class WorkflowLanes;
 
 // The swimlane panel: controls (time axis, lane order, grouping), legend,
 // time ruler, the lanes, a lane scroll bar and the overview strip. It lays
@@ -35,7 +37,8 @@ public:
     TimeRuler *ruler() const { return m_ruler; }
     const LaneOrder &laneOrder() const { return m_order; }
     void setLaneOrder(const LaneOrder &order);
-    bool isLayingOut() const { return m_job.isRunning(); }
+    bool isLayingOut() const { return m_job.isRunning() || m_workflowJob.isRunning(); }
+    PhaseLegend *legend() const { return m_legend; }
     // The lane counter is on a row of its own (the window is too narrow to
     // hold it beside the controls).
     bool laneInfoHasOwnRow() const;
@@ -53,9 +56,15 @@ private:
         std::shared_ptr<const LaneLayout> layout;
         std::shared_ptr<const LaneActivity> absoluteProfile;
         std::shared_ptr<const LaneActivity> alignedProfile;
+        std::shared_ptr<const WorkActivity> absoluteKinds;
+        std::shared_ptr<const WorkActivity> alignedKinds;
     };
 
     void rebuildLayout();
+    // Workflow lanes (critical path by kind) are computed once per store.
+    void rebuildWorkflowLanes();
+    void applyWorkflowLanes(std::shared_ptr<const WorkflowLanes> lanes);
+    void updateLegend();
     void applyLayout(const LayoutResult &result);
     void fillOrderCombos();
     void orderFromControls();
@@ -67,7 +76,9 @@ private:
     ViewState *m_state = nullptr;
     LaneOrder m_order;
     LatestJob m_job{this};
+    LatestJob m_workflowJob{this};
     LayoutResult m_current;
+    std::shared_ptr<const WorkflowLanes> m_workflows;
 
     QComboBox *m_axis = nullptr;
     QComboBox *m_orderKey = nullptr;

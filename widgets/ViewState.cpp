@@ -36,7 +36,15 @@ void ViewState::setStore(std::shared_ptr<const TraceStore> store)
     m_timeWindow = {};
     m_candidate.reset();
     m_candidateLabel.clear();
+    // Open on a metric the trace has: a span trace whose model calls record
+    // no token time has no TTFT, so it opens on E2E; the next trace that has
+    // TTFT goes back to what the user chose.
+    const Metric shown = m_store ? metricToShow(m_store->requests, m_chosenMetric, m_boundary) : m_chosenMetric;
+    const bool metricMoved = shown != m_metric;
+    m_metric = shown;
     emit storeChanged();
+    if (metricMoved)
+        emit metricChanged(m_metric);
 }
 
 void ViewState::setCandidate(std::shared_ptr<const TraceStore> store, const QString &label)
@@ -58,6 +66,7 @@ void ViewState::setBoundary(Boundary boundary)
 
 void ViewState::setMetric(Metric metric)
 {
+    m_chosenMetric = metric;
     if (metric == m_metric)
         return;
     m_metric = metric;

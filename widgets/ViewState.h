@@ -42,6 +42,8 @@ public:
     Boundary boundary() const { return m_boundary; }
     void setBoundary(Boundary boundary);
     // The metric under study (distribution panel, class table, exceedance).
+    // A new store that has no request with the chosen metric shows E2E
+    // instead (metricToShow), emitting metricChanged after storeChanged.
     Metric metric() const { return m_metric; }
     void setMetric(Metric metric);
 
@@ -128,6 +130,7 @@ private:
     std::shared_ptr<const TraceStore> m_store;
     Boundary m_boundary = Boundary::Client;
     Metric m_metric = Metric::Ttft;
+    Metric m_chosenMetric = Metric::Ttft;   // what setMetric() asked for; a store without it shows E2E
     TimeAxis m_timeAxis = TimeAxis::Absolute;
     TimeWindow m_timeWindow;
     RowSet m_selection;

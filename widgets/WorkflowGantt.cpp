@@ -1,8 +1,11 @@
 #include "WorkflowGantt.h"
 
 #include "SpanCategoryColors.h"
+#include "SwimlaneCoordinates.h"
+#include "WorkKindColors.h"
 
 #include "analysis/workflows/WhatIf.h"
+#include "analysis/workflows/WorkKinds.h"
 #include "store/TraceStore.h"
 
 #include <QHelpEvent>
@@ -397,7 +400,9 @@ void WorkflowGantt::paintHeader(QPainter &painter) const
     painter.fillRect(0, 0, width(), header, palette().color(QPalette::AlternateBase));
     painter.setPen(palette().color(QPalette::Text));
     painter.drawText(QRect(6, 0, labelWidth() - 12, header), Qt::AlignVCenter | Qt::AlignLeft, tr("Span"));
-    const qint64 step = WorkflowGanttCoordinates::tickStep(frame, 90);
+    // Ticks in the unit the shown span reads best in (µs, ms, s or min).
+    const qint64 step = SwimlaneCoordinates::tickStep(frame.end - frame.start, frame.width, 90.0);
+    const SwimlaneCoordinates::TimeUnit unit = SwimlaneCoordinates::unitForSpan(frame.end - frame.start);
     const qint64 origin = m_analysis.timing.start;
     const qint64 firstTick = origin + ((frame.start - origin) / step) * step;
     for (qint64 tick = firstTick; tick <= frame.end; tick += step) {
@@ -406,7 +411,8 @@ void WorkflowGantt::paintHeader(QPainter &painter) const
             continue;
         painter.setPen(palette().color(QPalette::Mid));
         painter.drawLine(QPointF(x, header - 4), QPointF(x, height()));
-        const QString label = tr("%1 ms").arg(double(tick - origin) / 1e6, 0, 'g', 6);
+        const QString label = QStringLiteral("%1 %2").arg(SwimlaneCoordinates::formatTick(tick - origin, step, unit),
+                                                          unit.symbol);
         if (x + 3 + fontMetrics().horizontalAdvance(label) > frame.left + frame.width + 10)
             continue;   // the last tick's label would be cut at the edge
         painter.setPen(palette().color(QPalette::Text));
@@ -458,7 +464,7 @@ void WorkflowGantt::paintRow(QPainter &painter, int row) const
 
     // Bar, and its recorded place when a what-if moved it.
     const QRectF bar = barRect(gantt.span);
-    painter.fillRect(bar, SpanCategoryColors::of(graph.category(gantt.span)));
+    paintBar(painter, gantt.span, bar);
     if (m_whatIf) {
         const auto frame = timeFrame();
         const double x0 = WorkflowGanttCoordinates::xOf(frame, graph.start(gantt.span));
@@ -468,6 +474,28 @@ void WorkflowGantt::paintRow(QPainter &painter, int row) const
             painter.setBrush(Qt::NoBrush);
             painter.drawRect(QRectF(x0, bar.top(), std::max(1.0, x1 - x0), bar.height()));
         }
+    }
+}
+
+// A bar in its kind's colour; a model call's recorded bar is split into
+// the phases its stamps give (queue, prefill, first token, decode), as the
+// workflow swimlanes colour it.
+void WorkflowGantt::paintBar(QPainter &painter, qint32 span, const QRectF &bar) const
+{
+    const WorkflowSchedule &schedule = *m_analysis.schedule;
+    const SpanGraph &graph = schedule.graph();
+    const WorkKind kind = WorkKinds::ofSpan(graph, schedule.tree(), span);
+    painter.fillRect(bar, WorkKindColors::of(kind));
+    if (kind != WorkKind::ModelCall || m_whatIf || graph.phases(span).empty())
+        return;
+    std::vector<WorkPiece> pieces;
+    WorkKinds::split(graph, span, kind, graph.start(span), graph.end(span), pieces);
+    const auto frame = timeFrame();
+    for (const WorkPiece &piece : pieces) {
+        const double x0 = std::max(bar.left(), WorkflowGanttCoordinates::xOf(frame, piece.begin));
+        const double x1 = std::min(bar.right(), WorkflowGanttCoordinates::xOf(frame, piece.end));
+        if (x1 > x0)
+            painter.fillRect(QRectF(x0, bar.top(), x1 - x0, bar.height()), WorkKindColors::of(piece.kind));
     }
 }
 

@@ -16,7 +16,8 @@ struct WhatIfOutcome;
 // A workflow's spans as a Gantt chart: one row per span nested under its
 // parent (collapsible), bars coloured by kind, the critical path as a
 // vermillion band, slack as a whisker after each span that has some and
-// dependencies as arrows. With a what-if shown, bars take their new times
+// dependencies as arrows. Bars take the workflow kinds' colours
+// (WorkKindColors), a model call's split by its phases, as in the lanes. With a what-if shown, bars take their new times
 // and the recorded ones stay as grey outlines. Reads a WorkflowAnalysis; it
 // computes nothing but geometry.
 class WorkflowGantt : public QWidget
@@ -86,6 +87,7 @@ private:
     quint8 storeFlags(qint32 span) const;     // SpanTable flags, 0 without a store
     void paintHeader(QPainter &painter) const;
     void paintRow(QPainter &painter, int row) const;
+    void paintBar(QPainter &painter, qint32 span, const QRectF &bar) const;
     void paintOverlays(QPainter &painter, int firstRow, int lastRow) const;
 
     WorkflowAnalysis m_analysis;

@@ -1,6 +1,7 @@
 #include "WorkflowPanel.h"
 
 #include "SpanCategoryColors.h"
+#include "WorkKindColors.h"
 #include "ViewState.h"
 #include "WhatIfPanel.h"
 #include "WorkflowGantt.h"
@@ -9,6 +10,7 @@
 
 #include "analysis/workflows/SpanGraphBuilder.h"
 #include "analysis/workflows/WhatIf.h"
+#include "analysis/workflows/WorkKinds.h"
 #include "store/TraceStore.h"
 
 #include <QCheckBox>
@@ -104,7 +106,7 @@ WorkflowPanel::WorkflowPanel(ViewState *state, QWidget *parent)
     connect(state, &ViewState::storeChanged, this, [this] {
         const auto store = m_state->store();
         m_gantt->setStore(store);
-        showWorkflow(store ? WorkflowAnalysis::slowestWorkflow(*store) : -1);
+        showRepresentativeWorkflow();
     });
     connect(state, &ViewState::currentRowChanged, this, &WorkflowPanel::showRow);
     connect(state, &ViewState::rowActivated, this, &WorkflowPanel::showRow);
@@ -112,20 +114,29 @@ WorkflowPanel::WorkflowPanel(ViewState *state, QWidget *parent)
     showWorkflow(-1);
 }
 
-QString WorkflowPanel::legendHtml(const SpanGraph *graph, bool orphans)
+QString WorkflowPanel::legendHtml(const WorkflowSchedule *schedule, bool orphans)
 {
     const auto swatch = [](const QColor &colour, const QString &symbol, const QString &label) {
         return QStringLiteral("<span style='color:%1; font-size:large'>%2</span>&nbsp;%3&nbsp;&nbsp; ")
             .arg(colour.name(), symbol, label.toHtmlEscaped());
     };
     QString text;
-    std::array<bool, kSpanCategoryCount> present{};
-    for (qint32 span = 0; graph && span < graph->spanCount(); ++span)
-        present[size_t(graph->category(span))] = true;
-    for (int category = 0; category < kSpanCategoryCount; ++category) {
-        if (present[size_t(category)])
-            text += swatch(SpanCategoryColors::of(SpanCategory(category)), QStringLiteral("\u25a0"),
-                           spanCategoryLabel(SpanCategory(category)));
+    // The kinds the bars show: each span's, and a model call's phases.
+    std::array<bool, kWorkKindCount> present{};
+    std::vector<WorkPiece> pieces;
+    for (qint32 span = 0; schedule && span < schedule->graph().spanCount(); ++span) {
+        const SpanGraph &graph = schedule->graph();
+        const WorkKind kind = WorkKinds::ofSpan(graph, schedule->tree(), span);
+        pieces.clear();
+        WorkKinds::split(graph, span, kind, graph.start(span), graph.end(span), pieces);
+        if (pieces.empty())   // a span of no duration
+            present[size_t(kind)] = true;
+        for (const WorkPiece &piece : pieces)
+            present[size_t(piece.kind)] = true;
+    }
+    for (int kind = 0; kind < kWorkKindCount; ++kind) {
+        if (present[size_t(kind)])
+            text += swatch(WorkKindColors::of(WorkKind(kind)), QStringLiteral("\u25a0"), workKindLabel(WorkKind(kind)));
     }
     text += swatch(SpanCategoryColors::criticalPath(), QStringLiteral("\u2582"), tr("critical path"));
     text += swatch(SpanCategoryColors::slack(), QStringLiteral("\u22a2"), tr("slack"));
@@ -173,12 +184,35 @@ void WorkflowPanel::showWorkflow(qint32 workflow)
                         [this](WorkflowAnalysis analysis) { applyAnalysis(std::move(analysis)); });
 }
 
+void WorkflowPanel::showRepresentativeWorkflow()
+{
+    m_whatIfJob.cancel();
+    const auto store = m_state->store();
+    if (!store || store->workflows.rowCount() == 0) {
+        showWorkflow(-1);
+        return;
+    }
+    m_workflow = -1;
+    m_title->setText(tr("Finding a representative slow workflow\u2026"));
+    // The exceedance set sorts every workflow's metric: off the GUI thread.
+    const Metric metric = m_state->metric();
+    const Boundary boundary = m_state->boundary();
+    m_analysisJob.start(
+        [store, metric, boundary](const std::atomic<bool> *) {
+            return WorkflowAnalysis::analyse(*store, WorkflowAnalysis::representativeWorkflow(*store, metric, boundary));
+        },
+        [this](WorkflowAnalysis analysis) {
+            m_workflow = analysis.workflow;
+            applyAnalysis(std::move(analysis));
+        });
+}
+
 void WorkflowPanel::applyAnalysis(WorkflowAnalysis analysis)
 {
     m_analysis = std::move(analysis);
     m_gantt->setAnalysis(m_analysis);
     const SpanGraph *graph = m_analysis.ok() ? &m_analysis.schedule->graph() : nullptr;
-    m_legend->setText(legendHtml(graph, hasOrphans(graph)));
+    m_legend->setText(legendHtml(m_analysis.schedule.get(), hasOrphans(graph)));
     m_whatIf->setGraph(m_analysis.ok() ? m_analysis.schedule->sharedGraph() : nullptr);
     m_whatIf->setEnabled(m_analysis.ok());
     if (!m_analysis.ok()) {

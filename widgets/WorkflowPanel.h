@@ -34,7 +34,9 @@ public:
     explicit WorkflowPanel(ViewState *state, QWidget *parent = nullptr);
 
     // Index into store()->workflows; -1 clears the view. A new store shows
-    // its slowest workflow until a row is chosen.
+    // a representative slow workflow until a row is chosen: the first
+    // exceedance member of the shared metric that is not a long-lived
+    // stream (WorkflowAnalysis::representativeWorkflow).
     void showWorkflow(qint32 workflow);
     // An analysis or what-if is being computed.
     bool isBusy() const
@@ -59,9 +61,10 @@ public:
     QComboBox *unusualKeyBox() const { return m_unusualKey; }
     const UnusualSpans &unusualSpans() const { return m_unusualSpans; }
 
-    // The HTML legend: the span kinds present, the critical path, slack and
-    // dependency marks, and the orphan marker when a span's parent is missing.
-    static QString legendHtml(const SpanGraph *graph, bool orphans = false);
+    // The HTML legend: the kinds the bars show (WorkKindColors, a model
+    // call's phases included), the critical path, slack and dependency marks,
+    // and the orphan marker when a span's parent is missing.
+    static QString legendHtml(const WorkflowSchedule *schedule, bool orphans = false);
 
 signals:
     void analysisShown(qint32 workflow);
@@ -76,6 +79,7 @@ protected:
 private:
     void showRow(qint32 row);
     bool hasOrphans(const SpanGraph *graph) const;
+    void showRepresentativeWorkflow();
     void applyAnalysis(WorkflowAnalysis analysis);
     void runWhatIf();
     void applyWhatIf(const WhatIfOutcome &outcome);

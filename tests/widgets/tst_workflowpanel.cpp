@@ -3,6 +3,7 @@
 // governed adviser response.
 
 #include "SpanCategoryColors.h"
+#include "WorkKindColors.h"
 #include "ViewState.h"
 #include "WhatIfPanel.h"
 #include "WorkflowGantt.h"
@@ -378,13 +379,13 @@ void tst_WorkflowPanel::pixels()
 
     // The tool's bar in the tool colour, with the critical-path band at its foot.
     const QRectF toolBar = gantt->barRect(tool);
-    QCOMPARE(image.pixelColor(toolBar.center().toPoint()), SpanCategoryColors::of(SpanCategory::Tool));
+    QCOMPARE(image.pixelColor(toolBar.center().toPoint()), WorkKindColors::of(WorkKind::Tool));
     QCOMPARE(image.pixelColor(QPoint(int(toolBar.center().x()), int(toolBar.bottom()) - 2)),
              SpanCategoryColors::criticalPath());
     // Account retrieval: no band, and a 150 ms slack whisker after its end.
     const QRectF accountBar = gantt->barRect(account);
     QCOMPARE(image.pixelColor(QPoint(int(accountBar.center().x()), int(accountBar.bottom()) - 2)),
-             SpanCategoryColors::of(SpanCategory::Retrieval));
+             WorkKindColors::of(WorkKind::Retrieval));
     const auto frame = gantt->timeFrame();
     const double whiskerMid = WorkflowGanttCoordinates::xOf(frame, analysis.schedule->graph().end(account) + 75'000'000);
     QCOMPARE(image.pixelColor(QPoint(int(whiskerMid), int(accountBar.center().y()))), SpanCategoryColors::slack());
@@ -452,16 +453,19 @@ void tst_WorkflowPanel::legendNamesTheKindsShown()
 {
     Fixture fixture;
     const QString legend = fixture.panel.findChild<QLabel *>(QStringLiteral("workflowLegend"))->text();
-    QCOMPARE(legend, WorkflowPanel::legendHtml(&fixture.panel.analysis().schedule->graph()));
-    for (const SpanCategory present : {SpanCategory::Agent, SpanCategory::ModelCall, SpanCategory::Tool,
-                                       SpanCategory::Retrieval, SpanCategory::Network, SpanCategory::Gateway,
-                                       SpanCategory::Preparation}) {
+    QCOMPARE(legend, WorkflowPanel::legendHtml(fixture.panel.analysis().schedule.get()));
+    // The kinds the bars show, the lanes' colours: the first model call's
+    // four phases, the second's plain model time and decode.
+    for (const WorkKind present : {WorkKind::Coordination, WorkKind::Queue, WorkKind::Prefill, WorkKind::FirstToken,
+                                   WorkKind::Decode, WorkKind::ModelCall, WorkKind::Tool, WorkKind::Retrieval,
+                                   WorkKind::Network, WorkKind::Gateway, WorkKind::Preparation}) {
         QVERIFY2(legend.contains(QStringLiteral("color:%1; font-size:large'>\u25a0</span>&nbsp;%2")
-                                     .arg(SpanCategoryColors::of(present).name(), spanCategoryLabel(present))),
-                 qPrintable(spanCategoryLabel(present)));
+                                     .arg(WorkKindColors::of(present).name(), workKindLabel(present).toHtmlEscaped())),
+                 qPrintable(workKindLabel(present)));
     }
-    QVERIFY(!legend.contains(spanCategoryLabel(SpanCategory::Embeddings)));
-    QVERIFY(!legend.contains(spanCategoryLabel(SpanCategory::Other)));
+    QCOMPARE(legend.count(QStringLiteral("\u25a0")), 11);
+    QVERIFY(!legend.contains(workKindLabel(WorkKind::Embeddings)));
+    QVERIFY(!legend.contains(workKindLabel(WorkKind::Other)));
     for (const char *mark : {"critical path", "slack", "dependency"})
         QVERIFY2(legend.contains(QString::fromLatin1(mark)), mark);
     QCOMPARE(WorkflowPanel::legendHtml(nullptr).count(QStringLiteral("\u25a0")), 0);
