@@ -7,6 +7,7 @@
 #include "analysis/lanes/WorkflowLanes.h"
 #include "store/TraceStore.h"
 
+#include <QCoreApplication>
 #include <QFontMetrics>
 #include <QGuiApplication>
 #include <QThread>
@@ -184,15 +185,19 @@ void addWorkflowSegments(std::array<std::vector<QRect>, kWorkKindCount> &lists,
 }
 
 // The text a lane is labelled with: the request id, or for a workflow its
-// type (root name) and trace id.
-QString labelOf(const TraceStore &store, qint32 row, bool workflow)
+// type (root name), trace id and flag.
+QString labelOf(const TraceStore &store, qint32 row, const WorkflowLanes *workflows)
 {
     const QString id = store.requests.idText(row);
-    if (!workflow)
+    const qint32 lane = workflows ? workflows->laneOfRow(row) : -1;
+    if (lane < 0)
         return id;
     const AttributeColumn *type = store.requests.attribute(QStringLiteral("workflow_type"));
     const QString name = type ? type->text(row) : QString();
-    return name.isEmpty() ? id : QStringLiteral("%1 \u00b7 %2").arg(name, id.left(12));
+    QString text = name.isEmpty() ? id : QStringLiteral("%1 \u00b7 %2").arg(name, id.left(12));
+    if (workflows->flags(lane) & WorkflowLanes::LongLivedStream)
+        text += QCoreApplication::translate("LaneRaster", " (long-lived stream)");
+    return text;
 }
 
 // Labels where there is room beside a lane: right of its end, else left of
@@ -210,8 +215,7 @@ void drawLabels(QPainter &painter, const LaneFrameKey &key, const std::vector<La
     constexpr int kGap = 4;
     constexpr int kMinimumPx = 40;   // less than a short id is noise
     for (const LaneLabel &label : labels) {
-        const bool workflow = workflows && workflows->laneOfRow(label.row) >= 0;
-        const QString text = labelOf(*key.store, label.row, workflow);
+        const QString text = labelOf(*key.store, label.row, workflows);
         const int wanted = metrics.horizontalAdvance(text);
         const int afterEnd = int(std::ceil(label.x1)) + kGap;
         const int beforeStart = int(std::floor(label.x0)) - kGap;

@@ -400,7 +400,24 @@ void WorkflowGantt::paintHeader(QPainter &painter) const
     painter.fillRect(0, 0, width(), header, palette().color(QPalette::AlternateBase));
     painter.setPen(palette().color(QPalette::Text));
     painter.drawText(QRect(6, 0, labelWidth() - 12, header), Qt::AlignVCenter | Qt::AlignLeft, tr("Span"));
-    // Ticks in the unit the shown span reads best in (µs, ms, s or min).
+    for (const auto &[x, label] : ticks()) {
+        painter.setPen(palette().color(QPalette::Mid));
+        painter.drawLine(QPointF(x, header - 4), QPointF(x, height()));
+        if (x + 3 + fontMetrics().horizontalAdvance(label) > frame.left + frame.width + 10)
+            continue;   // the last tick's label would be cut at the edge
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(QRectF(x + 3, 0, 120, header), Qt::AlignVCenter | Qt::AlignLeft, label);
+    }
+}
+
+std::vector<std::pair<double, QString>> WorkflowGantt::ticks() const
+{
+    // Ticks in the unit the shown span reads best in (µs, ms, s or min),
+    // from the workflow's start.
+    std::vector<std::pair<double, QString>> ticks;
+    if (!m_analysis.ok())
+        return ticks;
+    const auto frame = timeFrame();
     const qint64 step = SwimlaneCoordinates::tickStep(frame.end - frame.start, frame.width, 90.0);
     const SwimlaneCoordinates::TimeUnit unit = SwimlaneCoordinates::unitForSpan(frame.end - frame.start);
     const qint64 origin = m_analysis.timing.start;
@@ -409,15 +426,10 @@ void WorkflowGantt::paintHeader(QPainter &painter) const
         const double x = WorkflowGanttCoordinates::xOf(frame, tick);
         if (x < frame.left - 1)
             continue;
-        painter.setPen(palette().color(QPalette::Mid));
-        painter.drawLine(QPointF(x, header - 4), QPointF(x, height()));
-        const QString label = QStringLiteral("%1 %2").arg(SwimlaneCoordinates::formatTick(tick - origin, step, unit),
-                                                          unit.symbol);
-        if (x + 3 + fontMetrics().horizontalAdvance(label) > frame.left + frame.width + 10)
-            continue;   // the last tick's label would be cut at the edge
-        painter.setPen(palette().color(QPalette::Text));
-        painter.drawText(QRectF(x + 3, 0, 120, header), Qt::AlignVCenter | Qt::AlignLeft, label);
+        ticks.emplace_back(x, QStringLiteral("%1 %2").arg(SwimlaneCoordinates::formatTick(tick - origin, step, unit),
+                                                          unit.symbol));
     }
+    return ticks;
 }
 
 void WorkflowGantt::paintRow(QPainter &painter, int row) const

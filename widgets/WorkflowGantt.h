@@ -8,6 +8,8 @@
 #include <QWidget>
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 class QScrollBar;
 class TraceStore;
@@ -44,6 +46,10 @@ public:
     QRectF barRect(qint32 span) const;
     WorkflowGanttCoordinates::TimeFrame timeFrame() const;
     WorkflowGanttCoordinates::Rows rowFrame() const;
+
+    // The ruler's ticks: x and label ("500 ms", "2 s", "10 min"), in the
+    // unit the shown time span reads best in.
+    std::vector<std::pair<double, QString>> ticks() const;
 
     // The HTML tooltip of `span`: times, slack, tokens, phases, attributes.
     QString toolTipText(qint32 span) const;

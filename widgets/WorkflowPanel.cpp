@@ -10,6 +10,7 @@
 
 #include "analysis/workflows/SpanGraphBuilder.h"
 #include "analysis/workflows/WhatIf.h"
+#include "analysis/workflows/LongLivedStreams.h"
 #include "analysis/workflows/WorkKinds.h"
 #include "store/TraceStore.h"
 
@@ -187,6 +188,7 @@ void WorkflowPanel::showWorkflow(qint32 workflow)
 void WorkflowPanel::showRepresentativeWorkflow()
 {
     m_whatIfJob.cancel();
+    m_longLived.clear();
     const auto store = m_state->store();
     if (!store || store->workflows.rowCount() == 0) {
         showWorkflow(-1);
@@ -197,13 +199,23 @@ void WorkflowPanel::showRepresentativeWorkflow()
     // The exceedance set sorts every workflow's metric: off the GUI thread.
     const Metric metric = m_state->metric();
     const Boundary boundary = m_state->boundary();
+    struct Result
+    {
+        WorkflowAnalysis analysis;
+        std::vector<quint8> longLived;
+    };
     m_analysisJob.start(
         [store, metric, boundary](const std::atomic<bool> *) {
-            return WorkflowAnalysis::analyse(*store, WorkflowAnalysis::representativeWorkflow(*store, metric, boundary));
+            Result result;
+            result.analysis =
+                WorkflowAnalysis::analyse(*store, WorkflowAnalysis::representativeWorkflow(*store, metric, boundary));
+            result.longLived = LongLivedStreams::find(*store);
+            return result;
         },
-        [this](WorkflowAnalysis analysis) {
-            m_workflow = analysis.workflow;
-            applyAnalysis(std::move(analysis));
+        [this](Result result) {
+            m_longLived = std::move(result.longLived);
+            m_workflow = result.analysis.workflow;
+            applyAnalysis(std::move(result.analysis));
         });
 }
 
@@ -229,6 +241,10 @@ void WorkflowPanel::applyAnalysis(WorkflowAnalysis analysis)
                          .arg(graph->spanCount())
                          .arg(ms(m_analysis.timing.e2e()),
                               ttft == kNoTime ? tr("no TTFT (no token time recorded)") : tr("TTFT %1 ms").arg(ms(ttft))));
+    if (m_workflow >= 0 && size_t(m_workflow) < m_longLived.size() && m_longLived[size_t(m_workflow)])
+        m_title->setText(m_title->text()
+                         + tr(" \u2014 a long-lived stream (one span, no children, far longer than the rest): "
+                              "its length is how long a connection stayed open, not a request"));
     emit analysisShown(m_workflow);
 }
 

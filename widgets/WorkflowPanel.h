@@ -97,6 +97,7 @@ private:
     LatestJob m_whatIfJob;
     qint32 m_workflow = -1;
     WorkflowAnalysis m_analysis;
+    std::vector<quint8> m_longLived;   // per workflow of the store (LongLivedStreams)
     QLabel *m_title = nullptr;
     QLabel *m_legend = nullptr;
     QCheckBox *m_pathOnly = nullptr;

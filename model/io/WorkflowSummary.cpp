@@ -2,6 +2,8 @@
 
 #include "io/TracelaneContract.h"
 
+#include <QStringList>
+
 #include <algorithm>
 #include <limits>
 
@@ -101,6 +103,8 @@ void summarise(TraceStore &store)
         server.offsets.push_back(0);
         client.offsets.push_back(0);
     }
+    bool namedType = false;   // some workflow's type comes from the contract, not its root's name
+    QStringList rootNames;
     for (qsizetype w = 0; w < workflows.rowCount(); ++w) {
         const qint32 first = workflows.firstSpan[size_t(w)];
         const qint32 count = workflows.spanCount[size_t(w)];
@@ -159,8 +163,10 @@ void summarise(TraceStore &store)
         requests.appendRow(row);
 
         QString type = spans.attributeText(entry, TracelaneContract::kWorkflowTypeKey);
+        namedType = namedType || !type.isEmpty();
+        rootNames.push_back(spans.name(entry));
         if (type.isEmpty())
-            type = spans.name(entry);
+            type = rootNames.back();
         setText(requests, QStringLiteral("workflow_type"), type);
         setText(requests, QStringLiteral("service"), spans.service(entry));
         setText(requests, QStringLiteral("status"), error ? QStringLiteral("error") : QStringLiteral("ok"));
@@ -176,7 +182,16 @@ void summarise(TraceStore &store)
         appendTokenTimes(spans, first, count, true, client);
         anyTokens = anyTokens || server.times.size() + client.times.size() > 0;
     }
-    if (anyTokens && server.offsets.size() == size_t(requests.rowCount()) + 1)
+    if (namedType) {
+        // The root's name is then a class of its own (else it is workflow_type).
+        auto &column = requests.attributeColumn(QStringLiteral("root_name"), AttributeColumn::Kind::Categorical);
+        for (qsizetype w = 0; w < workflows.rowCount(); ++w) {
+            column.padTo(workflows.requestRow[size_t(w)]);
+            column.appendText(rootNames[w]);
+        }
+        column.padTo(requests.rowCount());
+    }
+        if (anyTokens && server.offsets.size() == size_t(requests.rowCount()) + 1)
         requests.setTokenTimelines(std::move(server), std::move(client));
 }
 

@@ -19,7 +19,8 @@
 //   both counted.
 // - class attributes: workflow_type (tracelane.workflow.type on the root,
 //   else the root's name), service, status (error if any span is), model,
-//   span_count, model_calls, tool_calls.
+//   span_count, model_calls, tool_calls; root_name when some workflow's type
+//   comes from the contract (otherwise it would repeat workflow_type).
 namespace WorkflowSummary {
 
 void summarise(TraceStore &store);

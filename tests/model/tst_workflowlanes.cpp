@@ -54,6 +54,7 @@ private slots:
     void aggregateCountsTheCriticalKind();
     void requestActivitySkipsWorkflowRows();
     void flatTraceHasNoLanes();
+    void rootNameGroupsWhenTheTypeIsNamed();
     void cancelled();
 };
 
@@ -195,6 +196,19 @@ void tst_WorkflowLanes::flatTraceHasNoLanes()
     QVERIFY(lanes.isEmpty());
     QCOMPARE(lanes.laneOfRow(0), -1);
     QCOMPARE(lanes.laneOfRow(-1), -1);
+}
+
+void tst_WorkflowLanes::rootNameGroupsWhenTheTypeIsNamed()
+{
+    // The adviser names its type in the contract: its root's name is a
+    // class of its own. The OpenTelemetry demo's type is its root's name.
+    const auto store = adviser();
+    const AttributeColumn *type = store->requests.attribute(QStringLiteral("workflow_type"));
+    const AttributeColumn *root = store->requests.attribute(QStringLiteral("root_name"));
+    QVERIFY(type && root);
+    QCOMPARE(type->text(0), QStringLiteral("governed adviser"));
+    QCOMPARE(root->text(0), QStringLiteral("governed adviser response"));
+    QVERIFY(!otelDemo()->requests.attribute(QStringLiteral("root_name")));
 }
 
 void tst_WorkflowLanes::cancelled()

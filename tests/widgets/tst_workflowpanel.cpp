@@ -109,6 +109,9 @@ private slots:
     void badFactorKeepsTheLastWhatIf();
     void noSignalWhenNothingChanged();
     void pixels();
+    void modelCallBarsShowTheirPhases();
+    void rulerReadsInTheSpansUnit_data();
+    void rulerReadsInTheSpansUnit();
     void dependencyArrowPixels();
     void newStoreClears();
 };
@@ -389,6 +392,67 @@ void tst_WorkflowPanel::pixels()
     const auto frame = gantt->timeFrame();
     const double whiskerMid = WorkflowGanttCoordinates::xOf(frame, analysis.schedule->graph().end(account) + 75'000'000);
     QCOMPARE(image.pixelColor(QPoint(int(whiskerMid), int(accountBar.center().y()))), SpanCategoryColors::slack());
+}
+
+void tst_WorkflowPanel::modelCallBarsShowTheirPhases()
+{
+    // The Gantt colours a model call's bar by its phases, as the lanes do.
+    Fixture fixture;
+    WorkflowGantt *gantt = fixture.panel.gantt();
+    gantt->resize(1200, 300);
+    const QImage image = gantt->grab().toImage();
+    const auto &analysis = fixture.panel.analysis();
+    const auto frame = gantt->timeFrame();
+    const auto at = [&](const QString &span, double ms) {
+        const QRectF bar = gantt->barRect(spanNamed(analysis, span));
+        const double x = WorkflowGanttCoordinates::xOf(frame, analysis.timing.start + qint64(ms * 1e6));
+        return image.pixelColor(QPoint(int(x), int(bar.top()) + 3));
+    };
+    const QString first = QStringLiteral("model call: tool proposal");
+    QCOMPARE(at(first, 875.0), WorkKindColors::of(WorkKind::Queue));
+    QCOMPARE(at(first, 1320.0), WorkKindColors::of(WorkKind::Prefill));
+    QCOMPARE(at(first, 1750.0), WorkKindColors::of(WorkKind::Decode));
+    const QString second = QStringLiteral("model call: final answer");
+    QCOMPARE(at(second, 3020.0), WorkKindColors::of(WorkKind::ModelCall));
+    QCOMPARE(at(second, 4700.0), WorkKindColors::of(WorkKind::Decode));
+    QCOMPARE(at(QStringLiteral("governed adviser response"), 3000.0), WorkKindColors::of(WorkKind::Coordination));
+}
+
+void tst_WorkflowPanel::rulerReadsInTheSpansUnit_data()
+{
+    QTest::addColumn<qint64>("lengthMs");
+    QTest::addColumn<QStringList>("labels");
+    QTest::newRow("80 ms") << qint64(80) << QStringList{QStringLiteral("0 ms"), QStringLiteral("20 ms"),
+                                                       QStringLiteral("40 ms"), QStringLiteral("60 ms"),
+                                                       QStringLiteral("80 ms")};
+    QTest::newRow("6 s") << qint64(6000)
+                         << QStringList{QStringLiteral("0 s"), QStringLiteral("1 s"), QStringLiteral("2 s"),
+                                        QStringLiteral("3 s"), QStringLiteral("4 s"), QStringLiteral("5 s"),
+                                        QStringLiteral("6 s")};
+    // A 27-minute workflow reads in minutes, not "1e+06 ms".
+    QTest::newRow("27 min") << qint64(27 * 60'000)
+                            << QStringList{QStringLiteral("0 min"), QStringLiteral("5 min"), QStringLiteral("10 min"),
+                                           QStringLiteral("15 min"), QStringLiteral("20 min"), QStringLiteral("25 min")};
+}
+
+void tst_WorkflowPanel::rulerReadsInTheSpansUnit()
+{
+    QFETCH(qint64, lengthMs);
+    QFETCH(QStringList, labels);
+    auto graph = std::make_shared<SpanGraph>();
+    SpanGraph::Span root;
+    root.id = "r";
+    root.name = QStringLiteral("root");
+    root.start = 1'700'000'000'000'000'000LL;
+    root.end = root.start + lengthMs * 1'000'000;
+    graph->appendSpan(root);
+    WorkflowGantt gantt;
+    gantt.resize(1000, 200);
+    gantt.setAnalysis(WorkflowAnalysis::analyse(graph, QStringLiteral("t")));
+    QStringList shown;
+    for (const auto &tick : gantt.ticks())
+        shown.append(tick.second);
+    QVERIFY2(shown == labels, qPrintable(shown.join(QStringLiteral(" | "))));
 }
 
 void tst_WorkflowPanel::collapseByClickingTheTriangle()
