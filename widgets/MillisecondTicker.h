@@ -23,13 +23,14 @@ inline SwimlaneCoordinates::TimeUnit unitFor(double maxMs)
 class Linear : public QCPAxisTicker
 {
 public:
-    explicit Linear(SwimlaneCoordinates::TimeUnit unit) : m_msPerUnit(double(unit.ns) / 1e6) {}
+    explicit Linear(SwimlaneCoordinates::TimeUnit unit)
+        : m_msPerUnit(double(unit.ns) / 1e6)
+    { }
 
 protected:
     double getTickStep(const QCPRange &range) override
     {
-        return QCPAxisTicker::getTickStep(QCPRange(range.lower / m_msPerUnit, range.upper / m_msPerUnit))
-            * m_msPerUnit;
+        return QCPAxisTicker::getTickStep(QCPRange(range.lower / m_msPerUnit, range.upper / m_msPerUnit)) * m_msPerUnit;
     }
     QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override
     {
@@ -43,7 +44,9 @@ private:
 class Logarithmic : public QCPAxisTickerLog
 {
 public:
-    explicit Logarithmic(SwimlaneCoordinates::TimeUnit unit) : m_msPerUnit(double(unit.ns) / 1e6) {}
+    explicit Logarithmic(SwimlaneCoordinates::TimeUnit unit)
+        : m_msPerUnit(double(unit.ns) / 1e6)
+    { }
 
 protected:
     QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override

@@ -52,12 +52,13 @@ QString PhaseLegend::html(const QPalette &palette, const Content &content)
         }
         // The off-path band: a faint sample of the first kind listed.
         const auto first = std::find(content.kinds.begin(), content.kinds.end(), true);
-        const QColor faint = WorkKindColors::faint(WorkKind(first - content.kinds.begin()),
-                                                   palette.color(QPalette::Base));
+        const QColor faint
+            = WorkKindColors::faint(WorkKind(first - content.kinds.begin()), palette.color(QPalette::Base));
         text += QStringLiteral("<span style='color:%1; font-size:large'>\u2584</span>&nbsp;%2&nbsp;&nbsp; ")
                     .arg(faint.name(), tr("faint band beneath: off the critical path").toHtmlEscaped());
     } else if (content.kindsPending) {
-        text += tr("Workflows: finding each one's critical path\u2026").toHtmlEscaped() + QStringLiteral("&nbsp;&nbsp; ");
+        text += tr("Workflows: finding each one's critical path\u2026").toHtmlEscaped()
+            + QStringLiteral("&nbsp;&nbsp; ");
     }
     const SwimlaneColors colors = SwimlaneColors::fromPalette(palette);
     text += QStringLiteral("<span style='color:%1; font-size:large'>\u258c</span>&nbsp;%2")

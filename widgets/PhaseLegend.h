@@ -32,7 +32,7 @@ public:
     const Content &content() const { return m_content; }
 
     static QString html(const QPalette &palette, const Content &content);
-    static QString html(const QPalette &palette);   // request phases only
+    static QString html(const QPalette &palette); // request phases only
 
 protected:
     void changeEvent(QEvent *event) override;

@@ -130,7 +130,7 @@ private:
     std::shared_ptr<const TraceStore> m_store;
     Boundary m_boundary = Boundary::Client;
     Metric m_metric = Metric::Ttft;
-    Metric m_chosenMetric = Metric::Ttft;   // what setMetric() asked for; a store without it shows E2E
+    Metric m_chosenMetric = Metric::Ttft; // what setMetric() asked for; a store without it shows E2E
     TimeAxis m_timeAxis = TimeAxis::Absolute;
     TimeWindow m_timeWindow;
     RowSet m_selection;

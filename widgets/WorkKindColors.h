@@ -26,23 +26,23 @@ inline QColor of(WorkKind kind)
     case WorkKind::Decode:
         return PhaseColors::of(Phase::Stream);
     case WorkKind::ModelCall:
-        return QColor(0x33, 0x22, 0x88);   // indigo
+        return QColor(0x33, 0x22, 0x88); // indigo
     case WorkKind::Tool:
-        return QColor(0xAA, 0x33, 0x77);   // purple
+        return QColor(0xAA, 0x33, 0x77); // purple
     case WorkKind::Retrieval:
-        return QColor(0x11, 0x77, 0x33);   // green
+        return QColor(0x11, 0x77, 0x33); // green
     case WorkKind::Embeddings:
-        return QColor(0xF0, 0xE4, 0x42);   // yellow
+        return QColor(0xF0, 0xE4, 0x42); // yellow
     case WorkKind::Coordination:
-        return QColor(0xEB, 0xD5, 0xF5);   // pale lavender: containers stay quiet
+        return QColor(0xEB, 0xD5, 0xF5); // pale lavender: containers stay quiet
     case WorkKind::Network:
         return PhaseColors::of(Phase::NetworkIn);
     case WorkKind::Gateway:
         return PhaseColors::of(Phase::Gateway);
     case WorkKind::Preparation:
-        return QColor(0x6B, 0x3E, 0x00);   // brown
+        return QColor(0x6B, 0x3E, 0x00); // brown
     case WorkKind::Other:
-        return QColor(0x40, 0x40, 0x40);   // dark grey
+        return QColor(0x40, 0x40, 0x40); // dark grey
     case WorkKind::Idle:
         break;
     }

@@ -41,8 +41,9 @@ QString spanName(const TraceStore &store, qint32 row)
 
 QString range(float from, float to)
 {
-    return QStringLiteral("%1 \u2013 %2").arg(SwimlaneCoordinates::formatDuration(qint64(double(from) * 1e6)),
-                                               SwimlaneCoordinates::formatDuration(qint64(double(to) * 1e6)));
+    return QStringLiteral("%1 \u2013 %2")
+        .arg(SwimlaneCoordinates::formatDuration(qint64(double(from) * 1e6)),
+             SwimlaneCoordinates::formatDuration(qint64(double(to) * 1e6)));
 }
 
 QString slackOf(const TraceStore &store, qint32 workflow, qint32 spanRow)
@@ -83,7 +84,7 @@ QString tooltipHtml(const TraceStore &store, const WorkflowLanes &lanes, qint32 
     const auto offPath = lanes.offPath(lane);
     const qint32 onPath = path.indexAt(float(ms));
     const qint32 beneath = offPath.indexAt(float(ms));
-    const qint32 workflow = lane;   // lane i is workflow i
+    const qint32 workflow = lane; // lane i is workflow i
     QStringList lines;
     const auto describeOnPath = [&](bool headline) {
         const qint32 span = path.span[onPath];
@@ -106,7 +107,7 @@ QString tooltipHtml(const TraceStore &store, const WorkflowLanes &lanes, qint32 
                                       : tr("<b>off the critical path</b> (%1)").arg(slack));
         } else {
             lines << tr("beneath, off the path: %1%2 (%3)").arg(swatch(kind), name, workKindLabel(kind))
-                         + (slack.isEmpty() ? QString() : QStringLiteral(", ") + slack);
+                    + (slack.isEmpty() ? QString() : QStringLiteral(", ") + slack);
         }
     };
     if (offPathBand && beneath >= 0) {

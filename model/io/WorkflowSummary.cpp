@@ -103,7 +103,7 @@ void summarise(TraceStore &store)
         server.offsets.push_back(0);
         client.offsets.push_back(0);
     }
-    bool namedType = false;   // some workflow's type comes from the contract, not its root's name
+    bool namedType = false; // some workflow's type comes from the contract, not its root's name
     QStringList rootNames;
     for (qsizetype w = 0; w < workflows.rowCount(); ++w) {
         const qint32 first = workflows.firstSpan[size_t(w)];
@@ -191,7 +191,7 @@ void summarise(TraceStore &store)
         }
         column.padTo(requests.rowCount());
     }
-        if (anyTokens && server.offsets.size() == size_t(requests.rowCount()) + 1)
+    if (anyTokens && server.offsets.size() == size_t(requests.rowCount()) + 1)
         requests.setTokenTimelines(std::move(server), std::move(client));
 }
 

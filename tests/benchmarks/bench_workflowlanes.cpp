@@ -83,7 +83,8 @@ std::shared_ptr<TraceStore> generate(qint32 workflows, quint64 seed)
     auto store = std::make_shared<TraceStore>();
     SpanTraceBuilder builder(*store, QStringLiteral("generated"));
     std::mt19937_64 random(seed);
-    const auto uniform = [&random](qint64 lo, qint64 hi) { return std::uniform_int_distribution<qint64>(lo, hi)(random); };
+    const auto uniform
+        = [&random](qint64 lo, qint64 hi) { return std::uniform_int_distribution<qint64>(lo, hi)(random); };
     SpanRecord record;
     quint64 nextSpan = 1;
     const auto add = [&](const std::string &trace, quint64 id, quint64 parent, const char *name, const char *operation,
@@ -144,14 +145,18 @@ std::shared_ptr<TraceStore> generate(qint32 workflows, quint64 seed)
             const qint64 toolEnd = returned + uniform(1, 20) * kMs;
             const quint64 client = nextSpan++;
             builder.addSpan(add(trace, client, tool, "GET /quote", nullptr, SpanKind::Client, call, returned));
-            builder.addSpan(add(trace, nextSpan++, client, "quote handler", nullptr, SpanKind::Server, served, handled));
-            builder.addSpan(add(trace, tool, root, "execute_tool quote", "execute_tool", SpanKind::Internal, at, toolEnd));
+            builder.addSpan(
+                add(trace, nextSpan++, client, "quote handler", nullptr, SpanKind::Server, served, handled));
+            builder.addSpan(
+                add(trace, tool, root, "execute_tool quote", "execute_tool", SpanKind::Internal, at, toolEnd));
             at = toolEnd + uniform(1, 10) * kMs;
             const quint64 retrieval = nextSpan++;
             const qint64 slow = uniform(50, 500) * kMs;
             const qint64 fast = uniform(10, 49) * kMs;
-            builder.addSpan(add(trace, nextSpan++, retrieval, "vector search", "retrieval", SpanKind::Client, at, at + slow));
-            builder.addSpan(add(trace, nextSpan++, retrieval, "keyword search", "retrieval", SpanKind::Client, at, at + fast));
+            builder.addSpan(
+                add(trace, nextSpan++, retrieval, "vector search", "retrieval", SpanKind::Client, at, at + slow));
+            builder.addSpan(
+                add(trace, nextSpan++, retrieval, "keyword search", "retrieval", SpanKind::Client, at, at + fast));
             builder.addSpan(add(trace, retrieval, root, "retrieve", "retrieval", SpanKind::Internal, at, at + slow));
             at += slow + uniform(1, 10) * kMs;
         }
@@ -202,9 +207,9 @@ double paintNaively(const LaneLayout &layout, const WorkflowLanes &lanes, TimeWi
 
 struct PaintFigures
 {
-    double render = 0.0;   // building the frame image (a worker does this for the full view)
-    double gui = 0.0;      // GUI-thread paint when the window just changed
-    double cached = 0.0;   // GUI-thread paint of an unchanged window + overlay
+    double render = 0.0; // building the frame image (a worker does this for the full view)
+    double gui = 0.0;    // GUI-thread paint when the window just changed
+    double cached = 0.0; // GUI-thread paint of an unchanged window + overlay
 };
 
 PaintFigures measurePaint(ViewState &state, SwimlaneCanvas &canvas, TimeWindow window, LaneWindow lanes, int frames)
@@ -215,7 +220,7 @@ PaintFigures measurePaint(ViewState &state, SwimlaneCanvas &canvas, TimeWindow w
     std::vector<double> cached;
     QImage target(canvas.size(), QImage::Format_RGB32);
     for (int i = 0; i < frames; ++i) {
-        state.setTimeWindow({window.begin + i, window.end + i});   // a new window: the frame is rebuilt
+        state.setTimeWindow({window.begin + i, window.end + i}); // a new window: the frame is rebuilt
         LaneFrameKey key;
         key.layout = canvas.laneLayout();
         key.workflows = canvas.workflowLanes();
@@ -313,8 +318,8 @@ int main(int argc, char **argv)
     order.metric = Metric::E2e;
     order.descending = true;
     auto layout = std::make_shared<const LaneLayout>(LaneLayout::build(store->requests, order, nullptr));
-    std::printf("\nlane layout by E2E (off the GUI thread): %.0f ms for %lld lanes\n", double(clock.nsecsElapsed()) / 1e6,
-                static_cast<long long>(layout->slotCount()));
+    std::printf("\nlane layout by E2E (off the GUI thread): %.0f ms for %lld lanes\n",
+                double(clock.nsecsElapsed()) / 1e6, static_cast<long long>(layout->slotCount()));
     SwimlaneCanvas canvas(&state);
     canvas.resize(1600, 900);
     canvas.setLaneLayout(layout);
@@ -322,8 +327,8 @@ int main(int argc, char **argv)
     std::vector<qint32> members;
     for (qint32 row = 0; row < qint32(store->requests.rowCount()); row += 20)
         members.push_back(row);
-    state.setExceedance({Metric::E2e, Boundary::Client, 0.0, QStringLiteral("every 20th"),
-                         RowSet::fromSortedUnique(members)});
+    state.setExceedance(
+        {Metric::E2e, Boundary::Client, 0.0, QStringLiteral("every 20th"), RowSet::fromSortedUnique(members)});
     state.selectRow(qint32(store->requests.rowCount() / 2));
 
     const TimeWindow bounds = canvas.timeBounds();

@@ -84,7 +84,7 @@ void tst_WorkflowLanes::adviserLane()
     QCOMPARE(total, qint64(5'986'000'000));
     QCOMPARE(lanes.pathTotals()[size_t(WorkKind::Decode)], qint64((396 + 2640) * 1'000'000LL));
     QVERIFY(lanes.shows(WorkKind::Tool));
-    QVERIFY(!lanes.shows(WorkKind::Coordination));   // the agent's own time is never on the path here
+    QVERIFY(!lanes.shows(WorkKind::Coordination)); // the agent's own time is never on the path here
     QVERIFY(!lanes.shows(WorkKind::Idle));
     QCOMPARE(lanes.segmentCount(), qint64(12));
 }
@@ -135,15 +135,16 @@ void tst_WorkflowLanes::longLivedStreamsAreFlagged()
             flagged.append(store->spans.name(store->workflows.firstSpan[w]));
     }
     flagged.sort();
-    QCOMPARE(flagged, QStringList({QStringLiteral("flagd.evaluation.v1.Service/EventStream"),
-                                   QStringLiteral("schema.v1.Service/EventStream"),
-                                   QStringLiteral("schema.v1.Service/EventStream")}));
+    QCOMPARE(flagged,
+             QStringList({QStringLiteral("flagd.evaluation.v1.Service/EventStream"),
+                          QStringLiteral("schema.v1.Service/EventStream"),
+                          QStringLiteral("schema.v1.Service/EventStream")}));
     const WorkflowLanes lanes = WorkflowLanes::build(*store);
     qint32 lanesFlagged = 0;
     for (qint32 lane = 0; lane < lanes.laneCount(); ++lane)
         lanesFlagged += (lanes.flags(lane) & WorkflowLanes::LongLivedStream) ? 1 : 0;
     QCOMPARE(lanesFlagged, 3);
-    QCOMPARE(LongLivedStreams::find(*adviser()), std::vector<quint8>{0});   // one workflow: nothing to compare
+    QCOMPARE(LongLivedStreams::find(*adviser()), std::vector<quint8>{0}); // one workflow: nothing to compare
 }
 
 void tst_WorkflowLanes::aggregateCountsTheCriticalKind()
@@ -159,7 +160,7 @@ void tst_WorkflowLanes::aggregateCountsTheCriticalKind()
     const auto kindAt = [&](int ms) { return WorkKind(WorkActivity::dominant(activity.binValues(ms))); };
     QCOMPARE(kindAt(30), WorkKind::Network);
     QCOMPARE(kindAt(300), WorkKind::Retrieval);
-    QCOMPARE(activity.value(300, int(WorkKind::Retrieval)), 1.0f);   // the path only: the parallel branch is not counted
+    QCOMPARE(activity.value(300, int(WorkKind::Retrieval)), 1.0f); // the path only: the parallel branch is not counted
     QCOMPARE(kindAt(1000), WorkKind::Queue);
     QCOMPARE(kindAt(1300), WorkKind::Prefill);
     QCOMPARE(kindAt(1500), WorkKind::FirstToken);

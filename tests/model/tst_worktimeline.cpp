@@ -103,20 +103,20 @@ void tst_WorkTimeline::constructed_data()
         << QStringLiteral("tool:X 0-80, coordination:R 80-100") << QStringLiteral("retrieval:Y 0-50");
     QTest::newRow("off-path branch shows its deepest running span")
         << QStringLiteral("R 0 100 - agent; X 0 100 R tool; Y 0 60 R retrieval; E 10 30 Y embeddings")
-        << QStringLiteral("tool:X 0-100")
-        << QStringLiteral("retrieval:Y 0-10, embeddings:E 10-30, retrieval:Y 30-60");
+        << QStringLiteral("tool:X 0-100") << QStringLiteral("retrieval:Y 0-10, embeddings:E 10-30, retrieval:Y 30-60");
     QTest::newRow("ancestor of the path is not off-path work")
         << QStringLiteral("R 0 100 - agent; G 0 100 R retrieval; P 0 100 G retrieval; A 0 40 G retrieval")
         << QStringLiteral("retrieval:P 0-100") << QStringLiteral("retrieval:A 0-40");
     QTest::newRow("gap between roots is idle")
-        << QStringLiteral("A 0 10 - tool; B 20 30 - tool")
-        << QStringLiteral("tool:A 0-10, idle:- 10-20, tool:B 20-30") << QString();
-    QTest::newRow("sequence of kinds")
-        << QStringLiteral("R 0 100 - agent; N 0 5 R network; G 5 10 R gateway; Q 10 20 R retrieval;"
-                          " P 20 25 R preparation; M 25 90 R model_call; T 90 100 R tool")
-        << QStringLiteral("network:N 0-5, gateway:G 5-10, retrieval:Q 10-20, preparation:P 20-25,"
-                          " model_call:M 25-90, tool:T 90-100")
+        << QStringLiteral("A 0 10 - tool; B 20 30 - tool") << QStringLiteral("tool:A 0-10, idle:- 10-20, tool:B 20-30")
         << QString();
+    QTest::newRow("sequence of kinds") << QStringLiteral(
+        "R 0 100 - agent; N 0 5 R network; G 5 10 R gateway; Q 10 20 R retrieval;"
+        " P 20 25 R preparation; M 25 90 R model_call; T 90 100 R tool")
+                                       << QStringLiteral(
+                                              "network:N 0-5, gateway:G 5-10, retrieval:Q 10-20, preparation:P 20-25,"
+                                              " model_call:M 25-90, tool:T 90-100")
+                                       << QString();
 }
 
 void tst_WorkTimeline::constructed()
@@ -166,8 +166,8 @@ void tst_WorkTimeline::adviserExample()
 {
     // The seed's governed adviser response, as the bundled OTLP example
     // writes it: every critical section at its known times (ms from start).
-    const auto result =
-        TraceFileLoader::load(QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/adviser.otlp.json"), {});
+    const auto result
+        = TraceFileLoader::load(QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/adviser.otlp.json"), {});
     QVERIFY(result.ok());
     const WorkflowAnalysis analysis = WorkflowAnalysis::analyse(*result.store, 0);
     QVERIFY(analysis.ok());

@@ -43,8 +43,7 @@ struct Fixture
         panel.show();
         change([&] { state.setStore(std::move(store)); });
     }
-    template<typename Change>
-    void change(Change what)
+    template<typename Change> void change(Change what)
     {
         QSignalSpy ready(&panel, &DistributionPanel::distributionReady);
         what();
@@ -78,7 +77,8 @@ void tst_TimeUnits::spanTraceOpensOnE2eInSeconds()
     QCOMPARE(f.panel.scopeDistribution().n, 141);
     QCOMPARE(f.panel.plot()->xAxis->label(), QStringLiteral("E2E (s)"));
     const QStringList ticks = f.tickLabels();
-    QVERIFY2(ticks.contains(QStringLiteral("10")) && ticks.contains(QStringLiteral("40")), qPrintable(ticks.join(u' ')));
+    QVERIFY2(ticks.contains(QStringLiteral("10")) && ticks.contains(QStringLiteral("40")),
+             qPrintable(ticks.join(u' ')));
     QVERIFY2(!ticks.contains(QStringLiteral("10000")), qPrintable(ticks.join(u' ')));
     // The data stay in ms: the p99 mark sits at its value in ms.
     QVERIFY(texts(f.panel).contains(QStringLiteral("p99 34.53 s")));
@@ -112,7 +112,7 @@ void tst_TimeUnits::flatTraceKeepsTtft()
 {
     // A flat trace after a span trace: back on the chosen metric, TTFT.
     Fixture f(load(QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/adviser.otlp.json")));
-    QCOMPARE(f.state.metric(), Metric::Ttft);   // the adviser's model calls record their first token
+    QCOMPARE(f.state.metric(), Metric::Ttft); // the adviser's model calls record their first token
     QSignalSpy metric(&f.state, &ViewState::metricChanged);
     f.change([&] { f.state.setStore(load(QStringLiteral(TRACELANE_REALDATA_DIR "/otel-tui/test_data.json"))); });
     QCOMPARE(f.state.metric(), Metric::E2e);

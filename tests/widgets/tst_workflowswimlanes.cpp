@@ -4,13 +4,13 @@
 // the colours' safety for colour-blind readers. Pixels are sampled at known
 // times of the bundled adviser workflow and of constructed workflows.
 
+#include "ExceedanceMarks.h"
 #include "LaneRaster.h"
 #include "PhaseColors.h"
 #include "PhaseLegend.h"
 #include "SwimlaneCanvas.h"
 #include "SwimlaneColors.h"
 #include "SwimlaneView.h"
-#include "ExceedanceMarks.h"
 #include "ViewState.h"
 #include "WorkKindColors.h"
 #include "analysis/lanes/LaneLayout.h"
@@ -245,7 +245,7 @@ void tst_WorkflowSwimlanes::constructedWorkflows_data()
     QTest::addColumn<int>("workflow");
     QTest::addColumn<double>("ms");
     QTest::addColumn<WorkKind>("path");
-    QTest::addColumn<int>("offPath");   // a WorkKind, or -1 for none
+    QTest::addColumn<int>("offPath"); // a WorkKind, or -1 for none
     // plan (agent) 0-1000: search (tool) 0-800 on the path, lookup
     // (retrieval) 0-500 with embed (embeddings) 100-300 beside it.
     QTest::newRow("tool, retrieval beside") << 0 << 50.0 << WorkKind::Tool << int(WorkKind::Retrieval);
@@ -286,9 +286,9 @@ void tst_WorkflowSwimlanes::legendListsKinds()
     Fixture f(adviser());
     const QString html = f.view.legend()->text();
     // Every kind on the adviser's lanes after a swatch of its colour.
-    const std::array shown = {WorkKind::Queue,     WorkKind::Prefill, WorkKind::FirstToken, WorkKind::Decode,
-                              WorkKind::ModelCall, WorkKind::Tool,    WorkKind::Retrieval,  WorkKind::Network,
-                              WorkKind::Gateway,   WorkKind::Preparation};
+    const std::array shown
+        = {WorkKind::Queue, WorkKind::Prefill,   WorkKind::FirstToken, WorkKind::Decode,  WorkKind::ModelCall,
+           WorkKind::Tool,  WorkKind::Retrieval, WorkKind::Network,    WorkKind::Gateway, WorkKind::Preparation};
     for (const WorkKind kind : shown) {
         QVERIFY2(html.contains(QStringLiteral("color:%1; font-size:large'>\u25a0</span>&nbsp;%2")
                                    .arg(WorkKindColors::of(kind).name(), workKindLabel(kind).toHtmlEscaped())),
@@ -411,15 +411,12 @@ void tst_WorkflowSwimlanes::kindColoursSurviveColourBlindness_data()
 {
     QTest::addColumn<Matrix3>("deficiency");
     QTest::newRow("normal vision") << Matrix3{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
-    QTest::newRow("protanopia") << Matrix3{{{0.152286, 1.052583, -0.204868},
-                                            {0.114503, 0.786281, 0.099216},
-                                            {-0.003882, -0.048116, 1.051998}}};
-    QTest::newRow("deuteranopia") << Matrix3{{{0.367322, 0.860646, -0.227968},
-                                              {0.280085, 0.672501, 0.047413},
-                                              {-0.011820, 0.042940, 0.968881}}};
-    QTest::newRow("tritanopia") << Matrix3{{{1.255528, -0.076749, -0.178779},
-                                            {-0.078411, 0.930809, 0.147602},
-                                            {0.004733, 0.691367, 0.303900}}};
+    QTest::newRow("protanopia") << Matrix3{
+        {{0.152286, 1.052583, -0.204868}, {0.114503, 0.786281, 0.099216}, {-0.003882, -0.048116, 1.051998}}};
+    QTest::newRow("deuteranopia") << Matrix3{
+        {{0.367322, 0.860646, -0.227968}, {0.280085, 0.672501, 0.047413}, {-0.011820, 0.042940, 0.968881}}};
+    QTest::newRow("tritanopia") << Matrix3{
+        {{1.255528, -0.076749, -0.178779}, {-0.078411, 0.930809, 0.147602}, {0.004733, 0.691367, 0.303900}}};
 }
 
 void tst_WorkflowSwimlanes::kindColoursSurviveColourBlindness()
@@ -436,13 +433,14 @@ void tst_WorkflowSwimlanes::kindColoursSurviveColourBlindness()
     for (size_t a = 0; a < colours.size(); ++a) {
         for (size_t b = a + 1; b < colours.size(); ++b) {
             if (a >= size_t(kWorkKindCount))
-                continue;   // the two backgrounds are never side by side
+                continue; // the two backgrounds are never side by side
             const auto la = labSeenWith(colours[a].second, deficiency);
             const auto lb = labSeenWith(colours[b].second, deficiency);
             const double distance = std::hypot(la[0] - lb[0], la[1] - lb[1], la[2] - lb[2]);
-            QVERIFY2(distance >= 12.0, qPrintable(QStringLiteral("%1 vs %2: %3")
-                                                      .arg(colours[a].first, colours[b].first)
-                                                      .arg(distance, 0, 'f', 1)));
+            QVERIFY2(
+                distance >= 12.0,
+                qPrintable(
+                    QStringLiteral("%1 vs %2: %3").arg(colours[a].first, colours[b].first).arg(distance, 0, 'f', 1)));
         }
     }
 }

@@ -11,8 +11,7 @@
 // WorkActivity for workflow kinds). A segment that covers a whole bin adds
 // 1 to that bin's category; one that covers a third of it adds 1/3, so thin
 // segments are neither dropped nor inflated to a full pixel.
-template<int Categories>
-class BinCoverage
+template<int Categories> class BinCoverage
 {
 public:
     static constexpr int kCategories = Categories;
@@ -42,8 +41,7 @@ public:
     // [firstTouched(), lastTouched()]. With few segments (a zoomed-in row)
     // it visits only the bins where a segment starts or ends, so a row costs
     // what its lanes cost, not what its width costs.
-    template<typename Run>
-    void forEachRun(Run run);
+    template<typename Run> void forEachRun(Run run);
     // Whether forEachRun() will visit only the bins where segments start or
     // end. Sorting those events costs several times what walking a bin
     // does: when the touched bins are few compared with the events (a row
@@ -92,14 +90,13 @@ protected:
     bool m_finished = false;
 };
 
-template<int Categories>
-void BinCoverage<Categories>::resize(int bins)
+template<int Categories> void BinCoverage<Categories>::resize(int bins)
 {
     m_bins = qMax(0, bins);
     m_values.assign((size_t(m_bins) + 2) * kCategories, 0.0f);
     m_spans.assign((size_t(m_bins) + 2) * kCategories, 0.0f);
     m_events.clear();
-    m_eventLimit = size_t(m_bins);   // beyond one per bin, walking every bin is cheaper
+    m_eventLimit = size_t(m_bins); // beyond one per bin, walking every bin is cheaper
     m_eventsOverflowed = false;
     m_firstTouched = 0;
     m_lastTouched = -1;
@@ -107,8 +104,7 @@ void BinCoverage<Categories>::resize(int bins)
     m_finished = false;
 }
 
-template<int Categories>
-void BinCoverage<Categories>::clear()
+template<int Categories> void BinCoverage<Categories>::clear()
 {
     if (!m_eventsOverflowed) {
         for (const int bin : m_events) {
@@ -129,8 +125,7 @@ void BinCoverage<Categories>::clear()
     m_finished = false;
 }
 
-template<int Categories>
-void BinCoverage<Categories>::addSegment(int category, double x0, double x1)
+template<int Categories> void BinCoverage<Categories>::addSegment(int category, double x0, double x1)
 {
     x0 = std::max(x0, 0.0);
     x1 = std::min(x1, double(m_bins));
@@ -163,8 +158,7 @@ void BinCoverage<Categories>::addSegment(int category, double x0, double x1)
     }
 }
 
-template<int Categories>
-void BinCoverage<Categories>::finish()
+template<int Categories> void BinCoverage<Categories>::finish()
 {
     if (m_finished || m_lastTouched < m_firstTouched) {
         m_finished = true;
@@ -186,8 +180,7 @@ void BinCoverage<Categories>::finish()
     m_finished = true;
 }
 
-template<int Categories>
-float BinCoverage<Categories>::total(int bin) const
+template<int Categories> float BinCoverage<Categories>::total(int bin) const
 {
     const float *v = binValues(bin);
     float sum = 0.0f;
@@ -196,9 +189,7 @@ float BinCoverage<Categories>::total(int bin) const
     return sum;
 }
 
-template<int Categories>
-template<typename Run>
-void BinCoverage<Categories>::forEachRun(Run run)
+template<int Categories> template<typename Run> void BinCoverage<Categories>::forEachRun(Run run)
 {
     if (m_lastTouched < m_firstTouched)
         return;
@@ -211,8 +202,7 @@ void BinCoverage<Categories>::forEachRun(Run run)
             // Bitwise: a fixed-size memcmp compiles to a few vector compares,
             // a float loop to a branch per category, in the hottest loop of
             // the view.
-            if (bin <= m_lastTouched
-                && std::memcmp(binValues(bin), binValues(from), sizeof(float) * kCategories) == 0)
+            if (bin <= m_lastTouched && std::memcmp(binValues(bin), binValues(from), sizeof(float) * kCategories) == 0)
                 continue;
             run(from, bin - 1, binValues(from));
             from = bin;
@@ -236,6 +226,6 @@ void BinCoverage<Categories>::forEachRun(Run run)
         run(bin, bin, values);
         const int next = e + 1 < m_events.size() ? m_events[e + 1] : m_lastTouched + 1;
         if (next > bin + 1)
-            run(bin + 1, next - 1, between);   // nothing starts or ends in here
+            run(bin + 1, next - 1, between); // nothing starts or ends in here
     }
 }

@@ -3,8 +3,8 @@
 #include "LaneLayout.h"
 #include "WorkflowLanes.h"
 
-void WorkActivity::addLanes(const LaneLayout &layout, const WorkflowLanes &workflows, qint64 slotBegin,
-                            qint64 slotEnd, bool aligned, qint64 windowBegin, qint64 windowDuration)
+void WorkActivity::addLanes(const LaneLayout &layout, const WorkflowLanes &workflows, qint64 slotBegin, qint64 slotEnd,
+                            bool aligned, qint64 windowBegin, qint64 windowDuration)
 {
     if (m_bins <= 0 || windowDuration <= 0)
         return;

@@ -75,8 +75,8 @@ struct WorkflowLanesBuilder
         return origin == std::numeric_limits<qint64>::max() ? 0 : origin;
     }
 
-    static void pack(Columns &columns, const std::vector<WorkSegment> &segments, const SpanGraph &graph,
-                     qint64 origin, std::array<qint64, kWorkKindCount> *totals)
+    static void pack(Columns &columns, const std::vector<WorkSegment> &segments, const SpanGraph &graph, qint64 origin,
+                     std::array<qint64, kWorkKindCount> *totals)
     {
         for (const auto &segment : segments) {
             // Integer subtraction first: epoch-sized times keep their precision.

@@ -37,7 +37,7 @@ public:
 
     enum LaneFlag : quint8 {
         NoFlags = 0,
-        NotAnalysed = 1 << 0,   // its spans cannot form a schedule (a cycle...): no segments
+        NotAnalysed = 1 << 0, // its spans cannot form a schedule (a cycle...): no segments
         LongLivedStream = 1 << 1,
     };
 
@@ -63,13 +63,12 @@ public:
     size_t memoryBytes() const;
 
     // Empty (and early) when `cancelled` becomes true.
-    static WorkflowLanes build(const TraceStore &store, const std::atomic<bool> *cancelled = nullptr,
-                               int threads = 1);
+    static WorkflowLanes build(const TraceStore &store, const std::atomic<bool> *cancelled = nullptr, int threads = 1);
 
 private:
     struct Columns
     {
-        std::vector<quint32> first;   // laneCount() + 1 offsets
+        std::vector<quint32> first; // laneCount() + 1 offsets
         std::vector<float> begin;
         std::vector<float> end;
         std::vector<WorkKind> kind;

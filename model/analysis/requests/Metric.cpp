@@ -125,7 +125,8 @@ QString whatMetricNeeds(Metric metric, Boundary boundary)
     case Metric::Ttft:
         return QStringLiteral("TTFT needs a first-token time (%1 to %2); a workflow has one only when a model "
                               "call records its tokens or first-token stamp")
-            .arg(QLatin1String(stampFieldName(boundaryStart(boundary))), QLatin1String(stampFieldName(boundaryFirstToken(boundary))));
+            .arg(QLatin1String(stampFieldName(boundaryStart(boundary))),
+                 QLatin1String(stampFieldName(boundaryFirstToken(boundary))));
     case Metric::Itl:
         return QStringLiteral("ITL needs the first and last client token and more than one output token");
     case Metric::E2e:

@@ -26,7 +26,7 @@ std::vector<quint8> find(const TraceStore &store)
         e2e[w] = spanCount > 0 ? end - begin : 0;
     }
     if (count < 2)
-        return flags;   // nothing to be far longer than
+        return flags; // nothing to be far longer than
     std::vector<qint64> sorted = e2e;
     std::nth_element(sorted.begin(), sorted.begin() + qsizetype(count / 2), sorted.end());
     const double median = double(sorted[count / 2]);

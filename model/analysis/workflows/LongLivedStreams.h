@@ -16,7 +16,7 @@ namespace LongLivedStreams {
 // Far longer: at least kFactor times the median workflow E2E, and at
 // least kMinimumNs, so a trace of sub-millisecond spans flags nothing.
 inline constexpr double kFactor = 20.0;
-inline constexpr qint64 kMinimumNs = 10'000'000'000;   // 10 s
+inline constexpr qint64 kMinimumNs = 10'000'000'000; // 10 s
 
 // 1 per workflow of `store` that is a long-lived stream.
 std::vector<quint8> find(const TraceStore &store);

@@ -13,31 +13,31 @@
 // lanes colour time by the kind on the critical path, and the Gantt colours
 // bars by the same kinds, so one legend serves both.
 enum class WorkKind : quint8 {
-    Queue,          // model call waiting for the engine
-    Prefill,        // model call reading the prompt
-    FirstToken,     // after prefill until the first token is out (first decode, return)
-    Decode,         // after the first token: the answer streams
-    ModelCall,      // model time the span's stamps do not split
+    Queue,      // model call waiting for the engine
+    Prefill,    // model call reading the prompt
+    FirstToken, // after prefill until the first token is out (first decode, return)
+    Decode,     // after the first token: the answer streams
+    ModelCall,  // model time the span's stamps do not split
     Tool,
     Retrieval,
     Embeddings,
-    Coordination,   // an agent's or a parent's own time between its children
-    Network,        // transit, and client calls to an uninstrumented service
+    Coordination, // an agent's or a parent's own time between its children
+    Network,      // transit, and client calls to an uninstrumented service
     Gateway,
     Preparation,
     Other,
-    Idle,           // no span at all: a gap between root spans (not observed)
+    Idle, // no span at all: a gap between root spans (not observed)
 };
 inline constexpr int kWorkKindCount = 14;
 
 inline QString workKindKey(WorkKind kind)
 {
     static const std::array<QString, kWorkKindCount> keys = {
-        QStringLiteral("queue"),        QStringLiteral("prefill"),     QStringLiteral("first_token"),
-        QStringLiteral("decode"),       QStringLiteral("model_call"),  QStringLiteral("tool"),
-        QStringLiteral("retrieval"),    QStringLiteral("embeddings"),  QStringLiteral("coordination"),
-        QStringLiteral("network"),      QStringLiteral("gateway"),     QStringLiteral("preparation"),
-        QStringLiteral("other"),        QStringLiteral("idle"),
+        QStringLiteral("queue"),     QStringLiteral("prefill"),    QStringLiteral("first_token"),
+        QStringLiteral("decode"),    QStringLiteral("model_call"), QStringLiteral("tool"),
+        QStringLiteral("retrieval"), QStringLiteral("embeddings"), QStringLiteral("coordination"),
+        QStringLiteral("network"),   QStringLiteral("gateway"),    QStringLiteral("preparation"),
+        QStringLiteral("other"),     QStringLiteral("idle"),
     };
     return keys[size_t(kind)];
 }

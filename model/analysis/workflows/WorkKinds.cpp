@@ -61,7 +61,7 @@ void split(const SpanGraph &graph, qint32 span, WorkKind kind, qint64 from, qint
     std::sort(sorted.begin(), sorted.begin() + qsizetype(count),
               [](const auto &a, const auto &b) { return a.begin < b.begin; });
 
-    bool afterPrefill = false;   // the last phase that ended before the cursor was prefill
+    bool afterPrefill = false; // the last phase that ended before the cursor was prefill
     // Time no phase covers: decode from the first token on; before it, the
     // rest of the wait for the first token when prefill is known to be over.
     const auto gap = [&](qint64 a, qint64 b) {

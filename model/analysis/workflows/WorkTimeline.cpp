@@ -83,7 +83,7 @@ void WorkTimeline::build(const WorkflowSchedule &schedule, const std::vector<Pat
     if (events.empty())
         return;
     std::sort(events.begin(), events.end(), [](const Event &a, const Event &b) { return a.time < b.time; });
-    using Running = std::tuple<qint32, qint64, qint32>;   // depth, start, span
+    using Running = std::tuple<qint32, qint64, qint32>; // depth, start, span
     std::set<Running> running;
     for (size_t i = 0; i < events.size();) {
         const qint64 now = events[i].time;
