@@ -1,0 +1,60 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+#include <QTemporaryDir>
+
+#include <memory>
+#include <vector>
+
+class QProcess;
+
+// A real ClickHouse cluster for tests: N servers (Debian's clickhouse-server,
+// 18.16 here, or a newer `clickhouse server`) started as ordinary processes on
+// loopback, each with a config written here (free ports, data in a temporary
+// folder), all in one remote_servers cluster named kCluster so a Distributed
+// table spans them. Stopped when the object goes (and killed with the test
+// process if that dies first). A missing binary is a failure with the
+// install command, never a skip.
+class ClickHouseCluster
+{
+public:
+    static constexpr const char *kCluster = "tracelane_test";
+
+    explicit ClickHouseCluster(int shards = 2);
+    ~ClickHouseCluster();
+    ClickHouseCluster(const ClickHouseCluster &) = delete;
+    ClickHouseCluster &operator=(const ClickHouseCluster &) = delete;
+
+    // Starts every server and waits until each answers /ping (30 s at most).
+    bool start(QString *error);
+    void stop();
+
+    int shardCount() const { return int(m_servers.size()); }
+    int httpPort(int shard) const;
+    // http://127.0.0.1:PORT of one server.
+    QString httpBase(int shard) const;
+
+    // Runs one statement on one server over HTTP (10 s timeout); the body of
+    // the answer, or an empty result with `error` set.
+    QByteArray query(int shard, const QString &sql, QString *error = nullptr) const;
+
+    // Where the server binary was found ("" when not), and how it is called.
+    static QString serverBinary(QStringList *arguments = nullptr);
+
+private:
+    struct Server
+    {
+        int httpPort = 0;
+        int tcpPort = 0;
+        int interserverPort = 0;
+        QString folder;
+        QProcess *process = nullptr;
+    };
+    bool writeConfig(const Server &server, QString *error) const;
+    bool waitUntilReady(int shard, QString *error) const;
+    QString logTail(const Server &server) const;
+
+    QTemporaryDir m_root;
+    std::vector<Server> m_servers;
+};
