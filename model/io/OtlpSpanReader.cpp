@@ -2,7 +2,7 @@
 
 #include "AttributeText.h"
 #include "SpanId.h"
-#include "SpanTraceBuilder.h"
+#include "SpanSink.h"
 
 #include <charconv>
 
@@ -67,7 +67,7 @@ QString jsonTypeName(Type type)
 
 } // namespace
 
-OtlpSpanReader::OtlpSpanReader(SpanTraceBuilder &builder, const qint64 *currentLine)
+OtlpSpanReader::OtlpSpanReader(SpanSink &builder, const qint64 *currentLine)
     : m_builder(builder), m_currentLine(currentLine)
 {
     m_stack.reserve(32);

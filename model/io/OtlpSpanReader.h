@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-class SpanTraceBuilder;
+class SpanSink;
 
 // The OTLP/JSON ExportTraceServiceRequest grammar as a state machine over
 // JSON events (from JsonEventScanner or nlohmann SAX): resourceSpans →
@@ -19,7 +19,7 @@ class SpanTraceBuilder;
 class OtlpSpanReader
 {
 public:
-    OtlpSpanReader(SpanTraceBuilder &builder, const qint64 *currentLine);
+    OtlpSpanReader(SpanSink &builder, const qint64 *currentLine);
 
     // Starts a new top-level JSON value (a JSON Lines record or the document).
     // The first `skipSpans` span objects are read but not delivered: they
@@ -104,7 +104,7 @@ private:
     void anyValueScalar(AttributeValue::Type type, std::string_view text);
     void renderSeparator();
 
-    SpanTraceBuilder &m_builder;
+    SpanSink &m_builder;
     const qint64 *m_currentLine;
     std::vector<Frame> m_stack;
     std::string m_key;

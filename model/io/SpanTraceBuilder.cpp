@@ -83,34 +83,25 @@ void SpanTraceBuilder::notice(qint64 line, const QString &message)
     m_store.notices.push_back({m_file, line, message});
 }
 
-bool SpanTraceBuilder::validateTimes(const SpanRecord &record)
+SpanTraceBuilder::Refusal SpanTraceBuilder::check(const SpanRecord &record, const SpanFieldNames &fields)
 {
-    if (record.start < 0) {
-        rejectSpan(record, m_fields.start, QStringLiteral("negative time %1 ns").arg(record.start));
-        return false;
-    }
-    if (record.end < 0) {
-        rejectSpan(record, m_fields.end, QStringLiteral("negative time %1 ns").arg(record.end));
-        return false;
-    }
-    if (record.end < record.start) {
-        rejectSpan(record, m_fields.end,
-                   QStringLiteral("the span ends %1 ns before it starts").arg(record.start - record.end));
-        return false;
-    }
-    if (record.end - record.start > kMaxSpanNs) {
-        rejectSpan(record, m_fields.end, TimeLimits::tooLong(QStringLiteral("the span"), record.end - record.start));
-        return false;
-    }
-    return true;
+    if (record.start < 0)
+        return {fields.start, QStringLiteral("negative time %1 ns").arg(record.start)};
+    if (record.end < 0)
+        return {fields.end, QStringLiteral("negative time %1 ns").arg(record.end)};
+    if (record.end < record.start)
+        return {fields.end, QStringLiteral("the span ends %1 ns before it starts").arg(record.start - record.end)};
+    if (record.end - record.start > kMaxSpanNs)
+        return {fields.end, TimeLimits::tooLong(QStringLiteral("the span"), record.end - record.start)};
+    if (!record.parentSpanId.empty() && record.parentSpanId == record.spanId)
+        return {fields.parent, QStringLiteral("the span names itself as its parent")};
+    return {};
 }
 
 void SpanTraceBuilder::addSpan(const SpanRecord &record)
 {
-    if (!validateTimes(record))
-        return;
-    if (!record.parentSpanId.empty() && record.parentSpanId == record.spanId) {
-        rejectSpan(record, m_fields.parent, QStringLiteral("the span names itself as its parent"));
+    if (const Refusal refusal = check(record, m_fields); refusal.refused()) {
+        rejectSpan(record, refusal.field, refusal.reason);
         return;
     }
     GenAiSemantics::SpanMeaning meaning = GenAiSemantics::interpret(record);

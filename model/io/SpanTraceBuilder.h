@@ -1,6 +1,7 @@
 #pragma once
 
 #include "SpanRecord.h"
+#include "SpanSink.h"
 #include "SpanTraceLinker.h"
 #include "TimeLimits.h"
 
@@ -34,7 +35,7 @@ struct SpanFieldNames
 //   duplicates, rejects spans on a parent cycle, resolves dependency edges
 //   and links, and summarises every workflow into a RequestTable row.
 // Nothing is dropped silently: every refusal is a RejectedRecord.
-class SpanTraceBuilder
+class SpanTraceBuilder final : public SpanSink
 {
 public:
     // Longest span accepted (TimeLimits: the same for every format).
@@ -42,11 +43,23 @@ public:
 
     SpanTraceBuilder(TraceStore &store, QString fileName, SpanFieldNames fields = {});
 
-    qint32 addResource(const RecycledList<SpanAttribute> &attributes);
-    qint32 addScope(std::string_view name, std::string_view version, const RecycledList<SpanAttribute> &attributes);
+    qint32 addResource(const RecycledList<SpanAttribute> &attributes) override;
+    qint32 addScope(std::string_view name, std::string_view version,
+                    const RecycledList<SpanAttribute> &attributes) override;
 
-    void addSpan(const SpanRecord &record);
-    void rejectSpan(const SpanRecord &record, const QString &field, const QString &reason);
+    void addSpan(const SpanRecord &record) override;
+    void rejectSpan(const SpanRecord &record, const QString &field, const QString &reason) override;
+
+    // Why the builder would refuse `record` (times, self-parent), or an empty
+    // reason: a live receiver asks before it answers the exporter, so its
+    // count of rejected spans is the builder's own.
+    struct Refusal
+    {
+        QString field;
+        QString reason;
+        bool refused() const { return !reason.isEmpty(); }
+    };
+    static Refusal check(const SpanRecord &record, const SpanFieldNames &fields = {});
     void reject(qint64 line, const QString &field, const QString &reason);
     void notice(qint64 line, const QString &message);
 
@@ -58,7 +71,6 @@ public:
     void finish();
 
 private:
-    bool validateTimes(const SpanRecord &record);
     void appendModelCall(const SpanRecord &record, bool isModelCall, const TracelaneContract::SpanContract &contract);
 
     TraceStore &m_store;
