@@ -24,7 +24,7 @@
 void addReportOptions(QCommandLineParser &parser)
 {
     parser.addOptions({
-        {QStringLiteral("out"), QStringLiteral("report: the file to write: .html, .pdf or .md (figures beside it)."),
+        {QStringLiteral("out"), QStringLiteral("report: the file to write: .html, .pdf or .md (figures beside it); receive: the capture (OTLP JSON Lines)."),
          QStringLiteral("file")},
         {QStringLiteral("record"),
          QStringLiteral("report: a saved diagnosis record (JSON) to measure on FILE instead of drafting one (or the session's)."),

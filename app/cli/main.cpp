@@ -10,6 +10,7 @@
 #include "WhatIfCommand.h"
 #include "WorkflowOptions.h"
 #include "GoodputCommand.h"
+#include "ReceiveCommand.h"
 #include "ReportCommand.h"
 #include "PathOptions.h"
 
@@ -54,6 +55,8 @@ int main(int argc, char *argv[])
         "  report FILE --out R.html|R.pdf|R.md   the one-page design-review report\n"
         "  compare BASE CAND   did a change move the target percentile? (or one FILE with\n"
         "                   --baseline-where/--candidate-where or --split-at)\n"
+        "  receive [--http ADDR:PORT] [--out CAPTURE.otlp.jsonl]   receive OTLP/HTTP spans live\n"
+        "                   until --duration S, --max-spans N or Ctrl-C, then summarise them\n"
         "  (no command)     the built-in burst case and its negative control"));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -81,6 +84,7 @@ int main(int argc, char *argv[])
     ClassOptions::addTo(parser);
     addReportOptions(parser);
     addCompareOptions(parser);
+    addReceiveOptions(parser);
     if (!parser.parse(QCoreApplication::arguments())) {
         err << QStringLiteral("tracelane-cli: %1\n\n").arg(parser.errorText()) << parser.helpText();
         return ExitUsage;
@@ -118,6 +122,7 @@ int main(int argc, char *argv[])
         {QStringLiteral("exceed"), runExceed},
         {QStringLiteral("report"), runReport},
         {QStringLiteral("compare"), runCompare},
+        {QStringLiteral("receive"), runReceive},
     };
     const QString command = positional.takeFirst();
     const auto it = commands.find(command);

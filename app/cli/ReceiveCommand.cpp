@@ -1,0 +1,295 @@
+#include "ReceiveCommand.h"
+
+#include "CliContext.h"
+
+#include "analysis/requests/ProfileReport.h"
+#include "io/SpanTraceBuilder.h"
+#include "live/BatchIngest.h"
+#include "live/LiveQueue.h"
+#include "live/OtlpHttpServer.h"
+#include "live/OtlpJsonWriter.h"
+#include "report/ReportJson.h"
+#include "report/ReportText.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSaveFile>
+#include <QThread>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <csignal>
+
+namespace {
+
+std::atomic<int> g_stopSignal{0};
+
+void onStopSignal(int signal)
+{
+    g_stopSignal.store(signal);
+}
+
+// "127.0.0.1:4318", "[::1]:4318", ":4318" (loopback), "4318".
+bool parseListenAddress(const QString &text, QHostAddress *address, quint16 *port, QString *error)
+{
+    QString host = QStringLiteral("127.0.0.1");
+    QString portText = text;
+    const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
+    if (colon >= 0) {
+        host = text.left(colon);
+        portText = text.mid(colon + 1);
+        if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
+            host = host.mid(1, host.size() - 2);
+        if (host.isEmpty())
+            host = QStringLiteral("127.0.0.1");
+    }
+    bool ok = false;
+    const uint number = portText.toUInt(&ok);
+    if (!ok || number > 65535) {
+        *error = QStringLiteral("'%1' is not a port number").arg(portText);
+        return false;
+    }
+    if (host == QLatin1String("localhost"))
+        host = QStringLiteral("127.0.0.1");
+    if (!address->setAddress(host)) {
+        *error = QStringLiteral("'%1' is not an IP address (use 127.0.0.1, ::1 or 0.0.0.0)").arg(host);
+        return false;
+    }
+    *port = quint16(number);
+    return true;
+}
+
+QString hostText(const QHostAddress &address)
+{
+    return address.protocol() == QAbstractSocket::IPv6Protocol ? QStringLiteral("[%1]").arg(address.toString())
+                                                               : address.toString();
+}
+
+} // namespace
+
+void addReceiveOptions(QCommandLineParser &parser)
+{
+    parser.addOption({QStringLiteral("http"),
+                      QStringLiteral("receive: OTLP/HTTP listen address (default 127.0.0.1:4318; port 0 picks one)."),
+                      QStringLiteral("addr:port"), QStringLiteral("127.0.0.1:4318")});
+    parser.addOption(
+        {QStringLiteral("duration"), QStringLiteral("receive: stop after S seconds."), QStringLiteral("s")});
+    parser.addOption(
+        {QStringLiteral("max-spans"), QStringLiteral("receive: stop once N spans are stored."), QStringLiteral("n")});
+    parser.addOption({QStringLiteral("token"),
+                      QStringLiteral("receive: require 'Authorization: Bearer TOKEN' on every request."),
+                      QStringLiteral("token")});
+}
+
+int runReceive(const CliContext &context)
+{
+    const QCommandLineParser &parser = context.parser;
+    if (!context.arguments.isEmpty()) {
+        context.err << QStringLiteral("tracelane-cli receive: takes no FILE (use --out for the capture)\n");
+        return ExitUsage;
+    }
+    QHostAddress address;
+    quint16 port = 0;
+    QString error;
+    if (!parseListenAddress(parser.value(QStringLiteral("http")), &address, &port, &error)) {
+        context.err << QStringLiteral("tracelane-cli receive: --http: %1\n").arg(error);
+        return ExitUsage;
+    }
+    double duration = 0;
+    if (parser.isSet(QStringLiteral("duration"))) {
+        bool ok = false;
+        duration = parser.value(QStringLiteral("duration")).toDouble(&ok);
+        if (!ok || duration <= 0) {
+            context.err << QStringLiteral("tracelane-cli receive: --duration must be a positive number of seconds\n");
+            return ExitUsage;
+        }
+    }
+    qint64 maxSpans = 0;
+    if (parser.isSet(QStringLiteral("max-spans"))) {
+        bool ok = false;
+        maxSpans = parser.value(QStringLiteral("max-spans")).toLongLong(&ok);
+        if (!ok || maxSpans <= 0) {
+            context.err << QStringLiteral("tracelane-cli receive: --max-spans must be a positive count\n");
+            return ExitUsage;
+        }
+    }
+    const QString capturePath = parser.value(QStringLiteral("out"));
+    QFile capture(capturePath);
+    if (!capturePath.isEmpty() && !capture.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        context.err
+            << QStringLiteral("tracelane-cli receive: cannot write %1: %2\n").arg(capturePath, capture.errorString());
+        return ExitFailure;
+    }
+
+    OtlpHttpServer::Options options;
+    options.bearerToken = parser.value(QStringLiteral("token")).toUtf8();
+    LiveQueue queue(options.limits.maxBufferedSpans);
+    ReceiveStats stats;
+
+    // The receiver answers on its own thread; this one stores.
+    QThread receiverThread;
+    receiverThread.setObjectName(QStringLiteral("otlp-http"));
+    auto *server = new OtlpHttpServer(options, queue, stats);
+    server->moveToThread(&receiverThread);
+    QObject::connect(&receiverThread, &QThread::finished, server, &QObject::deleteLater);
+    receiverThread.start();
+    bool listening = false;
+    quint16 boundPort = 0;
+    QMetaObject::invokeMethod(
+        server,
+        [&] {
+            listening = server->listen(address, port, &error);
+            boundPort = server->port();
+        },
+        Qt::BlockingQueuedConnection);
+    if (!listening) {
+        receiverThread.quit();
+        receiverThread.wait();
+        context.err << QStringLiteral("tracelane-cli receive: cannot listen on %1:%2: %3\n")
+                           .arg(hostText(address))
+                           .arg(port)
+                           .arg(error);
+        return ExitFailure;
+    }
+    const QString endpoint = QStringLiteral("http://%1:%2/v1/traces").arg(hostText(address)).arg(boundPort);
+    if (!address.isLoopback()) {
+        context.err << QStringLiteral("tracelane-cli receive: warning: listening on %1, beyond this machine: anyone "
+                                      "who can reach it can send spans%2\n")
+                           .arg(hostText(address),
+                                options.bearerToken.isEmpty()
+                                    ? QStringLiteral(" (set --token to require a bearer token)")
+                                    : QString());
+    }
+    context.err << QStringLiteral("tracelane-cli receive: listening for OTLP/HTTP on %1\n").arg(endpoint);
+    context.err.flush();
+
+    TraceStore store;
+    store.format = QStringLiteral("otlp-live");
+    SpanTraceBuilder builder(store, QStringLiteral("otlp-http"));
+    qint64 stored = 0;
+    QElapsedTimer clock;
+    clock.start();
+    QString stopReason;
+    g_stopSignal.store(0);
+    const auto previousInt = std::signal(SIGINT, onStopSignal);
+    const auto previousTerm = std::signal(SIGTERM, onStopSignal);
+
+    QEventLoop loop;
+    const auto drain = [&] {
+        for (ExportBatch &batch : queue.takeAll()) {
+            if (capture.isOpen())
+                capture.write(QByteArray::fromStdString(OtlpJsonWriter::line(batch)) + '\n');
+            BatchIngest::feed(batch, builder);
+            stored += qint64(batch.spans.size());
+        }
+        if (capture.isOpen())
+            capture.flush();
+    };
+    QTimer tick;
+    QObject::connect(&tick, &QTimer::timeout, &loop, [&] {
+        drain();
+        if (const int signal = g_stopSignal.load(); signal != 0)
+            stopReason = signal == SIGINT ? QStringLiteral("interrupted") : QStringLiteral("terminated");
+        else if (maxSpans > 0 && stored >= maxSpans)
+            stopReason = QStringLiteral("%1 spans stored (--max-spans)").arg(stored);
+        else if (duration > 0 && double(clock.elapsed()) >= duration * 1000.0)
+            stopReason = QStringLiteral("%1 s elapsed (--duration)").arg(duration);
+        if (!stopReason.isEmpty())
+            loop.quit();
+    });
+    tick.start(50);
+    loop.exec();
+
+    QMetaObject::invokeMethod(
+        server, [server] { server->close(); }, Qt::BlockingQueuedConnection);
+    receiverThread.quit();
+    receiverThread.wait();
+    drain();
+    std::signal(SIGINT, previousInt);
+    std::signal(SIGTERM, previousTerm);
+    capture.close();
+    builder.finish();
+
+    const ReceiveStats::Snapshot summary = stats.snapshot();
+    const double seconds = double(clock.elapsed()) / 1000.0;
+    const bool hasRequests = !store.requests.isEmpty();
+    ProfileReport report;
+    if (hasRequests) {
+        report = profileRequests(store.requests, context.boundary, QStringLiteral("received live"),
+                                 QStringLiteral("live OTLP"));
+        report.rejected = qint64(store.rejected.size());
+    }
+    if (context.json) {
+        nlohmann::json document;
+        document["endpoint"] = endpoint.toStdString();
+        document["stopped"] = stopReason.toStdString();
+        document["seconds"] = seconds;
+        document["requests"] = summary.requests;
+        nlohmann::json byStatus = nlohmann::json::object();
+        for (const auto &[status, count] : summary.byStatus)
+            byStatus[std::to_string(status)] = count;
+        document["requests_by_status"] = byStatus;
+        document["bytes"] = summary.bytes;
+        document["spans_accepted"] = summary.acceptedSpans;
+        document["spans_rejected"] = summary.rejectedSpans;
+        document["spans_stored"] = store.spans.rowCount();
+        document["workflows"] = store.workflows.rowCount();
+        nlohmann::json rejections = nlohmann::json::array();
+        for (const auto &[field, group] : summary.rejectionsByField)
+            rejections.push_back(
+                {{"field", field.toStdString()}, {"count", group.count}, {"example", group.example.toStdString()}});
+        document["rejections"] = rejections;
+        nlohmann::json refusals = nlohmann::json::array();
+        for (const auto &[status, group] : summary.refusals)
+            refusals.push_back(
+                {{"status", status.toInt()}, {"count", group.count}, {"example", group.example.toStdString()}});
+        document["refused_requests"] = refusals;
+        nlohmann::json services = nlohmann::json::object();
+        for (const auto &[service, count] : summary.spansByService)
+            services[service.empty() ? "(no service.name)" : service] = count;
+        document["spans_by_service"] = services;
+        if (!capturePath.isEmpty())
+            document["capture"] = capturePath.toStdString();
+        document["store_rejected_records"] = ReportJson::rejected(store.rejected);
+        if (hasRequests)
+            document["analysis"] = ReportJson::profile(report);
+        context.out << QString::fromStdString(document.dump(2)) << '\n';
+        return ExitOk;
+    }
+    QTextStream &out = context.out;
+    out << QStringLiteral("Received on %1 for %2 s (stopped: %3)\n")
+               .arg(endpoint)
+               .arg(seconds, 0, 'f', 1)
+               .arg(stopReason);
+    out << QStringLiteral("  requests: %1").arg(summary.requests);
+    for (const auto &[status, count] : summary.byStatus)
+        out << QStringLiteral("  [%1: %2]").arg(status).arg(count);
+    out << '\n';
+    out << QStringLiteral("  spans: %1 accepted, %2 rejected; %3 stored in %4 workflows\n")
+               .arg(summary.acceptedSpans)
+               .arg(summary.rejectedSpans)
+               .arg(store.spans.rowCount())
+               .arg(store.workflows.rowCount());
+    for (const auto &[field, group] : summary.rejectionsByField)
+        out << QStringLiteral("    rejected %1 × %2: %3\n").arg(group.count).arg(field, group.example);
+    for (const auto &[status, group] : summary.refusals)
+        out << QStringLiteral("    refused %1 request(s) with %2: %3\n").arg(group.count).arg(status, group.example);
+    if (!summary.spansByService.empty()) {
+        out << QStringLiteral("  spans by service:\n");
+        for (const auto &[service, count] : summary.spansByService)
+            out << QStringLiteral("    %1: %2\n")
+                       .arg(service.empty() ? QStringLiteral("(no service.name)") : QString::fromStdString(service))
+                       .arg(count);
+    }
+    if (!capturePath.isEmpty())
+        out << QStringLiteral("  capture: %1 (OTLP JSON Lines; open it with tracelane or tracelane-cli analyse)\n")
+                   .arg(capturePath);
+    if (hasRequests)
+        out << '\n' << ReportText::profile(report) << '\n';
+    if (!store.rejected.empty())
+        out << ReportText::rejectedSummary(store.rejected) << '\n';
+    return ExitOk;
+}
