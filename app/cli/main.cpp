@@ -1,6 +1,7 @@
 // tracelane-cli: Tracelane's analyses for scripts and CI.
 
 #include "AnalyseCommand.h"
+#include "ClickHouseCommand.h"
 #include "ClassOptions.h"
 #include "CompareCommand.h"
 #include "CliContext.h"
@@ -57,6 +58,7 @@ int main(int argc, char *argv[])
         "                   --baseline-where/--candidate-where or --split-at)\n"
         "  receive [--http ADDR:PORT] [--out CAPTURE.otlp.jsonl]   receive OTLP/HTTP spans live\n"
         "                   until --duration S, --max-spans N or Ctrl-C, then summarise them\n"
+        "  clickhouse init URL | push FILE URL   Tracelane's tables in ClickHouse\n"
         "  (no command)     the built-in burst case and its negative control"));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -85,6 +87,7 @@ int main(int argc, char *argv[])
     addReportOptions(parser);
     addCompareOptions(parser);
     addReceiveOptions(parser);
+    addClickHouseOptions(parser);
     if (!parser.parse(QCoreApplication::arguments())) {
         err << QStringLiteral("tracelane-cli: %1\n\n").arg(parser.errorText()) << parser.helpText();
         return ExitUsage;
@@ -123,6 +126,7 @@ int main(int argc, char *argv[])
         {QStringLiteral("report"), runReport},
         {QStringLiteral("compare"), runCompare},
         {QStringLiteral("receive"), runReceive},
+        {QStringLiteral("clickhouse"), runClickHouse},
     };
     const QString command = positional.takeFirst();
     const auto it = commands.find(command);

@@ -6,7 +6,7 @@
 
 #include <QtGlobal>
 
-namespace {
+namespace Percentile {
 
 // The seed's interpolation, low + (high - low) * fraction, except where the
 // difference of two finite extremes (-1e308 and 1e308) overflows: then the
@@ -19,9 +19,17 @@ double interpolate(double low, double high, double fraction)
     return low * (1.0 - fraction) + high * fraction;
 }
 
-} // namespace
-
-namespace Percentile {
+Neighbours neighbours(qint64 n, double q)
+{
+    Neighbours result;
+    if (n <= 1)
+        return result;
+    const double rank = double(n - 1) * q;
+    result.lo = qint64(std::floor(rank));
+    result.hi = qint64(std::ceil(rank));
+    result.fraction = rank - double(result.lo);
+    return result;
+}
 
 double ofSorted(std::span<const double> sorted, double q)
 {
@@ -65,7 +73,7 @@ std::vector<double> selectMany(std::vector<double> &values, std::span<const doub
     std::vector<double> results;
     results.reserve(qs.size());
     const size_t n = values.size();
-    size_t settled = 0;   // values[0, settled) hold the smallest `settled` order statistics
+    size_t settled = 0; // values[0, settled) hold the smallest `settled` order statistics
     for (const double q : qs) {
         if (n == 0) {
             results.push_back(std::numeric_limits<double>::quiet_NaN());

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QtGlobal>
+
 #include <span>
 #include <vector>
 
@@ -7,6 +9,21 @@
 // (n - 1) * q, linear interpolation between the two neighbouring order
 // statistics. NaN for an empty sample.
 namespace Percentile {
+
+// The two order statistics (0-based ranks) a percentile of n sorted values
+// lies between, and how far between: what ofSorted() reads, for a caller
+// that holds only those two values (a database's order statistics). lo == hi
+// when the rank is whole; {0, 0, 0} for n <= 1.
+struct Neighbours
+{
+    qint64 lo = 0;
+    qint64 hi = 0;
+    double fraction = 0.0;
+};
+Neighbours neighbours(qint64 n, double q);
+
+// The value between the neighbours, exactly as ofSorted() computes it.
+double interpolate(double low, double high, double fraction);
 
 // `sorted` must be ascending and free of NaN.
 double ofSorted(std::span<const double> sorted, double q);

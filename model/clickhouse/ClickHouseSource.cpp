@@ -1,0 +1,150 @@
+#include "ClickHouseSource.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QUrlQuery>
+
+namespace {
+
+bool readBound(const QString &text, qint64 *bound)
+{
+    bool ok = false;
+    const qint64 ns = text.toLongLong(&ok);
+    if (ok) {
+        *bound = ns;
+        return true;
+    }
+    QDateTime time = QDateTime::fromString(text, Qt::ISODateWithMs);
+    if (!time.isValid())
+        return false;
+    if (time.timeSpec() == Qt::LocalTime)
+        time.setTimeSpec(Qt::UTC);
+    *bound = time.toMSecsSinceEpoch() * 1'000'000;
+    return true;
+}
+
+// user= and password= lines of a small config file; '#' starts a comment.
+void readCredentialsFile(const QString &path, QString *user, QString *password)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
+        return;
+    while (!file.atEnd()) {
+        const QString line = QString::fromUtf8(file.readLine()).trimmed();
+        if (line.startsWith(QLatin1Char('#')))
+            continue;
+        const qsizetype equals = line.indexOf(QLatin1Char('='));
+        if (equals < 0)
+            continue;
+        const QString key = line.left(equals).trimmed();
+        const QString value = line.mid(equals + 1).trimmed();
+        if (key == QLatin1String("user") && user->isEmpty())
+            *user = value;
+        else if (key == QLatin1String("password") && password->isEmpty())
+            *password = value;
+    }
+}
+
+} // namespace
+
+QString clickHouseIdentifier(const QString &name)
+{
+    QString escaped = name;
+    escaped.replace(QLatin1Char('\\'), QLatin1String("\\\\")).replace(QLatin1Char('`'), QLatin1String("\\`"));
+    return QLatin1Char('`') + escaped + QLatin1Char('`');
+}
+
+QString clickHouseString(const QString &text)
+{
+    QString escaped = text;
+    escaped.replace(QLatin1Char('\\'), QLatin1String("\\\\")).replace(QLatin1Char('\''), QLatin1String("\\'"));
+    return QLatin1Char('\'') + escaped + QLatin1Char('\'');
+}
+
+QString ClickHouseSource::requestsTable() const
+{
+    return clickHouseIdentifier(database) + QLatin1Char('.') + clickHouseIdentifier(table);
+}
+
+QString ClickHouseSource::spansTable() const
+{
+    return clickHouseIdentifier(database) + QLatin1Char('.') + clickHouseIdentifier(table + QStringLiteral("_spans"));
+}
+
+QString ClickHouseSource::display() const
+{
+    return QStringLiteral("%1://%2:%3/%4?table=%5")
+        .arg(endpoint.scheme() == QLatin1String("https") ? QStringLiteral("clickhouses") : QStringLiteral("clickhouse"),
+             endpoint.host())
+        .arg(endpoint.port())
+        .arg(database, table);
+}
+
+bool ClickHouseSource::isUrl(const QString &text)
+{
+    return text.startsWith(QLatin1String("clickhouse://")) || text.startsWith(QLatin1String("clickhouses://"));
+}
+
+bool ClickHouseSource::parse(const QString &text, ClickHouseSource *source, QString *error)
+{
+    const QUrl url(text, QUrl::StrictMode);
+    if (!isUrl(text) || !url.isValid() || url.host().isEmpty()) {
+        *error = QStringLiteral("'%1' is not a ClickHouse URL (clickhouse://HOST:PORT/DB?table=T)").arg(text);
+        return false;
+    }
+    if (!url.password().isEmpty()) {
+        *error = QStringLiteral("a password in the URL is refused: set TRACELANE_CLICKHOUSE_PASSWORD or "
+                                "~/.config/tracelane/clickhouse.conf instead");
+        return false;
+    }
+    const bool secure = url.scheme() == QLatin1String("clickhouses");
+    ClickHouseSource result;
+    result.endpoint.setScheme(secure ? QStringLiteral("https") : QStringLiteral("http"));
+    result.endpoint.setHost(url.host());
+    result.endpoint.setPort(url.port(secure ? 8443 : 8123));
+    result.endpoint.setPath(QStringLiteral("/"));
+    const QString path = url.path().mid(1);
+    if (!path.isEmpty())
+        result.database = path;
+    static const QRegularExpression plainName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    const QUrlQuery query(url);
+    for (const auto &[key, value] : query.queryItems(QUrl::FullyDecoded)) {
+        if (key == QLatin1String("table")) {
+            result.table = value;
+        } else if (key == QLatin1String("from") || key == QLatin1String("to")) {
+            qint64 *bound = key == QLatin1String("from") ? &result.from : &result.to;
+            if (!readBound(value, bound)) {
+                *error = QStringLiteral("%1=%2: not a time (integer ns or ISO-8601)").arg(key, value);
+                return false;
+            }
+        } else if (key == QLatin1String("timeout")) {
+            bool ok = false;
+            const double seconds = value.toDouble(&ok);
+            if (!ok || seconds <= 0 || seconds > 86'400) {
+                *error = QStringLiteral("timeout=%1: seconds between 0 and 86400").arg(value);
+                return false;
+            }
+            result.timeoutMs = int(seconds * 1000);
+        } else {
+            *error = QStringLiteral("unknown URL parameter '%1' (table, from, to, timeout)").arg(key);
+            return false;
+        }
+    }
+    if (!plainName.match(result.database).hasMatch() || !plainName.match(result.table).hasMatch()) {
+        *error = QStringLiteral("database and table names are letters, digits and '_': '%1', '%2'")
+                     .arg(result.database, result.table);
+        return false;
+    }
+    result.user = url.userName();
+    if (result.user.isEmpty())
+        result.user = qEnvironmentVariable("TRACELANE_CLICKHOUSE_USER");
+    result.password = qEnvironmentVariable("TRACELANE_CLICKHOUSE_PASSWORD");
+    QString file = qEnvironmentVariable("TRACELANE_CLICKHOUSE_CONFIG");
+    if (file.isEmpty())
+        file = QDir::homePath() + QStringLiteral("/.config/tracelane/clickhouse.conf");
+    readCredentialsFile(file, &result.user, &result.password);
+    *source = result;
+    return true;
+}

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QString>
+#include <QUrl>
+#include <QtGlobal>
+
+#include <limits>
+
+// Where traces live in ClickHouse, as a URL:
+//   clickhouse://HOST:PORT/DB?table=T&from=T0&to=T1&timeout=S      (HTTP)
+//   clickhouses://HOST:PORT/DB?...                                (HTTPS)
+// PORT is the HTTP interface's (8123 when left out, 8443 for https). `from`
+// and `to` bound the requests' client send time: integer nanoseconds, or an
+// ISO-8601 time (UTC unless it says otherwise). `timeout` is seconds for
+// every request (default 30). The user and password never come from the URL
+// (a password in a URL ends up in shell history and process lists): they are
+// read from TRACELANE_CLICKHOUSE_USER / TRACELANE_CLICKHOUSE_PASSWORD, else
+// from the file TRACELANE_CLICKHOUSE_CONFIG names or
+// ~/.config/tracelane/clickhouse.conf (`user=` and `password=` lines).
+struct ClickHouseSource
+{
+    static constexpr qint64 kNoBound = std::numeric_limits<qint64>::min();
+
+    QUrl endpoint; // http(s)://host:port/
+    QString database = QStringLiteral("default");
+    QString table = QStringLiteral("tracelane_requests");
+    qint64 from = kNoBound; // client send >= from (ns)
+    qint64 to = kNoBound;   // client send < to (ns)
+    int timeoutMs = 30'000;
+    QString user;
+    QString password;
+
+    // The requests table and its spans table, quoted for SQL.
+    QString requestsTable() const;
+    QString spansTable() const;
+    // Shown to people: the URL without credentials.
+    QString display() const;
+
+    static bool isUrl(const QString &text);
+    // False with `error` naming the part that is wrong.
+    static bool parse(const QString &text, ClickHouseSource *source, QString *error);
+};
+
+// `name` quoted as a ClickHouse identifier.
+QString clickHouseIdentifier(const QString &name);
+// `text` as a ClickHouse string literal.
+QString clickHouseString(const QString &text);

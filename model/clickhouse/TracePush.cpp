@@ -1,0 +1,210 @@
+#include "TracePush.h"
+
+#include "ClickHouseClient.h"
+#include "TracelaneSchema.h"
+#include "store/TraceStore.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <map>
+
+namespace TracePush {
+
+namespace {
+
+std::string utf8(std::string_view text)
+{
+    return std::string(text);
+}
+std::string utf8(const QString &text)
+{
+    return text.toStdString();
+}
+
+void appendLine(QByteArray *rows, const nlohmann::json &row)
+{
+    // Invalid UTF-8 from a source becomes U+FFFD rather than failing the batch.
+    rows->append(row.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    rows->append('\n');
+}
+
+QByteArray requestRows(const RequestTable &table, const QString &digest, qint64 batch, qsizetype begin, qsizetype end)
+{
+    QByteArray rows;
+    const auto &attributes = table.attributes();
+    for (qsizetype row = begin; row < end; ++row) {
+        nlohmann::json record = {{"schema_version", TracelaneSchema::kVersion},
+                                 {"source", utf8(digest)},
+                                 {"batch", batch},
+                                 {"row", row},
+                                 {"request_id", utf8(table.id(row))},
+                                 {"source_line", table.sourceLine(row)},
+                                 {"prompt_tokens", table.promptTokens(row)},
+                                 {"output_tokens", table.outputTokens(row)}};
+        for (int i = 0; i < kStampCount; ++i) {
+            const auto stamp = static_cast<Stamp>(i);
+            record[utf8(TracelaneSchema::stampColumn(stamp))] = table.stamp(row, stamp);
+        }
+        auto keys = nlohmann::json::array();
+        auto values = nlohmann::json::array();
+        auto numKeys = nlohmann::json::array();
+        auto numValues = nlohmann::json::array();
+        for (const auto &column : attributes) {
+            if (!column.isPresent(row))
+                continue;
+            if (column.isNumeric()) {
+                numKeys.push_back(utf8(column.name()));
+                numValues.push_back(column.number(row));
+            } else {
+                keys.push_back(utf8(column.name()));
+                values.push_back(utf8(column.values()[column.code(row)]));
+            }
+        }
+        record["attr_keys"] = std::move(keys);
+        record["attr_values"] = std::move(values);
+        record["num_keys"] = std::move(numKeys);
+        record["num_values"] = std::move(numValues);
+        appendLine(&rows, record);
+    }
+    return rows;
+}
+
+QByteArray spanRows(const TraceStore &store, const QString &digest, qint64 batch, qsizetype begin, qsizetype end)
+{
+    QByteArray rows;
+    const auto &spans = store.spans;
+    for (qsizetype row = begin; row < end; ++row) {
+        const qint32 workflow = spans.workflow(row);
+        const qint32 parent = spans.parent(row);
+        nlohmann::json record
+            = {{"schema_version", TracelaneSchema::kVersion},
+               {"source", utf8(digest)},
+               {"batch", batch},
+               {"row", row},
+               {"trace_id", workflow >= 0 ? utf8(store.workflows.traceIds.view(workflow)) : std::string()},
+               {"span_id", utf8(spans.spanId(row))},
+               {"parent_span_id", parent >= 0 ? utf8(spans.spanId(parent)) : std::string()},
+               {"name", utf8(spans.nameUtf8(row))},
+               {"operation", utf8(spans.operationUtf8(row))},
+               {"service", utf8(spans.service(row))},
+               {"start_ns", spans.start(row)},
+               {"end_ns", spans.end(row)},
+               {"status", int(spans.status(row))},
+               {"input_tokens", spans.inputTokens(row)},
+               {"output_tokens", spans.outputTokens(row)},
+               {"source_line", spans.sourceLine(row)}};
+        auto keys = nlohmann::json::array();
+        auto values = nlohmann::json::array();
+        const auto [first, last] = spans.attributeRange(row);
+        for (size_t i = first; i < last; ++i) {
+            const auto &attribute = spans.attributeRows()[i];
+            keys.push_back(utf8(spans.text(attribute.key())));
+            values.push_back(utf8(spans.text(attribute.value)));
+        }
+        record["attr_keys"] = std::move(keys);
+        record["attr_values"] = std::move(values);
+        appendLine(&rows, record);
+    }
+    return rows;
+}
+
+// Batches of this source already in `table`, with their row counts.
+bool presentBatches(const ClickHouseClient &client, const QString &table, const QString &digest,
+                    std::map<qint64, qint64> *present, QString *error)
+{
+    std::vector<QStringList> rows;
+    if (!client.select(QStringLiteral("SELECT batch, count() FROM %1 WHERE source = %2 GROUP BY batch")
+                           .arg(table, clickHouseString(digest)),
+                       &rows, error, 2))
+        return false;
+    for (const auto &row : rows)
+        (*present)[row[0].toLongLong()] = row[1].toLongLong();
+    return true;
+}
+
+} // namespace
+
+QString fileDigest(const QString &path, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+        return {};
+    }
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    if (!hash.addData(&file)) {
+        *error = QStringLiteral("%1: cannot read it to the end").arg(path);
+        return {};
+    }
+    return QString::fromLatin1(hash.result().toHex());
+}
+
+PushResult push(const ClickHouseClient &client, const TraceStore &store, const QString &digest, int batchRows,
+                const std::function<void(const PushProgress &)> &progress)
+{
+    PushResult result;
+    result.requestRows = store.requests.rowCount();
+    result.spanRows = store.spans.rowCount();
+    const qint64 size = std::max(1, batchRows);
+    const qint64 requestBatches = (result.requestRows + size - 1) / size;
+    const qint64 spanBatches = (result.spanRows + size - 1) / size;
+    result.batches = requestBatches + spanBatches;
+    const auto &source = client.source();
+    std::map<qint64, qint64> requestsPresent;
+    std::map<qint64, qint64> spansPresent;
+    if (!presentBatches(client, source.requestsTable(), digest, &requestsPresent, &result.error)
+        || !presentBatches(client, source.spansTable(), digest, &spansPresent, &result.error))
+        return result;
+
+    PushProgress state;
+    state.batchesTotal = result.batches;
+    const auto send = [&](bool spans, qint64 batch, qint64 rows) {
+        const auto &present = spans ? spansPresent : requestsPresent;
+        const auto found = present.find(batch);
+        if (found != present.end()) {
+            if (found->second != rows) {
+                result.error = QStringLiteral("%1 holds %2 of the %3 rows of batch %4 of this file: delete its rows "
+                                              "(ALTER TABLE ... DELETE WHERE source = '%5') and push again")
+                                   .arg(spans ? source.spansTable() : source.requestsTable())
+                                   .arg(found->second)
+                                   .arg(rows)
+                                   .arg(batch)
+                                   .arg(digest);
+                return false;
+            }
+            ++result.skippedBatches;
+            return true;
+        }
+        const qsizetype begin = qsizetype(batch * size);
+        const qsizetype end = qsizetype(begin + rows);
+        const QByteArray data = spans ? spanRows(store, digest, batch, begin, end)
+                                      : requestRows(store.requests, digest, batch, begin, end);
+        const QString insert = QStringLiteral("INSERT INTO %1 FORMAT JSONEachRow")
+                                   .arg(spans ? source.spansTable() : source.requestsTable());
+        if (!client.run(insert, nullptr, &result.error, data))
+            return false;
+        result.rowsSent += rows;
+        state.rowsSent += rows;
+        return true;
+    };
+    for (int table = 0; table < 2; ++table) {
+        const bool spans = table == 1;
+        const qint64 total = spans ? result.spanRows : result.requestRows;
+        const qint64 batches = spans ? spanBatches : requestBatches;
+        for (qint64 batch = 0; batch < batches; ++batch) {
+            if (!send(spans, batch, std::min(size, total - batch * size)))
+                return result;
+            ++state.batchesDone;
+            if (progress)
+                progress(state);
+        }
+    }
+    result.ok = true;
+    return result;
+}
+
+} // namespace TracePush
