@@ -2,6 +2,7 @@
 """Fails when a layer of model/ includes a header from a layer it must not see.
 
 store <- io, store <- analysis, {analysis, io} <- report/scenarios,
+report <- review, {store, io} <- live, {store, analysis} <- clickhouse; model/ never
 includes QtWidgets/QtGui. The link already fails for most back-references (one
 static library per layer); this catches header-only ones and says which line.
 It also fails when the top level grows a folder or file outside the fixed layout
