@@ -1,6 +1,7 @@
 #include "SliceCommand.h"
 
 #include "ClassCommandLoad.h"
+#include "ClickHouseAnalyses.h"
 #include "CliContext.h"
 
 #include "analysis/classes/ClassTable.h"
@@ -13,6 +14,8 @@
 
 int runSlice(const CliContext &context)
 {
+    if (context.arguments.size() == 1 && isClickHouseArgument(context.arguments.first()))
+        return runSliceOnClickHouse(context);
     ClassCommandInput input;
     if (const int code = prepareClassCommand(context, QStringLiteral("slice"), &input); code >= 0)
         return code;

@@ -1,0 +1,258 @@
+// clickhouse:// wherever the class commands take FILE: the bundled examples
+// and real captures pushed to a two-shard cluster, then `slice --json` from
+// the URL must equal `slice --json` from the file, figure for figure (the
+// server sorts and counts; only order statistics come back). And the ways a
+// server can fail: down, wrong table, no answer, a malformed answer.
+
+#include "io/TraceFileLoader.h"
+#include "support/ClickHouseCli.h"
+#include "support/ClickHouseCluster.h"
+#include "support/TestData.h"
+
+#include <QDir>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryFile>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Trace
+{
+    const char *name;
+    const char *path;                // under the source tree
+    std::vector<QStringList> slices; // --by ... --metric ... argument lists
+};
+
+const std::vector<Trace> &traces()
+{
+    static const std::vector<Trace> all = {
+        {"mixed",
+         "resources/examples/mixed-classes.jsonl",
+         {{QStringLiteral("--by"), QStringLiteral("region")},
+          {QStringLiteral("--by"), QStringLiteral("priority,prompt_band")},
+          {QStringLiteral("--by"), QStringLiteral("cached_prefix"), QStringLiteral("--metric"), QStringLiteral("e2e")},
+          {QStringLiteral("--by"), QStringLiteral("workload_class,region"), QStringLiteral("--metric"),
+           QStringLiteral("itl"), QStringLiteral("--percentile"), QStringLiteral("0.9")},
+          {QStringLiteral("--by"), QStringLiteral("output_band"), QStringLiteral("--metric"), QStringLiteral("queue"),
+           QStringLiteral("--boundary"), QStringLiteral("server")},
+          {QStringLiteral("--by"), QStringLiteral("region"), QStringLiteral("--boundary"), QStringLiteral("engine"),
+           QStringLiteral("--prompt-bands"), QStringLiteral("300,1000")}}},
+        {"burst",
+         "resources/examples/burst.jsonl",
+         {{QStringLiteral("--by"), QStringLiteral("prompt_band")},
+          {QStringLiteral("--by"), QStringLiteral("output_band"), QStringLiteral("--metric"), QStringLiteral("itl")}}},
+        {"regionqueue",
+         "tests/data/classes/region-queue.jsonl",
+         {{QStringLiteral("--by"), QStringLiteral("region,tenant_tier")},
+          {QStringLiteral("--by"), QStringLiteral("cached_prefix"), QStringLiteral("--metric"),
+           QStringLiteral("queue")}}},
+        {"aiperf",
+         "tests/data/realdata/aiperf/profile_export.jsonl",
+         {{QStringLiteral("--by"), QStringLiteral("prompt_band")},
+          {QStringLiteral("--by"), QStringLiteral("output_band"), QStringLiteral("--metric"), QStringLiteral("e2e")}}},
+        {"vllm",
+         "tests/data/realdata/vllm-bench/serving_meta-llama-Llama-3.3-70B-Instruct_tp8_pp1_sharegpt_qps_01.json",
+         {{QStringLiteral("--by"), QStringLiteral("prompt_band,output_band")},
+          {QStringLiteral("--by"), QStringLiteral("prompt_band"), QStringLiteral("--metric"), QStringLiteral("itl")}}},
+    };
+    return all;
+}
+
+nlohmann::json parsed(const QString &text)
+{
+    auto document = nlohmann::json::parse(text.toStdString(), nullptr, false);
+    if (document.is_object()) {
+        document.erase("file");
+        document.erase("rejected");
+    }
+    return document;
+}
+
+} // namespace
+
+class TestClickHouseRead : public QObject
+{
+    Q_OBJECT
+
+private:
+    QString url(const QString &table, int shard = 0) const
+    {
+        return QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?table=%2").arg(m_cluster.httpPort(shard)).arg(table);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(m_cluster.start(&error), qPrintable(error));
+        for (const auto &trace : traces()) {
+            const QString table = QString::fromLatin1(trace.name);
+            for (int shard = 0; shard < 2; ++shard) {
+                const auto run
+                    = runTracelaneCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(table, shard),
+                                       QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
+                QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+            }
+            // Small batches, so every trace spreads over both shards.
+            const auto run = runTracelaneCli({QStringLiteral("clickhouse"), QStringLiteral("push"),
+                                              TestData::source(QString::fromLatin1(trace.path)), url(table),
+                                              QStringLiteral("--batch-rows"), QStringLiteral("37")});
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        }
+    }
+
+    void sliceEqualsTheFile_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("table");
+        QTest::addColumn<QStringList>("arguments");
+        for (const auto &trace : traces()) {
+            for (const auto &arguments : trace.slices) {
+                QTest::addRow("%s %s", trace.name, qPrintable(arguments.join(QLatin1Char(' '))))
+                    << TestData::source(QString::fromLatin1(trace.path)) << QString::fromLatin1(trace.name)
+                    << arguments;
+            }
+        }
+    }
+
+    void sliceEqualsTheFile()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, table);
+        QFETCH(QStringList, arguments);
+        const auto fromFile
+            = runTracelaneCli(QStringList{QStringLiteral("slice"), file, QStringLiteral("--json")} + arguments);
+        QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
+        // Read through the other shard's Distributed table too.
+        for (int shard = 0; shard < 2; ++shard) {
+            const auto fromServer = runTracelaneCli(
+                QStringList{QStringLiteral("slice"), url(table, shard), QStringLiteral("--json")} + arguments);
+            QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
+            const auto expected = parsed(fromFile.out);
+            const auto actual = parsed(fromServer.out);
+            QVERIFY(expected.is_object());
+            QVERIFY(!expected["cells"].empty());
+            if (actual != expected) {
+                qWarning("file:\n%s\nserver:\n%s", expected.dump(1).c_str(), actual.dump(1).c_str());
+                QFAIL("the server's class table differs from the file's");
+            }
+        }
+    }
+
+    void theTextTableIsTheSameToo()
+    {
+        const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));
+        const auto fromFile = runTracelaneCli(
+            {QStringLiteral("slice"), file, QStringLiteral("--by"), QStringLiteral("region,priority")});
+        const auto fromServer = runTracelaneCli({QStringLiteral("slice"), url(QStringLiteral("mixed")),
+                                                 QStringLiteral("--by"), QStringLiteral("region,priority")});
+        QCOMPARE(fromServer.exitCode, 0);
+        QCOMPARE(fromServer.out, fromFile.out);
+    }
+
+    void aTimeRangeEqualsTheFileCutToIt()
+    {
+        // from= and to= keep the requests sent in [from, to): the same table
+        // as a file holding only those lines.
+        const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));
+        const LoadResult load = TraceFileLoader::load(file, {});
+        QVERIFY(load.ok());
+        const auto &requests = load.store->requests;
+        std::vector<qint64> sends(requests.stampColumn(Stamp::ClientSend));
+        std::sort(sends.begin(), sends.end());
+        const qint64 from = sends[sends.size() / 4];
+        const qint64 to = sends[sends.size() * 3 / 5];
+        QFile source(file);
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = source.readAll().split('\n');
+        QTemporaryFile cut(QDir::tempPath() + QStringLiteral("/cut-XXXXXX.jsonl"));
+        QVERIFY(cut.open());
+        qint64 kept = 0;
+        for (qsizetype row = 0; row < requests.rowCount(); ++row) {
+            const qint64 send = requests.stamp(row, Stamp::ClientSend);
+            if (send >= from && send < to) {
+                cut.write(lines[requests.sourceLine(row) - 1] + '\n');
+                ++kept;
+            }
+        }
+        cut.close();
+        QVERIFY(kept > 100 && kept < requests.rowCount());
+        const QStringList arguments
+            = {QStringLiteral("--by"), QStringLiteral("region,priority"), QStringLiteral("--json")};
+        const auto fromFile = runTracelaneCli(QStringList{QStringLiteral("slice"), cut.fileName()} + arguments);
+        QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
+        const QString bounded = url(QStringLiteral("mixed")) + QStringLiteral("&from=%1&to=%2").arg(from).arg(to);
+        const auto fromServer = runTracelaneCli(QStringList{QStringLiteral("slice"), bounded} + arguments);
+        QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
+        const auto expected = parsed(fromFile.out);
+        QCOMPARE(qint64(expected["slice_requests"]), kept);
+        QVERIFY(parsed(fromServer.out) == expected);
+    }
+
+    void aWrongTableIsNamed()
+    {
+        const auto run = runTracelaneCli(
+            {QStringLiteral("slice"), url(QStringLiteral("nosuch")), QStringLiteral("--by"), QStringLiteral("region")});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("Table tracelane.nosuch doesn't exist")), qPrintable(run.err));
+    }
+
+    void aServerThatIsDownIsNamed()
+    {
+        const auto run = runTracelaneCli({QStringLiteral("slice"), QStringLiteral("clickhouse://127.0.0.1:1/tracelane"),
+                                          QStringLiteral("--by"), QStringLiteral("region")});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("cannot connect to ClickHouse at 127.0.0.1:1: connection refused")),
+                 qPrintable(run.err));
+    }
+
+    void aServerThatNeverAnswersTimesOut()
+    {
+        // Listening but never accepting: the kernel completes the connection,
+        // nobody answers.
+        QTcpServer silent;
+        QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
+        const auto run
+            = runTracelaneCli({QStringLiteral("slice"),
+                               QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?timeout=1").arg(silent.serverPort()),
+                               QStringLiteral("--by"), QStringLiteral("region")},
+                              20'000);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("did not answer within 1 s")), qPrintable(run.err));
+        QVERIFY2(run.elapsedMs < 10'000, qPrintable(QString::number(run.elapsedMs)));
+    }
+
+    void aMalformedAnswerIsAnError()
+    {
+        // A server that answers every query with one field where three are due.
+        QTcpServer liar;
+        QVERIFY(liar.listen(QHostAddress::LocalHost, 0));
+        connect(&liar, &QTcpServer::newConnection, this, [&liar] {
+            while (QTcpSocket *socket = liar.nextPendingConnection()) {
+                connect(socket, &QTcpSocket::readyRead, socket, [socket] {
+                    socket->readAll();
+                    socket->write("HTTP/1.1 200 OK\r\nContent-Length: 8\r\nConnection: close\r\n\r\nnonsense");
+                    socket->disconnectFromHost();
+                });
+            }
+        });
+        QProcess process;
+        process.start(QStringLiteral(TRACELANE_CLI_PATH),
+                      {QStringLiteral("slice"),
+                       QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?timeout=5").arg(liar.serverPort()),
+                       QStringLiteral("--by"), QStringLiteral("region")});
+        QTRY_VERIFY_WITH_TIMEOUT(process.state() == QProcess::NotRunning, 15'000);
+        QCOMPARE(process.exitCode(), 1);
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(err.contains(QStringLiteral("malformed row 1: 1 fields where 3 were expected")), qPrintable(err));
+    }
+
+private:
+    ClickHouseCluster m_cluster{2};
+};
+
+QTEST_GUILESS_MAIN(TestClickHouseRead)
+#include "tst_clickhouseread.moc"
