@@ -1,8 +1,8 @@
 #include "SliceCommand.h"
 
 #include "ClassCommandLoad.h"
-#include "ClickHouseAnalyses.h"
 #include "CliContext.h"
+#include "ClickHouseAnalyses.h"
 
 #include "analysis/classes/ClassTable.h"
 #include "analysis/stats/ColumnCache.h"
