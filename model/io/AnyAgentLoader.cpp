@@ -6,6 +6,7 @@
 #include "LoadControl.h"
 #include "SpanId.h"
 #include "SpanTraceBuilder.h"
+#include "store/Utf8.h"
 
 #include <QFileInfo>
 
@@ -16,10 +17,7 @@ namespace {
 
 using json = nlohmann::json;
 
-QString fromStd(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
+using Utf8::fromStd;
 
 // An id as any-agent writes it (a decimal JSON integer, kept as text when
 // beyond 64 bits) or as OTel's to_json does ("0x" + hex).

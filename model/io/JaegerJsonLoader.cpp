@@ -5,6 +5,7 @@
 #include "LoadControl.h"
 #include "SpanId.h"
 #include "SpanTraceBuilder.h"
+#include "store/Utf8.h"
 
 #include <QFileInfo>
 
@@ -16,10 +17,7 @@ namespace {
 
 using json = nlohmann::json;
 
-QString fromStd(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
+using Utf8::fromStd;
 
 QString typeName(const json &value)
 {

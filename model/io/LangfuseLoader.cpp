@@ -9,6 +9,7 @@
 #include "SpanTraceBuilder.h"
 #include "TokenCount.h"
 #include "TracelaneContract.h"
+#include "store/Utf8.h"
 
 #include <QFileInfo>
 
@@ -18,10 +19,7 @@ namespace {
 
 using json = nlohmann::json;
 
-QString fromStd(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
+using Utf8::fromStd;
 
 std::string stringOf(const json &object, const char *key)
 {

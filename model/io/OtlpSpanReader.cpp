@@ -3,15 +3,13 @@
 #include "AttributeText.h"
 #include "SpanId.h"
 #include "SpanSink.h"
+#include "store/Utf8.h"
 
 #include <charconv>
 
 namespace {
 
-QString fromStd(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
+using Utf8::fromStd;
 
 bool isOneOf(std::string_view key, std::initializer_list<std::string_view> names)
 {

@@ -4,6 +4,7 @@
 #include "SpanId.h"
 #include "SpanTraceLinker.h"
 #include "TracelaneContract.h"
+#include "store/Utf8.h"
 
 #include "io/WorkflowSummary.h"
 
@@ -12,10 +13,7 @@
 
 namespace {
 
-QString fromStd(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
+using Utf8::fromStd;
 
 SpanTable::EdgeKind edgeKind(SpanLinkRecord::Kind kind)
 {

@@ -2,15 +2,13 @@
 
 #include "OrphanAdoption.h"
 #include "TimeLimits.h"
+#include "store/Utf8.h"
 
 #include <algorithm>
 
 namespace {
 
-QString fromStd(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
+using Utf8::fromStd;
 
 // "a → b → c → a", shortened for long cycles.
 QString cycleText(const std::vector<QString> &ids)

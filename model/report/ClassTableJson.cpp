@@ -2,6 +2,7 @@
 
 #include "ReportFormat.h"
 #include "analysis/classes/ClassTable.h"
+#include "store/Utf8.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,7 +17,7 @@ nlohmann::json number(double value)
     return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
 }
 
-std::string utf8(const QString &text) { return text.toStdString(); }
+using Utf8::utf8;
 
 nlohmann::json quantile(const QuantileEstimate &estimate)
 {

@@ -2,6 +2,7 @@
 
 #include "ReportFormat.h"
 #include "analysis/compare/TraceComparison.h"
+#include "store/Utf8.h"
 
 #include <nlohmann/json.hpp>
 
@@ -18,7 +19,7 @@ Json number(double value)
     return std::isfinite(value) ? Json(value) : Json(nullptr);
 }
 
-std::string utf8(const QString &text) { return text.toStdString(); }
+using Utf8::utf8;
 
 Json strings(const QStringList &list)
 {

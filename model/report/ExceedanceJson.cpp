@@ -2,6 +2,7 @@
 
 #include "analysis/exceedance/ExceedanceAnalysis.h"
 #include "store/RequestTable.h"
+#include "store/Utf8.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,7 +17,7 @@ nlohmann::json number(double value)
     return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
 }
 
-std::string utf8(const QString &text) { return text.toStdString(); }
+using Utf8::utf8;
 
 nlohmann::json separation(const FeatureSeparation &separation)
 {

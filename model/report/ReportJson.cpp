@@ -3,6 +3,7 @@
 #include "analysis/requests/PhaseAdvice.h"
 #include "analysis/requests/ProfileReport.h"
 #include "store/TraceStore.h"
+#include "store/Utf8.h"
 
 #include <nlohmann/json.hpp>
 
@@ -17,7 +18,7 @@ nlohmann::json number(double value)
     return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
 }
 
-std::string utf8(const QString &text) { return text.toStdString(); }
+using Utf8::utf8;
 
 nlohmann::json dominant(const ProfileReport &report, const std::optional<Phase> &phase, Boundary boundary)
 {

@@ -191,30 +191,14 @@ void SpanTable::reorder(const std::vector<qint32> &order)
         newRow[static_cast<size_t>(order[i])] = static_cast<qint32>(i);
     const auto remap = [&](qint32 row) { return row < 0 ? row : newRow[static_cast<size_t>(row)]; };
 
-    permute(m_workflow, order);
-    permute(m_parent, order);
+    visitRowColumns(*this, [&order](auto &column) { permute(column, order); });
     for (auto &parent : m_parent)
         parent = remap(parent);
-    permute(m_start, order);
-    permute(m_end, order);
     StringArena ids;
     ids.reserve(rowCount(), static_cast<qsizetype>(m_spanIds.byteSize()));
     for (const qint32 row : order)
         ids.append(m_spanIds.view(row));
     m_spanIds = std::move(ids);
-    permute(m_name, order);
-    permute(m_operation, order);
-    permute(m_service, order);
-    permute(m_kind, order);
-    permute(m_category, order);
-    permute(m_status, order);
-    permute(m_flags, order);
-    permute(m_inputTokens, order);
-    permute(m_outputTokens, order);
-    permute(m_sourceLine, order);
-    permute(m_resource, order);
-    permute(m_scope, order);
-    permute(m_modelCall, order);
     permuteRanges(m_attributes, m_attributeBegin, order);
     permuteRanges(m_events, m_eventBegin, order);
     // Model calls in the new row order (dropping those of dropped rows);
@@ -244,24 +228,8 @@ void SpanTable::reorder(const std::vector<qint32> &order)
 void SpanTable::reserve(qsizetype rows, qsizetype attributes)
 {
     const auto n = static_cast<size_t>(rows);
-    m_workflow.reserve(n);
-    m_parent.reserve(n);
-    m_start.reserve(n);
-    m_end.reserve(n);
+    visitRowColumns(*this, [n](auto &column) { column.reserve(n); });
     m_spanIds.reserve(rows, rows * 16);
-    m_name.reserve(n);
-    m_operation.reserve(n);
-    m_service.reserve(n);
-    m_kind.reserve(n);
-    m_category.reserve(n);
-    m_status.reserve(n);
-    m_flags.reserve(n);
-    m_inputTokens.reserve(n);
-    m_outputTokens.reserve(n);
-    m_sourceLine.reserve(n);
-    m_resource.reserve(n);
-    m_scope.reserve(n);
-    m_modelCall.reserve(n);
     m_attributeBegin.reserve(n + 1);
     m_eventBegin.reserve(n + 1);
     m_attributes.reserve(static_cast<size_t>(attributes));
@@ -270,46 +238,16 @@ void SpanTable::reserve(qsizetype rows, qsizetype attributes)
 void SpanTable::shrinkToFit()
 {
     const auto shrink = [](auto &column) { column.shrink_to_fit(); };
-    shrink(m_workflow);
-    shrink(m_parent);
-    shrink(m_start);
-    shrink(m_end);
+    visitRowColumns(*this, shrink);
+    visitOtherColumns(*this, shrink);
     m_spanIds.shrinkToFit();
-    shrink(m_name);
-    shrink(m_operation);
-    shrink(m_service);
-    shrink(m_kind);
-    shrink(m_category);
-    shrink(m_status);
-    shrink(m_flags);
-    shrink(m_inputTokens);
-    shrink(m_outputTokens);
-    shrink(m_sourceLine);
-    shrink(m_resource);
-    shrink(m_scope);
-    shrink(m_modelCall);
-    shrink(m_attributeBegin);
-    shrink(m_attributes);
-    shrink(m_eventBegin);
-    shrink(m_events);
-    shrink(m_eventAttributes);
-    shrink(m_resources);
-    shrink(m_scopes);
-    shrink(m_sharedAttributes);
-    shrink(m_edges);
-    shrink(m_externalLinks);
-    shrink(m_modelCalls);
-    shrink(m_tokenTimes);
 }
 
 size_t SpanTable::memoryBytes() const
 {
-    const auto bytes = [](const auto &column) { return column.capacity() * sizeof(column[0]); };
-    return bytes(m_workflow) + bytes(m_parent) + bytes(m_start) + bytes(m_end) + m_spanIds.memoryBytes()
-        + bytes(m_name) + bytes(m_operation) + bytes(m_service) + bytes(m_kind) + bytes(m_category)
-        + bytes(m_status) + bytes(m_flags) + bytes(m_inputTokens) + bytes(m_outputTokens) + bytes(m_sourceLine)
-        + bytes(m_resource) + bytes(m_scope) + bytes(m_modelCall) + bytes(m_attributeBegin) + bytes(m_attributes)
-        + bytes(m_eventBegin) + bytes(m_events) + bytes(m_eventAttributes) + bytes(m_resources) + bytes(m_scopes)
-        + bytes(m_sharedAttributes) + bytes(m_edges) + bytes(m_externalLinks) + bytes(m_modelCalls)
-        + bytes(m_tokenTimes) + m_strings.memoryBytes();
+    size_t total = m_spanIds.memoryBytes() + m_strings.memoryBytes();
+    const auto add = [&total](const auto &column) { total += column.capacity() * sizeof(column[0]); };
+    visitRowColumns(*this, add);
+    visitOtherColumns(*this, add);
+    return total;
 }

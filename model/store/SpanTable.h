@@ -233,6 +233,48 @@ public:
     size_t memoryBytes() const;
 
 private:
+    // Every column with one entry a span (not the ids' arena, nor the range
+    // offsets): reorder, reserve, shrinkToFit and memoryBytes all visit them
+    // here, so a new column cannot be left out of one of them.
+    template<typename Self, typename Visit>
+    static void visitRowColumns(Self &self, Visit &&visit)
+    {
+        visit(self.m_workflow);
+        visit(self.m_parent);
+        visit(self.m_start);
+        visit(self.m_end);
+        visit(self.m_name);
+        visit(self.m_operation);
+        visit(self.m_service);
+        visit(self.m_kind);
+        visit(self.m_category);
+        visit(self.m_status);
+        visit(self.m_flags);
+        visit(self.m_inputTokens);
+        visit(self.m_outputTokens);
+        visit(self.m_sourceLine);
+        visit(self.m_resource);
+        visit(self.m_scope);
+        visit(self.m_modelCall);
+    }
+    // The other vectors: range offsets and what they index, shared tables.
+    template<typename Self, typename Visit>
+    static void visitOtherColumns(Self &self, Visit &&visit)
+    {
+        visit(self.m_attributeBegin);
+        visit(self.m_attributes);
+        visit(self.m_eventBegin);
+        visit(self.m_events);
+        visit(self.m_eventAttributes);
+        visit(self.m_resources);
+        visit(self.m_scopes);
+        visit(self.m_sharedAttributes);
+        visit(self.m_edges);
+        visit(self.m_externalLinks);
+        visit(self.m_modelCalls);
+        visit(self.m_tokenTimes);
+    }
+
     static size_t at(qsizetype row) { return static_cast<size_t>(row); }
     Attribute makeAttribute(std::string_view key, std::string_view value, bool numeric);
 
