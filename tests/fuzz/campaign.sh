@@ -50,6 +50,6 @@ for target in "${targets[@]}"; do
         tests/data/fuzz-regressions >"$log" 2>&1 || status="FAILED (see $log)"
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
     rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
-    crashes=$(ls "$dir/artifacts/$target-"* 2>/dev/null | wc -l)
+    crashes=$(find "$dir/artifacts" -name "$target-*" | wc -l)
     printf '%-12s %12s %10s %8s  %s\n' "$target" "$runs" "$rate" "$crashes" "$status"
 done
