@@ -5,9 +5,12 @@
 
 #include "clickhouse/ClickHouseClient.h"
 #include "clickhouse/ServerClassTable.h"
+#include "clickhouse/ServerExceedance.h"
 #include "clickhouse/ServerRequests.h"
 #include "report/ClassTableJson.h"
 #include "report/ClassTableText.h"
+#include "report/ExceedanceJson.h"
+#include "report/ReportFormat.h"
 
 #include <nlohmann/json.hpp>
 
@@ -81,4 +84,98 @@ int runSliceOnClickHouse(const CliContext &context)
         context.out << ClassTableText::table(table, sliceText) << '\n';
     }
     return table.error.isEmpty() ? ExitOk : ExitFailure;
+}
+
+namespace {
+
+nlohmann::json number(double value)
+{
+    return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
+}
+
+} // namespace
+
+int runExceedOnClickHouse(const CliContext &context)
+{
+    ClassOptions::Values options;
+    ClickHouseSource source;
+    if (const int code = prepare(context, QStringLiteral("exceed"), &options, &source); code >= 0)
+        return code;
+    const ClickHouseClient client(source);
+    ServerRequests requests(client);
+    QString error;
+    ExceedanceSpec spec;
+    spec.metric = options.metric;
+    spec.boundary = context.boundary;
+    spec.q = options.percentile;
+    spec.order = options.order;
+    ServerExceedance result;
+    if (requests.open(&error))
+        result = ServerExceedance::compute(requests, spec, options.members, &error);
+    if (!error.isEmpty()) {
+        context.err << QStringLiteral("tracelane-cli exceed: %1\n").arg(error);
+        return ExitFailure;
+    }
+    const QString sliceText = options.where.describe();
+    nlohmann::json members = nlohmann::json::array();
+    for (const auto &member : result.members) {
+        members.push_back(
+            {{"request_id", member.requestId.toStdString()}, {"row", member.row}, {"value", number(member.value)}});
+    }
+    nlohmann::json document = {{"metric", metricKey(spec.metric).toStdString()},
+                               {"unit", metricUnit(spec.metric).toStdString()},
+                               {"boundary", boundaryKey(result.boundary).toStdString()},
+                               {"percentile", spec.q},
+                               {"slice", sliceText.toStdString()},
+                               {"slice_requests", result.sliceRequests},
+                               {"observed_requests", result.observedRequests},
+                               {"threshold", number(result.threshold)},
+                               {"set_size", result.setSize},
+                               {"rest_size", result.restSize},
+                               {"order", ExceedanceSet::orderKey(spec.order).toStdString()},
+                               {"members", members},
+                               {"attribution", ExceedanceJson::attribution(result.attribution)},
+                               {"file", source.display().toStdString()},
+                               {"rejected", 0},
+                               {"not_computed_on_server", {"attribute_ranking", "phase_ranking", "member"}}};
+    if (context.json) {
+        context.out << QString::fromStdString(document.dump(2)) << '\n';
+        return ExitOk;
+    }
+    // The text: the figures the server computed, in the words of the file's report.
+    context.out << QStringLiteral("Exceedance set: %1 %2 above p%3 = %4 %5 (%6 boundary), %7 of %8 observed requests; "
+                                  "rest %9\n")
+                       .arg(metricLabel(spec.metric))
+                       .arg(result.setSize == 1 ? QStringLiteral("request") : QStringLiteral("requests"))
+                       .arg(spec.q * 100.0, 0, 'g', 4)
+                       .arg(result.threshold, 0, 'f', 1)
+                       .arg(metricUnit(spec.metric), boundaryKey(result.boundary))
+                       .arg(result.setSize)
+                       .arg(result.observedRequests)
+                       .arg(result.restSize);
+    const auto &attribution = result.attribution;
+    context.out << QStringLiteral("Mean %1: set %2 ms, rest %3 ms, difference %4 ms\n")
+                       .arg(metricLabel(attribution.total))
+                       .arg(attribution.setMeanMs, 0, 'f', 1)
+                       .arg(attribution.restMeanMs, 0, 'f', 1)
+                       .arg(attribution.differenceMs, 0, 'f', 1);
+    for (const auto &phase : attribution.phases) {
+        context.out << QStringLiteral("  %1 %2 ms (set %3, rest %4)\n")
+                           .arg(phaseLabel(phase.phase), -18)
+                           .arg(phase.differenceMs, 8, 'f', 1)
+                           .arg(phase.setMeanMs, 0, 'f', 1)
+                           .arg(phase.restMeanMs, 0, 'f', 1);
+    }
+    if (attribution.suspected)
+        context.out << QStringLiteral("Suspected phase: %1 — %2\n")
+                           .arg(phaseLabel(*attribution.suspected), attribution.nextTest);
+    context.out << QStringLiteral("Slowest members:\n");
+    for (const auto &member : result.members)
+        context.out << QStringLiteral("  %1  %2 %3\n")
+                           .arg(member.requestId)
+                           .arg(member.value, 0, 'f', 1)
+                           .arg(metricUnit(spec.metric));
+    context.out << QStringLiteral("(attribute and phase rankings are not computed on ClickHouse yet: open the file for "
+                                  "them)\n");
+    return ExitOk;
 }

@@ -8,3 +8,4 @@ struct CliContext;
 // output, figures computed by the server (model/clickhouse).
 bool isClickHouseArgument(const QString &argument);
 int runSliceOnClickHouse(const CliContext &context);
+int runExceedOnClickHouse(const CliContext &context);

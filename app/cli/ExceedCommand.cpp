@@ -2,10 +2,11 @@
 
 #include "ClassCommandLoad.h"
 #include "CliContext.h"
+#include "ClickHouseAnalyses.h"
 #include "PathOptions.h"
 
-#include "analysis/stats/ColumnCache.h"
 #include "analysis/exceedance/ExceedanceAnalysis.h"
+#include "analysis/stats/ColumnCache.h"
 #include "analysis/workflows/PathAttribution.h"
 #include "report/ExceedanceJson.h"
 #include "report/ExceedanceText.h"
@@ -17,6 +18,8 @@
 
 int runExceed(const CliContext &context)
 {
+    if (context.arguments.size() == 1 && isClickHouseArgument(context.arguments.first()))
+        return runExceedOnClickHouse(context);
     ClassCommandInput input;
     if (const int code = prepareClassCommand(context, QStringLiteral("exceed"), &input); code >= 0)
         return code;
@@ -38,13 +41,13 @@ int runExceed(const CliContext &context)
     if (store.workflows.rowCount() > 0) {
         const WorkflowPaths computed = WorkflowPaths::compute(store, context.loadOptions.threads);
         const auto target = PhaseAttribution::totalFor(spec.metric) == Metric::E2e ? WorkflowPaths::Target::End
-                                                                                    : WorkflowPaths::Target::FirstToken;
+                                                                                   : WorkflowPaths::Target::FirstToken;
         paths = PathAttribution::compute(store, computed, SpanKeys::build(store, keyKind), analysis.set.members,
                                          analysis.set.rest, target);
     }
     if (context.json) {
-        nlohmann::json document = ExceedanceJson::analysis(analysis, store.requests, input.sliceText,
-                                                           options.members, options.member);
+        nlohmann::json document
+            = ExceedanceJson::analysis(analysis, store.requests, input.sliceText, options.members, options.member);
         if (paths)
             document["critical_path_attribution"] = PathReportJson::attribution(*paths);
         document["file"] = context.arguments.first().toStdString();

@@ -108,6 +108,46 @@ bool readSorted(const QStringList &fields, int first, Sorted *sorted)
 
 namespace ServerClassTable {
 
+bool percentile(const ServerRequests &requests, Metric metric, Boundary boundary, double q, Percentile *result,
+                QString *error)
+{
+    const QString rowsSql = QStringLiteral("SELECT %1 AS d, %2 AS v %3")
+                                .arg(ServerRequests::definedSql(metric, boundary),
+                                     ServerRequests::valueSql(metric, boundary), requests.fromWhere());
+    std::vector<QStringList> rows;
+    if (!requests.client().select(QStringLiteral("SELECT count(), countIf(d) FROM (%1)").arg(rowsSql), &rows, error, 2)
+        || rows.size() != 1)
+        return false;
+    result->requests = rows[0][0].toLongLong();
+    result->n = rows[0][1].toLongLong();
+    std::set<qint64> ranks;
+    const auto neighbours = ::Percentile::neighbours(result->n, q);
+    if (result->n > 0) {
+        ranks = {neighbours.lo + 1, neighbours.hi + 1};
+    }
+    if (ranks.empty())
+        return true;
+    QStringList list;
+    for (const qint64 rank : ranks)
+        list << QString::number(rank);
+    if (!requests.client().select(
+            QStringLiteral("SELECT arrayMap(r -> %1, [%2]) FROM (SELECT arraySort(groupArrayIf(v, d)) AS s FROM (%3))")
+                .arg(ServerRequests::float64BitsSql(QStringLiteral("s[r]")), list.join(QLatin1Char(',')), rowsSql),
+            &rows, error, 1)
+        || rows.size() != 1)
+        return false;
+    QString text = rows[0][0];
+    text.remove(QLatin1Char('[')).remove(QLatin1Char(']'));
+    const QStringList bits = text.split(QLatin1Char(','));
+    Sorted sorted;
+    sorted.n = result->n;
+    qsizetype i = 0;
+    for (const qint64 rank : ranks)
+        sorted.at[rank] = ServerRequests::float64FromBits(bits.value(i++));
+    result->value = sorted.percentile(q);
+    return true;
+}
+
 ClassTable compute(const ServerRequests &requests, const QStringList &by, const ClassBands &bands,
                    const ClassTableSpec &spec, QString *error)
 {

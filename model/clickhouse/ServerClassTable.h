@@ -16,6 +16,17 @@ class ServerRequests;
 // their bits, so every figure equals the file's, not just to print precision.
 namespace ServerClassTable {
 
+// One percentile of a metric over the rows in range, as Percentile::ofSorted
+// takes it, with the number of rows and of defined values.
+struct Percentile
+{
+    qint64 requests = 0;
+    qint64 n = 0;
+    double value = std::numeric_limits<double>::quiet_NaN();
+};
+bool percentile(const ServerRequests &requests, Metric metric, Boundary boundary, double q, Percentile *result,
+                QString *error);
+
 ClassTable compute(const ServerRequests &requests, const QStringList &by, const ClassBands &bands,
                    const ClassTableSpec &spec, QString *error);
 

@@ -49,6 +49,8 @@ nlohmann::json separation(const FeatureSeparation &separation)
     return result;
 }
 
+} // namespace
+
 nlohmann::json attribution(const PhaseAttribution &attribution)
 {
     nlohmann::json phases = nlohmann::json::array();
@@ -82,14 +84,14 @@ nlohmann::json attribution(const PhaseAttribution &attribution)
     return result;
 }
 
-} // namespace
-
 nlohmann::json member(const MemberComparison &member)
 {
     nlohmann::json features = nlohmann::json::array();
     for (const auto &row : member.rows) {
-        nlohmann::json entry = {{"feature", utf8(row.feature.key)}, {"unit", utf8(row.feature.unit)},
-                                {"text", utf8(row.text)}, {"rest_n", row.restN}};
+        nlohmann::json entry = {{"feature", utf8(row.feature.key)},
+                                {"unit", utf8(row.feature.unit)},
+                                {"text", utf8(row.text)},
+                                {"rest_n", row.restN}};
         if (row.feature.numeric) {
             entry["value"] = number(row.value);
             entry["rest_median"] = number(row.restMedian);

@@ -7,6 +7,7 @@
 class RequestTable;
 struct ExceedanceAnalysis;
 struct MemberComparison;
+struct PhaseAttribution;
 
 // The exceedance analysis for scripts: set, attribution, ranked
 // separations with their shares and binned distributions, members, and
@@ -16,5 +17,7 @@ namespace ExceedanceJson {
 nlohmann::json analysis(const ExceedanceAnalysis &analysis, const RequestTable &table, const QString &slice,
                         int listedMembers, qsizetype member);
 nlohmann::json member(const MemberComparison &member);
+// The set-vs-rest phase attribution alone (also what a ClickHouse source reports).
+nlohmann::json attribution(const PhaseAttribution &attribution);
 
 } // namespace ExceedanceJson

@@ -142,6 +142,65 @@ private slots:
         }
     }
 
+    void exceedEqualsTheFile_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("table");
+        QTest::addColumn<QStringList>("arguments");
+        const std::vector<QStringList> variants = {
+            {},
+            {QStringLiteral("--metric"), QStringLiteral("e2e"), QStringLiteral("--members"), QStringLiteral("50")},
+            {QStringLiteral("--metric"), QStringLiteral("itl"), QStringLiteral("--order"), QStringLiteral("arrival")},
+            {QStringLiteral("--metric"), QStringLiteral("queue"), QStringLiteral("--boundary"),
+             QStringLiteral("server"), QStringLiteral("--percentile"), QStringLiteral("0.9")},
+            {QStringLiteral("--boundary"), QStringLiteral("engine"), QStringLiteral("--percentile"),
+             QStringLiteral("0.99")},
+        };
+        for (const auto &trace : traces()) {
+            for (const auto &arguments : variants) {
+                QTest::addRow("%s %s", trace.name, qPrintable(arguments.join(QLatin1Char(' '))))
+                    << TestData::source(QString::fromLatin1(trace.path)) << QString::fromLatin1(trace.name)
+                    << arguments;
+            }
+        }
+    }
+
+    void exceedEqualsTheFile()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, table);
+        QFETCH(QStringList, arguments);
+        const auto fromFile
+            = runTracelaneCli(QStringList{QStringLiteral("exceed"), file, QStringLiteral("--json")} + arguments);
+        QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
+        const auto fromServer = runTracelaneCli(
+            QStringList{QStringLiteral("exceed"), url(table, 1), QStringLiteral("--json")} + arguments);
+        QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
+        auto actual = parsed(fromServer.out);
+        const auto expected = parsed(fromFile.out);
+        QVERIFY(actual.is_object() && expected.is_object());
+        // Every key the server answers, equal to the file's; the rankings it
+        // says it did not compute are the only ones missing.
+        const auto skipped = actual["not_computed_on_server"];
+        actual.erase("not_computed_on_server");
+        QCOMPARE(skipped.size(), size_t(3));
+        // The default (p95 TTFT) has members in every trace; smaller files may
+        // have none above p99 or no server-side phases, and then both say so.
+        if (arguments.isEmpty())
+            QVERIFY(expected["set_size"].get<qint64>() > 0);
+        for (const auto &[key, value] : expected.items()) {
+            const bool isSkipped = std::find(skipped.begin(), skipped.end(), key) != skipped.end();
+            QVERIFY2(isSkipped || actual.contains(key), key.c_str());
+            if (isSkipped)
+                continue;
+            if (actual[key] != value) {
+                qWarning("%s: file %s\nserver %s", key.c_str(), value.dump(1).c_str(), actual[key].dump(1).c_str());
+                QFAIL("the server's exceedance figures differ from the file's");
+            }
+        }
+        QCOMPARE(actual.size() + skipped.size(), expected.size());
+    }
+
     void theTextTableIsTheSameToo()
     {
         const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));

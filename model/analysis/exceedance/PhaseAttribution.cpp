@@ -7,16 +7,8 @@
 
 namespace {
 
-__extension__ typedef __int128 Int128;
-
-struct GroupSums
-{
-    qint64 n = 0;
-    Int128 total = 0;
-    Int128 residual = 0;
-    std::array<Int128, kPhaseCount> phases{};
-    std::array<qint64, kPhaseCount> observed{};
-};
+using Int128 = GroupPhaseSums::Int128;
+using GroupSums = GroupPhaseSums;
 
 GroupSums sumGroup(const RequestTable &table, std::span<const qint32> rows, Stamp begin, Stamp end,
                    std::span<const Phase> phases)
@@ -44,7 +36,10 @@ GroupSums sumGroup(const RequestTable &table, std::span<const qint32> rows, Stam
     return sums;
 }
 
-double meanMs(Int128 sumNs, qint64 n) { return n > 0 ? double(sumNs) / double(n) / 1e6 : 0.0; }
+double meanMs(Int128 sumNs, qint64 n)
+{
+    return n > 0 ? double(sumNs) / double(n) / 1e6 : 0.0;
+}
 
 } // namespace
 
@@ -63,19 +58,36 @@ Metric PhaseAttribution::totalFor(Metric metric)
     return Metric::Ttft;
 }
 
+std::pair<Stamp, Stamp> PhaseAttribution::window(Metric total, Boundary boundary)
+{
+    if (total == Metric::E2e)
+        return {Stamp::ClientSend, Stamp::LastTokenClient};
+    return {boundaryStart(boundary), boundaryFirstToken(boundary)};
+}
+
+std::span<const Phase> PhaseAttribution::phasesInside(Metric total, Boundary boundary)
+{
+    return total == Metric::E2e ? std::span<const Phase>(kAllPhases) : ttftPhases(boundary);
+}
+
 PhaseAttribution PhaseAttribution::compute(const RequestTable &table, std::span<const qint32> set,
                                            std::span<const qint32> rest, Metric total, Boundary boundary)
+{
+    const Metric which = total == Metric::E2e ? Metric::E2e : Metric::Ttft;
+    const Boundary where = which == Metric::E2e ? Boundary::Client : boundary;
+    const auto [begin, end] = window(which, where);
+    const auto inside = phasesInside(which, where);
+    return fromSums(sumGroup(table, set, begin, end, inside), sumGroup(table, rest, begin, end, inside), total,
+                    boundary);
+}
+
+PhaseAttribution PhaseAttribution::fromSums(const GroupPhaseSums &inSet, const GroupPhaseSums &inRest, Metric total,
+                                            Boundary boundary)
 {
     PhaseAttribution result;
     result.total = total == Metric::E2e ? Metric::E2e : Metric::Ttft;
     result.boundary = result.total == Metric::E2e ? Boundary::Client : boundary;
-    const Stamp begin = result.total == Metric::E2e ? Stamp::ClientSend : boundaryStart(result.boundary);
-    const Stamp end = result.total == Metric::E2e ? Stamp::LastTokenClient : boundaryFirstToken(result.boundary);
-    const std::span<const Phase> inside = result.total == Metric::E2e ? std::span<const Phase>(kAllPhases)
-                                                                      : ttftPhases(result.boundary);
-
-    const GroupSums inSet = sumGroup(table, set, begin, end, inside);
-    const GroupSums inRest = sumGroup(table, rest, begin, end, inside);
+    const std::span<const Phase> inside = phasesInside(result.total, result.boundary);
     result.setN = inSet.n;
     result.restN = inRest.n;
     if (inSet.n == 0 || inRest.n == 0)
