@@ -28,7 +28,9 @@ files = []
 for top in SOURCE_DIRS:
     for directory, subdirs, names in os.walk(os.path.join(project, top)):
         relative = os.path.relpath(directory, project)
-        subdirs[:] = sorted(d for d in subdirs if os.path.join(relative, d) not in SKIP_DIRS)
+        # npm's packages (tests/live, tests/clickhouse) are not ours.
+        subdirs[:] = sorted(d for d in subdirs
+                            if os.path.join(relative, d) not in SKIP_DIRS and d != 'node_modules')
         files.extend(os.path.join(relative, name) for name in sorted(names) if name.endswith(('.cpp', '.h')))
 
 

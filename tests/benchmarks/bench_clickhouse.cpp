@@ -1,0 +1,161 @@
+// Population figures computed by a two-shard ClickHouse cluster against the
+// same figures from the desktop store. Generates N requests (default 20M,
+// TRACELANE_BENCH_ROWS) server-side, times `slice --by region,priority` and
+// `exceed` on the clickhouse:// URL (wall time and the CLI's peak resident
+// memory), then exports M of those rows (default 1M, TRACELANE_BENCH_FILE_ROWS)
+// as a seed JSONL file and times the same two commands on it, printing the
+// ratios. Not run by ctest.
+
+#include "support/ClickHouseCluster.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <cstdio>
+#include <sys/resource.h>
+
+namespace {
+
+struct Run
+{
+    double seconds = 0;
+    long peakKb = 0; // max RSS of the CLI (getrusage of waited children)
+    int exitCode = -1;
+};
+
+Run runCli(const QStringList &arguments)
+{
+    QProcess process;
+    process.setStandardOutputFile(QProcess::nullDevice());
+    QElapsedTimer clock;
+    clock.start();
+    process.start(QStringLiteral(TRACELANE_CLI_PATH), arguments);
+    process.waitForFinished(-1);
+    Run run;
+    run.seconds = double(clock.nsecsElapsed()) / 1e9;
+    run.exitCode = process.exitCode();
+    rusage usage{};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    run.peakKb = usage.ru_maxrss;
+    if (run.exitCode != 0)
+        std::fprintf(stderr, "%s\n", process.readAllStandardError().constData());
+    return run;
+}
+
+qint64 envCount(const char *name, qint64 fallback)
+{
+    const qint64 value = qEnvironmentVariableIntValue(name);
+    return value > 0 ? value : fallback;
+}
+
+// One request per number: 1 ms apart, region and priority from the number's
+// hash, queue wait larger for "batch" and one region, stream by output length.
+QString generated(qint64 offset, qint64 count)
+{
+    return QStringLiteral(
+               "SELECT 1, 'bench', toUInt32(intDiv(n, 50000)), toUInt32(n), concat('r', toString(n)), n + 1, "
+               "toInt32(50 + h % 8000), toInt32(1 + o), "
+               "send, send + 1000000 + h % 3000000, send + 4000000 + h % 3000000, "
+               "send + 4000000 + h % 3000000 + queue, "
+               "send + 4000000 + h % 3000000 + queue + (50 + h % 8000) * 20000, "
+               "send + 4000000 + h % 3000000 + queue + (50 + h % 8000) * 20000 + 15000000, "
+               "send + 4000000 + h % 3000000 + queue + (50 + h % 8000) * 20000 + 25000000, "
+               "send + 4000000 + h % 3000000 + queue + (50 + h % 8000) * 20000 + 25000000 "
+               "+ o * 22000000, "
+               "['region', 'priority'], [region, priority], emptyArrayString(), emptyArrayFloat64() "
+               "FROM (SELECT toInt64(number + %1) AS n, toInt64(cityHash64(n) % 1000000000) AS h, "
+               "toInt64(intHash32(n) % 1000) AS o, toInt64(1700000000000000000 + n * 1000000) AS send, "
+               "['eu-west', 'us-east', 'ap-south', 'us-west'][h % 4 + 1] AS region, "
+               "if(h % 10 = 0, 'batch', 'interactive') AS priority, "
+               "toInt64((h % 100000) * if(priority = 'batch', 8000, 1000) * if(region = 'ap-south', 3, 1)) AS queue "
+               "FROM numbers(%2))")
+        .arg(offset)
+        .arg(count);
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication application(argc, argv);
+    const qint64 rows = envCount("TRACELANE_BENCH_ROWS", 20'000'000);
+    const qint64 fileRows = envCount("TRACELANE_BENCH_FILE_ROWS", 1'000'000);
+    ClickHouseCluster cluster(2);
+    QString error;
+    if (!cluster.start(&error)) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return 1;
+    }
+    const auto url = [&](int shard) {
+        return QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?table=requests&timeout=600")
+            .arg(cluster.httpPort(shard));
+    };
+    for (int shard = 0; shard < 2; ++shard) {
+        if (runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(shard), QStringLiteral("--cluster"),
+                    QLatin1String(ClickHouseCluster::kCluster)})
+                .exitCode
+            != 0)
+            return 1;
+    }
+    // Half the rows straight into each shard's local table.
+    QElapsedTimer clock;
+    clock.start();
+    for (int shard = 0; shard < 2; ++shard) {
+        cluster.query(shard,
+                      QStringLiteral("INSERT INTO tracelane.requests_local ") + generated(shard * (rows / 2), rows / 2),
+                      &error);
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+            return 1;
+        }
+    }
+    std::printf("generated %lld requests on 2 shards in %.1f s\n", rows, double(clock.elapsed()) / 1000.0);
+
+    const QStringList slice = {QStringLiteral("--by"), QStringLiteral("region,priority"), QStringLiteral("--json")};
+    const Run serverSlice = runCli(QStringList{QStringLiteral("slice"), url(0)} + slice);
+    const Run serverExceed = runCli({QStringLiteral("exceed"), url(0), QStringLiteral("--json")});
+
+    // The reference: M of the same rows as a seed file, loaded into the store.
+    QTemporaryDir folder;
+    const QString file = folder.filePath(QStringLiteral("bench.jsonl"));
+    const QString exportSql
+        = QStringLiteral("SELECT request_id, prompt_tokens, output_tokens, client_send_ns / 1e6 AS client_send_ms, "
+                         "gateway_arrival_ns / 1e6 AS gateway_arrival_ms, queue_enter_ns / 1e6 AS queue_enter_ms, "
+                         "prefill_start_ns / 1e6 AS prefill_start_ms, prefill_end_ns / 1e6 AS prefill_end_ms, "
+                         "first_token_server_ns / 1e6 AS first_token_server_ms, first_token_client_ns / 1e6 AS "
+                         "first_token_client_ms, last_token_client_ns / 1e6 AS last_token_client_ms, attr_values[1] AS "
+                         "region, attr_values[2] AS priority FROM tracelane.requests WHERE row < %1 FORMAT JSONEachRow")
+              .arg(fileRows);
+    QFile out(file);
+    if (!out.open(QIODevice::WriteOnly) || out.write(cluster.query(0, exportSql, &error)) < 0 || !error.isEmpty()) {
+        std::fprintf(stderr, "export failed: %s\n", qPrintable(error));
+        return 1;
+    }
+    out.close();
+    const Run fileSlice = runCli(QStringList{QStringLiteral("slice"), file} + slice);
+    const Run fileExceed = runCli({QStringLiteral("exceed"), file, QStringLiteral("--json")});
+
+    std::printf("%-44s %10s %12s\n", "", "seconds", "peak RSS MB");
+    std::printf("%-44s %10.2f %12.1f\n",
+                qPrintable(QStringLiteral("slice --by region,priority, %1 on ClickHouse").arg(rows)),
+                serverSlice.seconds, double(serverSlice.peakKb) / 1024.0);
+    std::printf("%-44s %10.2f %12.1f\n", qPrintable(QStringLiteral("exceed, %1 on ClickHouse").arg(rows)),
+                serverExceed.seconds, double(serverExceed.peakKb) / 1024.0);
+    std::printf("%-44s %10.2f %12.1f\n",
+                qPrintable(QStringLiteral("slice --by region,priority, %1 from a file").arg(fileRows)),
+                fileSlice.seconds, double(fileSlice.peakKb) / 1024.0);
+    std::printf("%-44s %10.2f %12.1f\n", qPrintable(QStringLiteral("exceed, %1 from a file").arg(fileRows)),
+                fileExceed.seconds, double(fileExceed.peakKb) / 1024.0);
+    const double scale = double(rows) / double(fileRows);
+    std::printf("file path scaled to %lld rows (linear): slice %.1f s, exceed %.1f s; ClickHouse is %.1fx / %.1fx "
+                "faster\n",
+                rows, fileSlice.seconds * scale, fileExceed.seconds * scale,
+                fileSlice.seconds * scale / serverSlice.seconds, fileExceed.seconds * scale / serverExceed.seconds);
+    return serverSlice.exitCode == 0 && serverExceed.exitCode == 0 && fileSlice.exitCode == 0
+            && fileExceed.exitCode == 0
+        ? 0
+        : 1;
+}

@@ -1,0 +1,134 @@
+// The same SQL on a current ClickHouse: npm's chdb (libchdb, ClickHouse 26 in
+// process) behind a small HTTP shim (tests/clickhouse/chdb-http.mjs), single
+// node. Tracelane's schema, push, and slice/exceed from clickhouse:// equal
+// to the file, as on Debian's 18.16 cluster in tst_clickhouseread.
+
+#include "support/ClickHouseCli.h"
+#include "support/TestData.h"
+
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+nlohmann::json parsed(const QString &text)
+{
+    auto document = nlohmann::json::parse(text.toStdString(), nullptr, false);
+    if (document.is_object()) {
+        document.erase("file");
+        document.erase("rejected");
+        document.erase("not_computed_on_server");
+    }
+    return document;
+}
+
+} // namespace
+
+class TestClickHouseCurrent : public QObject
+{
+    Q_OBJECT
+
+private:
+    QString url(const QString &table) const
+    {
+        return QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?table=%2&timeout=60").arg(m_port).arg(table);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        const QString folder = TestData::source(QStringLiteral("tests/clickhouse"));
+        QVERIFY2(QFileInfo::exists(folder + QStringLiteral("/node_modules/chdb")),
+                 "npm's chdb is missing: run `npm ci` in tests/clickhouse (.ci/bootstrap does)");
+        m_shim.setWorkingDirectory(folder);
+        m_shim.start(QStringLiteral("node"), {QStringLiteral("chdb-http.mjs"), QStringLiteral("0")});
+        QVERIFY2(m_shim.waitForStarted(10'000), "node did not start (.ci/bootstrap installs nodejs)");
+        QTRY_VERIFY_WITH_TIMEOUT(m_shim.canReadLine() || m_shim.state() != QProcess::Running, 60'000);
+        const QByteArray line = m_shim.readLine().trimmed();
+        QVERIFY2(line.startsWith("listening "), QByteArray(line + m_shim.readAllStandardError()).constData());
+        m_port = line.mid(10).toInt();
+        for (const QString &table : {QStringLiteral("mixed"), QStringLiteral("vllm")}) {
+            const auto run = runTracelaneCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(table)});
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        }
+        for (const auto &[table, file] :
+             {std::pair{QStringLiteral("mixed"), QStringLiteral("resources/examples/mixed-classes.jsonl")},
+              std::pair{QStringLiteral("vllm"),
+                        QStringLiteral("tests/data/realdata/vllm-bench/"
+                                       "serving_meta-llama-Llama-3.3-70B-Instruct_tp8_pp1_sharegpt_qps_01.json")}}) {
+            const auto run
+                = runTracelaneCli({QStringLiteral("clickhouse"), QStringLiteral("push"), TestData::source(file),
+                                   url(table), QStringLiteral("--batch-rows"), QStringLiteral("500")});
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+            m_files[table] = TestData::source(file);
+        }
+    }
+
+    void cleanupTestCase()
+    {
+        m_shim.terminate();
+        if (!m_shim.waitForFinished(10'000))
+            m_shim.kill();
+    }
+
+    void equalsTheFile_data()
+    {
+        QTest::addColumn<QString>("table");
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addRow("mixed slice region,prompt_band")
+            << QStringLiteral("mixed")
+            << QStringList{QStringLiteral("slice"), QStringLiteral("--by"), QStringLiteral("region,prompt_band")};
+        QTest::addRow("mixed slice cached_prefix itl")
+            << QStringLiteral("mixed")
+            << QStringList{QStringLiteral("slice"), QStringLiteral("--by"), QStringLiteral("cached_prefix"),
+                           QStringLiteral("--metric"), QStringLiteral("itl")};
+        QTest::addRow("mixed exceed") << QStringLiteral("mixed") << QStringList{QStringLiteral("exceed")};
+        QTest::addRow("mixed exceed e2e arrival")
+            << QStringLiteral("mixed")
+            << QStringList{QStringLiteral("exceed"), QStringLiteral("--metric"), QStringLiteral("e2e"),
+                           QStringLiteral("--order"), QStringLiteral("arrival")};
+        QTest::addRow("vllm slice bands")
+            << QStringLiteral("vllm")
+            << QStringList{QStringLiteral("slice"), QStringLiteral("--by"), QStringLiteral("prompt_band,output_band")};
+        QTest::addRow("vllm exceed") << QStringLiteral("vllm") << QStringList{QStringLiteral("exceed")};
+    }
+
+    void equalsTheFile()
+    {
+        QFETCH(QString, table);
+        QFETCH(QStringList, arguments);
+        const QString command = arguments.takeFirst();
+        const auto fromFile
+            = runTracelaneCli(QStringList{command, m_files[table], QStringLiteral("--json")} + arguments);
+        QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
+        const auto fromServer = runTracelaneCli(QStringList{command, url(table), QStringLiteral("--json")} + arguments);
+        QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
+        auto expected = parsed(fromFile.out);
+        const auto actual = parsed(fromServer.out);
+        if (command == QLatin1String("exceed")) {
+            for (const char *key : {"attribute_ranking", "phase_ranking", "member"})
+                expected.erase(key);
+        }
+        if (actual != expected) {
+            qWarning("file:\n%s\nserver:\n%s", expected.dump(1).c_str(), actual.dump(1).c_str());
+            QFAIL("the current engine's figures differ from the file's");
+        }
+    }
+
+    void aMissingTableIsNamed()
+    {
+        const auto run = runTracelaneCli(
+            {QStringLiteral("slice"), url(QStringLiteral("nosuch")), QStringLiteral("--by"), QStringLiteral("region")});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("UNKNOWN_TABLE")), qPrintable(run.err));
+    }
+
+private:
+    QProcess m_shim;
+    int m_port = 0;
+    QMap<QString, QString> m_files;
+};
+
+QTEST_GUILESS_MAIN(TestClickHouseCurrent)
+#include "tst_clickhousecurrent.moc"
