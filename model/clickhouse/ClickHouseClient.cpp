@@ -1,5 +1,6 @@
 #include "ClickHouseClient.h"
 
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -48,6 +49,8 @@ bool ClickHouseClient::run(const QString &sql, QByteArray *answer, QString *erro
         const QByteArray pair = (m_source.user + QLatin1Char(':') + m_source.password).toUtf8();
         request.setRawHeader("Authorization", "Basic " + pair.toBase64());
     }
+    QElapsedTimer clock;
+    clock.start();
     QNetworkAccessManager network;
     network.setAutoDeleteReplies(false);
     QNetworkReply *reply = network.post(request, data.isEmpty() ? sql.toUtf8() : data);
@@ -100,6 +103,10 @@ bool ClickHouseClient::run(const QString &sql, QByteArray *answer, QString *erro
             *answer = body;
     }
     delete reply;
+    // TRACELANE_CLICKHOUSE_LOG=1: every statement and its time on stderr.
+    static const bool log = qEnvironmentVariableIntValue("TRACELANE_CLICKHOUSE_LOG") > 0;
+    if (log)
+        qInfo("clickhouse %lld ms: %s", qint64(clock.elapsed()), qPrintable(sql.left(2000)));
     return ok;
 }
 

@@ -120,19 +120,19 @@ bool percentile(const ServerRequests &requests, Metric metric, Boundary boundary
         return false;
     result->requests = rows[0][0].toLongLong();
     result->n = rows[0][1].toLongLong();
-    std::set<qint64> ranks;
-    const auto neighbours = ::Percentile::neighbours(result->n, q);
-    if (result->n > 0) {
-        ranks = {neighbours.lo + 1, neighbours.hi + 1};
-    }
-    if (ranks.empty())
+    if (result->n == 0)
         return true;
-    QStringList list;
+    // Two order statistics by quantileExact (nth_element, no sort): it returns
+    // element floor(level * n) of the values in order, so level (r + 0.5) / n
+    // is rank r exactly, with half a rank to spare for rounding.
+    const auto neighbours = ::Percentile::neighbours(result->n, q);
+    const std::set<qint64> ranks = {neighbours.lo, neighbours.hi};
+    QStringList levels;
     for (const qint64 rank : ranks)
-        list << QString::number(rank);
+        levels << QString::number((double(rank) + 0.5) / double(result->n), 'g', 17);
     if (!requests.client().select(
-            QStringLiteral("SELECT arrayMap(r -> %1, [%2]) FROM (SELECT arraySort(groupArrayIf(v, d)) AS s FROM (%3))")
-                .arg(ServerRequests::float64BitsSql(QStringLiteral("s[r]")), list.join(QLatin1Char(',')), rowsSql),
+            QStringLiteral("SELECT arrayMap(x -> %1, quantilesExactIf(%2)(v, d)) FROM (%3)")
+                .arg(ServerRequests::float64BitsSql(QStringLiteral("x")), levels.join(QLatin1Char(',')), rowsSql),
             &rows, error, 1)
         || rows.size() != 1)
         return false;
@@ -143,7 +143,7 @@ bool percentile(const ServerRequests &requests, Metric metric, Boundary boundary
     sorted.n = result->n;
     qsizetype i = 0;
     for (const qint64 rank : ranks)
-        sorted.at[rank] = ServerRequests::float64FromBits(bits.value(i++));
+        sorted.at[rank + 1] = ServerRequests::float64FromBits(bits.value(i++));
     result->value = sorted.percentile(q);
     return true;
 }

@@ -26,11 +26,6 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
         result.attribution = PhaseAttribution::fromSums({}, {}, total, spec.boundary);
         return result;
     }
-    const QString above
-        = QStringLiteral("(%1 AND %2 > %3)").arg(defined, value, ServerRequests::float64Sql(result.threshold));
-    const QString rest
-        = QStringLiteral("(%1 AND NOT %2 > %3)").arg(defined, value, ServerRequests::float64Sql(result.threshold));
-
     // Set and rest: sizes and the integer sums of the attribution.
     const Boundary where = total == Metric::E2e ? Boundary::Client : spec.boundary;
     const auto [begin, end] = PhaseAttribution::window(total, where);
@@ -38,22 +33,32 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
     const QString absent = TracelaneSchema::absentSql();
     const QString windowed = QStringLiteral("%1 != %3 AND %2 != %3")
                                  .arg(TracelaneSchema::stampColumn(begin), TracelaneSchema::stampColumn(end), absent);
+    // One pass: each row's group (1 set, 2 rest, 0 neither) and whether the
+    // total's window is observed, then the sums per group.
+    QStringList inner = {QStringLiteral("if(%1, if(%2 > %3, 1, 2), 0) AS g")
+                             .arg(defined, value, ServerRequests::float64Sql(result.threshold)),
+                         QStringLiteral("%1 AS w").arg(windowed),
+                         QStringLiteral("%1 - %2 AS total_ns")
+                             .arg(TracelaneSchema::stampColumn(end), TracelaneSchema::stampColumn(begin))};
+    for (const Phase phase : inside)
+        inner << QStringLiteral("%1_ns AS p_%1").arg(phaseKey(phase));
     QStringList columns;
-    for (const QString &group : {above, rest}) {
-        const QString in = QStringLiteral("(%1 AND %2)").arg(group, windowed);
-        columns << QStringLiteral("countIf(%1)").arg(group) << QStringLiteral("countIf(%1)").arg(in)
-                << QStringLiteral("sumIf(%1 - %2, %3)")
-                       .arg(TracelaneSchema::stampColumn(end), TracelaneSchema::stampColumn(begin), in);
+    for (const int group : {1, 2}) {
+        const QString in = QStringLiteral("g = %1 AND w").arg(group);
+        columns << QStringLiteral("countIf(g = %1)").arg(group) << QStringLiteral("countIf(%1)").arg(in)
+                << QStringLiteral("sumIf(total_ns, %1)").arg(in);
         for (const Phase phase : inside) {
-            const QString observed = QStringLiteral("%1 AND %2_ns != %3").arg(in, phaseKey(phase), absent);
-            columns << QStringLiteral("sumIf(%1_ns, %2)").arg(phaseKey(phase), observed)
+            const QString observed = QStringLiteral("%1 AND p_%2 != %3").arg(in, phaseKey(phase), absent);
+            columns << QStringLiteral("sumIf(p_%1, %2)").arg(phaseKey(phase), observed)
                     << QStringLiteral("countIf(%1)").arg(observed);
         }
     }
     std::vector<QStringList> rows;
     const int width = int(columns.size());
-    if (!client.select(QStringLiteral("SELECT %1 %2").arg(columns.join(QStringLiteral(", ")), requests.fromWhere()),
-                       &rows, error, width)
+    if (!client.select(
+            QStringLiteral("SELECT %1 FROM (SELECT %2 %3)")
+                .arg(columns.join(QStringLiteral(", ")), inner.join(QStringLiteral(", ")), requests.fromWhere()),
+            &rows, error, width)
         || rows.size() != 1)
         return result;
     std::array<GroupPhaseSums, 2> sums;

@@ -106,7 +106,7 @@ int main(int argc, char *argv[])
     for (int shard = 0; shard < 2; ++shard) {
         cluster.query(shard,
                       QStringLiteral("INSERT INTO tracelane.requests_local ") + generated(shard * (rows / 2), rows / 2),
-                      &error);
+                      &error, 1'800'000);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "%s\n", qPrintable(error));
             return 1;
@@ -130,7 +130,8 @@ int main(int argc, char *argv[])
                          "region, attr_values[2] AS priority FROM tracelane.requests WHERE row < %1 FORMAT JSONEachRow")
               .arg(fileRows);
     QFile out(file);
-    if (!out.open(QIODevice::WriteOnly) || out.write(cluster.query(0, exportSql, &error)) < 0 || !error.isEmpty()) {
+    if (!out.open(QIODevice::WriteOnly) || out.write(cluster.query(0, exportSql, &error, 1'800'000)) < 0
+        || !error.isEmpty()) {
         std::fprintf(stderr, "export failed: %s\n", qPrintable(error));
         return 1;
     }

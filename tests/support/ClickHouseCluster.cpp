@@ -234,12 +234,12 @@ void ClickHouseCluster::stop()
     }
 }
 
-QByteArray ClickHouseCluster::query(int shard, const QString &sql, QString *error) const
+QByteArray ClickHouseCluster::query(int shard, const QString &sql, QString *error, int timeoutMs) const
 {
     QNetworkAccessManager network;
     // Inserts through a Distributed table wait until every shard has its rows.
     QNetworkRequest request(QUrl(httpBase(shard) + QStringLiteral("/?insert_distributed_sync=1")));
-    request.setTransferTimeout(10'000);
+    request.setTransferTimeout(timeoutMs);
     request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("text/plain; charset=utf-8"));
     QNetworkReply *reply = network.post(request, sql.toUtf8());
     QEventLoop loop;

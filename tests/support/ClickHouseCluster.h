@@ -35,9 +35,9 @@ public:
     // http://127.0.0.1:PORT of one server.
     QString httpBase(int shard) const;
 
-    // Runs one statement on one server over HTTP (10 s timeout); the body of
-    // the answer, or an empty result with `error` set.
-    QByteArray query(int shard, const QString &sql, QString *error = nullptr) const;
+    // Runs one statement on one server over HTTP (10 s timeout unless given);
+    // the body of the answer, or an empty result with `error` set.
+    QByteArray query(int shard, const QString &sql, QString *error = nullptr, int timeoutMs = 10'000) const;
 
     // Where the server binary was found ("" when not), and how it is called.
     static QString serverBinary(QStringList *arguments = nullptr);
