@@ -6,6 +6,7 @@
 #include "io/SpanTraceBuilder.h"
 #include "live/BatchIngest.h"
 #include "live/LiveQueue.h"
+#include "live/OtlpGrpcServer.h"
 #include "live/OtlpHttpServer.h"
 #include "live/OtlpJsonWriter.h"
 #include "report/ReportJson.h"
@@ -75,6 +76,10 @@ void addReceiveOptions(QCommandLineParser &parser)
     parser.addOption({QStringLiteral("http"),
                       QStringLiteral("receive: OTLP/HTTP listen address (default 127.0.0.1:4318; port 0 picks one)."),
                       QStringLiteral("addr:port"), QStringLiteral("127.0.0.1:4318")});
+    parser.addOption({QStringLiteral("grpc"),
+                      QStringLiteral("receive: also OTLP/gRPC (TraceService/Export) on addr:port; a bare port or "
+                                     ":port listens on 127.0.0.1 (vLLM's and SGLang's default is 4317)."),
+                      QStringLiteral("addr:port")});
     parser.addOption(
         {QStringLiteral("duration"), QStringLiteral("receive: stop after S seconds."), QStringLiteral("s")});
     parser.addOption(
@@ -96,6 +101,13 @@ int runReceive(const CliContext &context)
     QString error;
     if (!parseListenAddress(parser.value(QStringLiteral("http")), &address, &port, &error)) {
         context.err << QStringLiteral("tracelane-cli receive: --http: %1\n").arg(error);
+        return ExitUsage;
+    }
+    const bool grpc = parser.isSet(QStringLiteral("grpc"));
+    QHostAddress grpcAddress;
+    quint16 grpcPort = 0;
+    if (grpc && !parseListenAddress(parser.value(QStringLiteral("grpc")), &grpcAddress, &grpcPort, &error)) {
+        context.err << QStringLiteral("tracelane-cli receive: --grpc: %1\n").arg(error);
         return ExitUsage;
     }
     double duration = 0;
@@ -155,15 +167,38 @@ int runReceive(const CliContext &context)
         return ExitFailure;
     }
     const QString endpoint = QStringLiteral("http://%1:%2/v1/traces").arg(hostText(address)).arg(boundPort);
-    if (!address.isLoopback()) {
+
+    // OTLP/gRPC answers on gRPC's own threads, into the same queue and stats.
+    OtlpGrpcServer::Options grpcOptions;
+    grpcOptions.limits = options.limits;
+    grpcOptions.bearerToken = options.bearerToken;
+    grpcOptions.retryAfterSeconds = options.retryAfterSeconds;
+    OtlpGrpcServer grpcServer(grpcOptions, queue, stats);
+    QString grpcEndpoint;
+    if (grpc) {
+        if (!grpcServer.listen(grpcAddress, grpcPort, &error)) {
+            QMetaObject::invokeMethod(
+                server, [server] { server->close(); }, Qt::BlockingQueuedConnection);
+            receiverThread.quit();
+            receiverThread.wait();
+            context.err << QStringLiteral("tracelane-cli receive: cannot listen for OTLP/gRPC: %1\n").arg(error);
+            return ExitFailure;
+        }
+        grpcEndpoint = QStringLiteral("%1:%2").arg(hostText(grpcAddress)).arg(grpcServer.port());
+    }
+    for (const QHostAddress &bound : grpc ? QList<QHostAddress>{address, grpcAddress} : QList<QHostAddress>{address}) {
+        if (bound.isLoopback())
+            continue;
         context.err << QStringLiteral("tracelane-cli receive: warning: listening on %1, beyond this machine: anyone "
                                       "who can reach it can send spans%2\n")
-                           .arg(hostText(address),
+                           .arg(hostText(bound),
                                 options.bearerToken.isEmpty()
                                     ? QStringLiteral(" (set --token to require a bearer token)")
                                     : QString());
     }
     context.err << QStringLiteral("tracelane-cli receive: listening for OTLP/HTTP on %1\n").arg(endpoint);
+    if (grpc)
+        context.err << QStringLiteral("tracelane-cli receive: listening for OTLP/gRPC on %1\n").arg(grpcEndpoint);
     context.err.flush();
 
     TraceStore store;
@@ -207,6 +242,7 @@ int runReceive(const CliContext &context)
         server, [server] { server->close(); }, Qt::BlockingQueuedConnection);
     receiverThread.quit();
     receiverThread.wait();
+    grpcServer.close();
     drain();
     std::signal(SIGINT, previousInt);
     std::signal(SIGTERM, previousTerm);
@@ -232,6 +268,13 @@ int runReceive(const CliContext &context)
         for (const auto &[status, count] : summary.byStatus)
             byStatus[std::to_string(status)] = count;
         document["requests_by_status"] = byStatus;
+        if (grpc) {
+            document["grpc_endpoint"] = grpcEndpoint.toStdString();
+            nlohmann::json byCode = nlohmann::json::object();
+            for (const auto &[code, count] : summary.byGrpcCode)
+                byCode[ReceiveStats::grpcCodeName(code).toStdString()] = count;
+            document["grpc_calls_by_code"] = byCode;
+        }
         document["bytes"] = summary.bytes;
         document["spans_accepted"] = summary.acceptedSpans;
         document["spans_rejected"] = summary.rejectedSpans;
@@ -243,9 +286,14 @@ int runReceive(const CliContext &context)
                 {{"field", field.toStdString()}, {"count", group.count}, {"example", group.example.toStdString()}});
         document["rejections"] = rejections;
         nlohmann::json refusals = nlohmann::json::array();
-        for (const auto &[status, group] : summary.refusals)
-            refusals.push_back(
-                {{"status", status.toInt()}, {"count", group.count}, {"example", group.example.toStdString()}});
+        for (const auto &[status, group] : summary.refusals) {
+            nlohmann::json refusal = {{"count", group.count}, {"example", group.example.toStdString()}};
+            if (status.startsWith(QLatin1String("gRPC ")))
+                refusal["grpc_code"] = status.mid(5).toStdString();
+            else
+                refusal["status"] = status.toInt();
+            refusals.push_back(refusal);
+        }
         document["refused_requests"] = refusals;
         nlohmann::json services = nlohmann::json::object();
         for (const auto &[service, count] : summary.spansByService)
@@ -261,12 +309,14 @@ int runReceive(const CliContext &context)
     }
     QTextStream &out = context.out;
     out << QStringLiteral("Received on %1 for %2 s (stopped: %3)\n")
-               .arg(endpoint)
+               .arg(grpc ? endpoint + QStringLiteral(" and gRPC ") + grpcEndpoint : endpoint)
                .arg(seconds, 0, 'f', 1)
                .arg(stopReason);
     out << QStringLiteral("  requests: %1").arg(summary.requests);
     for (const auto &[status, count] : summary.byStatus)
         out << QStringLiteral("  [%1: %2]").arg(status).arg(count);
+    for (const auto &[code, count] : summary.byGrpcCode)
+        out << QStringLiteral("  [gRPC %1: %2]").arg(ReceiveStats::grpcCodeName(code)).arg(count);
     out << '\n';
     out << QStringLiteral("  spans: %1 accepted, %2 rejected; %3 stored in %4 workflows\n")
                .arg(summary.acceptedSpans)

@@ -1,11 +1,15 @@
-// Sends vLLM-shaped llm_request spans and agent workflows to an OTLP/HTTP
-// endpoint through the real OpenTelemetry JS exporters (JSON or protobuf),
+// Sends vLLM-shaped llm_request spans and agent workflows to an OTLP
+// endpoint through the real OpenTelemetry JS exporters (OTLP/HTTP JSON or
+// protobuf, OTLP/gRPC),
 // and writes the same spans as one OTLP/JSON document (the SDK's own
 // serializer) so a test can compare what arrived with what was sent.
 //
-//   node emit.mjs --endpoint URL --protocol json|proto --out FILE.json
-//                 [--requests N] [--workflows M] [--seed S]
+//   node emit.mjs --endpoint URL --protocol json|proto|grpc --out FILE.json
+//                 [--requests N] [--workflows M] [--seed S] [--token T]
+// (for grpc the URL is http://HOST:PORT; --token sends `authorization: Bearer T`)
 import { ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import { Metadata } from '@grpc/grpc-js';
+import { OTLPTraceExporter as GrpcExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
@@ -32,8 +36,16 @@ const random = () => {   // mulberry32: the same spans for the same seed
 };
 
 function provider(service) {
-  const Exporter = protocol === 'proto' ? ProtoExporter : JsonExporter;
-  const remote = new Exporter({ url: args.endpoint, timeoutMillis: 10000 });
+  let remote;
+  if (protocol === 'grpc') {
+    const metadata = new Metadata();
+    if (args.token) metadata.set('authorization', `Bearer ${args.token}`);
+    remote = new GrpcExporter({ url: args.endpoint, timeoutMillis: 10000, metadata });
+  } else {
+    const Exporter = protocol === 'proto' ? ProtoExporter : JsonExporter;
+    const headers = args.token ? { Authorization: `Bearer ${args.token}` } : {};
+    remote = new Exporter({ url: args.endpoint, timeoutMillis: 10000, headers });
+  }
   const memory = new InMemorySpanExporter();
   const p = new BasicTracerProvider({
     resource: new Resource({ 'service.name': service }),

@@ -1,5 +1,5 @@
-// Real OpenTelemetry JS exporters (npm: @opentelemetry/exporter-trace-otlp-http
-// and -otlp-proto, pinned by tests/live/package-lock.json) send vLLM-shaped
+// Real OpenTelemetry JS exporters (npm: @opentelemetry/exporter-trace-otlp-http,
+// -otlp-proto and -otlp-grpc, pinned by tests/live/package-lock.json) send vLLM-shaped
 // llm_request spans and agent workflows to `tracelane-cli receive`: every
 // span id sent arrives exactly once, and the analysis of what arrived equals
 // the analysis of the same spans loaded from a file.
@@ -91,33 +91,42 @@ private slots:
         }
         QTemporaryDir dir;
         const QString capture = dir.filePath(QStringLiteral("capture.otlp.jsonl"));
-        // 40 llm_request spans + 10 workflows of 5 spans, per protocol.
+        // 40 llm_request spans + 10 workflows of 5 spans, per protocol
+        // (OTLP/HTTP JSON, OTLP/HTTP protobuf, OTLP/gRPC), with a bearer token.
         const int perRun = 40 + 10 * 5;
+        const int runs = 3;
         QProcess cli;
         cli.start(QStringLiteral(TRACELANE_CLI_PATH),
                   {QStringLiteral("receive"), QStringLiteral("--http"), QStringLiteral("127.0.0.1:0"),
-                   QStringLiteral("--out"), capture, QStringLiteral("--max-spans"), QString::number(2 * perRun),
-                   QStringLiteral("--duration"), QStringLiteral("120"), QStringLiteral("--json")});
+                   QStringLiteral("--grpc"), QStringLiteral("127.0.0.1:0"), QStringLiteral("--token"),
+                   QStringLiteral("s3cret"), QStringLiteral("--out"), capture, QStringLiteral("--max-spans"),
+                   QString::number(runs * perRun), QStringLiteral("--duration"), QStringLiteral("120"),
+                   QStringLiteral("--json")});
         QVERIFY(cli.waitForStarted());
         cli.setReadChannel(QProcess::StandardError);
         QByteArray err;
-        while (!err.contains("listening") && cli.waitForReadyRead(10'000))
+        while (!err.contains("OTLP/gRPC on") && cli.waitForReadyRead(10'000))
             err += cli.readAllStandardError();
         const qsizetype at = err.indexOf("http://");
         QVERIFY2(at >= 0, err.constData());
         const QString endpoint = QString::fromLatin1(err.mid(at).split('\n').first().trimmed());
+        const qsizetype grpcAt = err.indexOf("OTLP/gRPC on ");
+        QVERIFY2(grpcAt >= 0, err.constData());
+        const QString grpcEndpoint
+            = QStringLiteral("http://") + QString::fromLatin1(err.mid(grpcAt + 13).split('\n').first().trimmed());
 
         std::map<std::string, int> sent;
         QByteArray sentLines;
         int seed = 1;
-        for (const QString &protocol : {QStringLiteral("json"), QStringLiteral("proto")}) {
+        for (const QString &protocol : {QStringLiteral("json"), QStringLiteral("proto"), QStringLiteral("grpc")}) {
             const QString out = dir.filePath(protocol + QStringLiteral("-sent.json"));
             QProcess exporter;
             exporter.setWorkingDirectory(kLiveDir);
             exporter.start(node,
-                           {QStringLiteral("emit.mjs"), QStringLiteral("--endpoint"), endpoint,
-                            QStringLiteral("--protocol"), protocol, QStringLiteral("--out"), out,
-                            QStringLiteral("--seed"), QString::number(seed++)});
+                           {QStringLiteral("emit.mjs"), QStringLiteral("--endpoint"),
+                            protocol == QLatin1String("grpc") ? grpcEndpoint : endpoint, QStringLiteral("--protocol"),
+                            protocol, QStringLiteral("--out"), out, QStringLiteral("--seed"), QString::number(seed++),
+                            QStringLiteral("--token"), QStringLiteral("s3cret")});
             QVERIFY(exporter.waitForFinished(60'000));
             QVERIFY2(exporter.exitCode() == 0, exporter.readAllStandardError().constData());
             QFile file(out);
@@ -126,16 +135,20 @@ private slots:
             countSpanIds(document, sent);
             sentLines += QByteArray::fromStdString(document.dump()) + '\n';
         }
-        QCOMPARE(int(sent.size()), 2 * perRun);
+        QCOMPARE(int(sent.size()), runs * perRun);
 
         QVERIFY(cli.waitForFinished(60'000));
         QCOMPARE(cli.exitCode(), 0);
         const Json summary = Json::parse(cli.readAllStandardOutput().toStdString());
-        QCOMPARE(summary["spans_accepted"].get<int>(), 2 * perRun);
+        QCOMPARE(summary["spans_accepted"].get<int>(), runs * perRun);
         QCOMPARE(summary["spans_rejected"].get<int>(), 0);
-        QCOMPARE(summary["workflows"].get<int>(), 2 * (40 + 10));
-        QCOMPARE(summary["spans_by_service"]["vllm"].get<int>(), 80);
-        QCOMPARE(summary["spans_by_service"]["adviser-agent"].get<int>(), 100);
+        QCOMPARE(summary["workflows"].get<int>(), runs * (40 + 10));
+        QCOMPARE(summary["spans_by_service"]["vllm"].get<int>(), runs * 40);
+        QCOMPARE(summary["spans_by_service"]["adviser-agent"].get<int>(), runs * 50);
+        // Every call answered OK on both transports; the gRPC ones were some.
+        QCOMPARE(summary["refused_requests"].size(), size_t(0));
+        QCOMPARE(summary["grpc_calls_by_code"].size(), size_t(1));
+        QVERIFY(summary["grpc_calls_by_code"]["OK"].get<int>() >= 2); // one exporter per service
 
         // Every span id sent is in the capture exactly once.
         QFile file(capture);
@@ -169,7 +182,7 @@ private slots:
             QString where;
             QVERIFY2(sameJson(live[key], fromFile[key], &where, QString::fromLatin1(key)), qPrintable(where));
         }
-        QCOMPARE(live["e2e"]["n"].get<int>(), 100);
+        QCOMPARE(live["e2e"]["n"].get<int>(), runs * (40 + 10));
     }
 };
 
