@@ -1,0 +1,538 @@
+// Load test of the live OTLP receiver over loopback: 4 concurrent exporters
+// (2 OTLP/HTTP protobuf, 2 OTLP/gRPC by default) send agent-shaped traces at
+// a combined rate for a bounded time into one receiver (OtlpHttpServer on its
+// thread, OtlpGrpcServer on gRPC's), while this thread stores what arrives
+// through BatchIngest into a SpanTraceBuilder every 50 ms, as
+// `tracelane-cli receive` does. Then the same at 10x the rate (overload): the
+// receiver answers 429 / RESOURCE_EXHAUSTED while its queue is full and the
+// exporters retry after the delay it names (never dropping a batch), until
+// every span has been accepted.
+//
+// Reported per phase: spans sent and received, checked span id by span id
+// (missing, duplicated), the rate reached, each exporter's round-trip
+// latency per export (p50/p99/max, by transport), back-pressure answers and
+// retries, the longest store tick (the time a consumer thread is held per
+// 50 ms tick), the most spans buffered, and the peak RSS of the phase
+// (VmHWM, reset between phases). The reference: OtlpExport::handle on the
+// same request bodies in this process, no sockets, one thread (the decode
+// ceiling); throughput is printed as a ratio of it.
+//
+//   tracelane-bench-receive [--seconds S] [--overload-seconds S] [--rate SPANS_PER_S]
+//                           [--batch N] [--transport mixed|http|grpc] [--max-buffered N] [--full]
+//
+// Defaults: 10 s at 20,000 spans/s, then 5 s at 200,000 spans/s; --full runs
+// 60 s and 20 s. Loopback only.
+
+#include "io/SpanTraceBuilder.h"
+#include "live/BatchIngest.h"
+#include "live/LiveQueue.h"
+#include "live/OtlpExport.h"
+#include "live/OtlpGrpcServer.h"
+#include "live/OtlpHttpServer.h"
+#include "live/SpanAdmission.h"
+#include "proto/otlp_trace.grpc.pb.h"
+#include "proto/otlp_trace.pb.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTcpSocket>
+#include <QThread>
+
+#include <grpcpp/grpcpp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace otlp = opentelemetry::proto::collector::trace::v1;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Settings
+{
+    double seconds = 10;
+    double overloadSeconds = 5;
+    double rate = 20'000;
+    int batch = 512; // the OpenTelemetry SDKs' default maxExportBatchSize
+    QString transport = QStringLiteral("mixed");
+    qint64 maxBuffered = ReceiveLimits().maxBufferedSpans;
+};
+
+qint64 nowNs()
+{
+    return QDateTime::currentMSecsSinceEpoch() * 1'000'000LL;
+}
+
+std::string bytesOf(quint64 high, quint64 low, int size)
+{
+    std::string out(size_t(size), '\0');
+    for (int i = 0; i < size; ++i) {
+        const quint64 word = i < size - 8 ? high : low;
+        const int shift = 8 * ((size - 1 - i) % 8);
+        out[size_t(i)] = char((word >> shift) & 0xff);
+    }
+    return out;
+}
+
+void setString(otlp::KeyValue *kv, const char *key, const std::string &value)
+{
+    kv->set_key(key);
+    kv->mutable_value()->set_string_value(value);
+}
+
+void setDouble(otlp::KeyValue *kv, const char *key, double value)
+{
+    kv->set_key(key);
+    kv->mutable_value()->set_double_value(value);
+}
+
+// `spans` spans (a multiple of 4) as agent workflows of 4: invoke_agent root,
+// retrieval, chat (an llm_request with gen_ai.latency.*), tool. Span ids are
+// exporter << 48 | sequence: unique across the run.
+std::string exportBody(int exporter, quint64 &nextSpan, int spans, const char *service)
+{
+    otlp::ExportTraceServiceRequest request;
+    auto *resourceSpans = request.add_resource_spans();
+    setString(resourceSpans->mutable_resource()->add_attributes(), "service.name", service);
+    auto *scopeSpans = resourceSpans->add_scope_spans();
+    scopeSpans->mutable_scope()->set_name("tracelane-bench");
+    const qint64 now = nowNs();
+    for (int t = 0; t < spans / 4; ++t) {
+        const quint64 rootId = (quint64(exporter + 1) << 48) | nextSpan;
+        const std::string traceId = bytesOf(quint64(exporter + 1), nextSpan, 16);
+        const qint64 start = now - 3'000'000'000LL;
+        const char *names[] = {"invoke_agent adviser", "retrieval policies", "chat llama", "execute_tool lookup"};
+        for (int s = 0; s < 4; ++s) {
+            auto *span = scopeSpans->add_spans();
+            const quint64 id = (quint64(exporter + 1) << 48) | nextSpan++;
+            span->set_trace_id(traceId);
+            span->set_span_id(bytesOf(0, id, 8));
+            if (s > 0)
+                span->set_parent_span_id(bytesOf(0, rootId, 8));
+            span->set_name(names[s]);
+            span->set_kind(s == 0 ? 1 : 3);
+            const qint64 begin = s == 0 ? start : start + (s - 1) * 900'000'000LL + 10'000'000;
+            const qint64 end = s == 0 ? start + 2'800'000'000LL : begin + 850'000'000;
+            span->set_start_time_unix_nano(quint64(begin));
+            span->set_end_time_unix_nano(quint64(end));
+            if (s == 2) {
+                setString(span->add_attributes(), "gen_ai.operation.name", "chat");
+                setDouble(span->add_attributes(), "gen_ai.latency.time_in_queue", 0.05);
+                setDouble(span->add_attributes(), "gen_ai.latency.time_to_first_token", 0.2);
+                setDouble(span->add_attributes(), "gen_ai.latency.e2e", 0.85);
+            }
+        }
+    }
+    return request.SerializeAsString();
+}
+
+struct ExporterResult
+{
+    std::vector<quint64> sentIds;
+    std::vector<double> latencyMs; // round trip of each accepted export
+    qint64 exports = 0;
+    qint64 backPressure = 0; // 429, 503 or RESOURCE_EXHAUSTED answers
+    qint64 otherErrors = 0;
+    QString firstError;
+    double finishedAt = 0; // seconds after the phase began
+};
+
+// One OTLP/HTTP keep-alive connection, blocking.
+class HttpExporter
+{
+public:
+    explicit HttpExporter(quint16 port)
+        : m_port(port)
+    { }
+
+    // Status (0 on a broken connection) and Retry-After seconds.
+    int post(const std::string &body, int *retryAfter)
+    {
+        if (m_socket.state() != QAbstractSocket::ConnectedState) {
+            m_socket.abort();
+            m_socket.connectToHost(QHostAddress::LocalHost, m_port);
+            if (!m_socket.waitForConnected(5000))
+                return 0;
+            m_socket.setSocketOption(QAbstractSocket::LowDelayOption, 1);
+            m_pending.clear();
+        }
+        const QByteArray head = "POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                                "application/x-protobuf\r\nContent-Length: "
+            + QByteArray::number(qsizetype(body.size())) + "\r\n\r\n";
+        // One write: head and body apart would meet Nagle and a delayed ACK (40 ms).
+        m_socket.write(head + QByteArray::fromRawData(body.data(), qsizetype(body.size())));
+        while (true) {
+            const qsizetype end = m_pending.indexOf("\r\n\r\n");
+            if (end >= 0) {
+                const QByteArray headers = m_pending.left(end).toLower();
+                qsizetype length = 0;
+                *retryAfter = 1;
+                for (const QByteArray &line : headers.split('\n')) {
+                    if (line.startsWith("content-length:"))
+                        length = line.mid(15).trimmed().toLongLong();
+                    else if (line.startsWith("retry-after:"))
+                        *retryAfter = line.mid(12).trimmed().toInt();
+                }
+                if (m_pending.size() >= end + 4 + length) {
+                    const int status = m_pending.mid(9, 3).toInt();
+                    m_pending.remove(0, end + 4 + length);
+                    if (headers.contains("connection: close"))
+                        m_socket.disconnectFromHost();
+                    return status;
+                }
+            }
+            if (!m_socket.waitForReadyRead(30'000)) {
+                m_socket.abort();
+                return 0;
+            }
+            m_pending += m_socket.readAll();
+        }
+    }
+
+private:
+    quint16 m_port;
+    QTcpSocket m_socket;
+    QByteArray m_pending;
+};
+
+struct Phase
+{
+    double seconds = 0;
+    double rate = 0;
+};
+
+// Sends rate/4 spans/s for `seconds` (each batch as soon as it is due and
+// the previous one is answered; a late exporter catches up), then whatever
+// is still due, retrying refused batches after the delay the receiver names.
+void runExporter(int index, bool grpc, quint16 httpPort, quint16 grpcPort, const Phase &phase, int batch,
+                 Clock::time_point begin, ExporterResult &result)
+{
+    const double perExporter = phase.rate / 4.0;
+    const qint64 total = qint64(perExporter * phase.seconds) / batch * batch;
+    std::unique_ptr<HttpExporter> http;
+    std::unique_ptr<otlp::TraceService::Stub> stub;
+    if (grpc)
+        stub = otlp::TraceService::NewStub(
+            grpc::CreateChannel("127.0.0.1:" + std::to_string(grpcPort), grpc::InsecureChannelCredentials()));
+    else
+        http = std::make_unique<HttpExporter>(httpPort);
+    const char *service = grpc ? "bench-grpc" : "bench-http";
+    quint64 nextSpan = 0;
+    result.sentIds.reserve(size_t(total));
+    for (qint64 sent = 0; sent < total; sent += batch) {
+        const auto due = begin + std::chrono::nanoseconds(qint64(double(sent) / perExporter * 1e9));
+        std::this_thread::sleep_until(due);
+        const quint64 first = nextSpan;
+        const std::string body = exportBody(index, nextSpan, batch, service);
+        otlp::ExportTraceServiceRequest request;
+        if (grpc)
+            request.ParseFromString(body);
+        while (true) {
+            const auto start = Clock::now();
+            int retryAfter = 1;
+            bool accepted = false;
+            bool refused = false;
+            QString error;
+            if (grpc) {
+                grpc::ClientContext context;
+                context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+                otlp::ExportTraceServiceResponse response;
+                const grpc::Status status = stub->Export(&context, request, &response);
+                accepted = status.ok();
+                if (status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED
+                    || status.error_code() == grpc::StatusCode::UNAVAILABLE) {
+                    refused = true;
+                    otlp::RpcStatus details;
+                    if (details.ParseFromString(status.error_details()) && details.details_size() > 0) {
+                        otlp::RpcRetryInfo retry;
+                        if (retry.ParseFromString(details.details(0).value()))
+                            retryAfter = int(retry.retry_delay().seconds());
+                    }
+                } else if (!accepted) {
+                    error = QString::fromStdString(status.error_message());
+                }
+            } else {
+                const int status = http->post(body, &retryAfter);
+                accepted = status == 200;
+                refused = status == 429 || status == 503 || status == 0;
+                if (!accepted && !refused)
+                    error = QStringLiteral("HTTP %1").arg(status);
+            }
+            const double ms
+                = double(std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count()) / 1000.0;
+            ++result.exports;
+            if (accepted) {
+                result.latencyMs.push_back(ms);
+                break;
+            }
+            if (refused) {
+                ++result.backPressure;
+                std::this_thread::sleep_for(std::chrono::milliseconds(1000 * std::max(1, retryAfter)));
+                continue;
+            }
+            ++result.otherErrors;
+            if (result.firstError.isEmpty())
+                result.firstError = error;
+            break; // not retryable: the batch is lost, and the id check will say so
+        }
+        for (quint64 id = first; id < nextSpan; ++id)
+            result.sentIds.push_back((quint64(index + 1) << 48) | id);
+    }
+    result.finishedAt = std::chrono::duration<double>(Clock::now() - begin).count();
+}
+
+double percentile(std::vector<double> values, double q)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const double rank = q * double(values.size() - 1);
+    const size_t low = size_t(rank);
+    const size_t high = std::min(low + 1, values.size() - 1);
+    return values[low] + (values[high] - values[low]) * (rank - double(low));
+}
+
+// Peak RSS since the last reset, MiB (VmHWM); reset writes 5 to clear_refs.
+double peakRssMib(bool reset)
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    double mib = 0;
+    if (status.open(QIODevice::ReadOnly)) {
+        for (const QByteArray &line : status.readAll().split('\n')) {
+            if (line.startsWith("VmHWM:"))
+                mib = line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
+        }
+    }
+    if (reset) {
+        QFile clear(QStringLiteral("/proc/self/clear_refs"));
+        if (clear.open(QIODevice::WriteOnly))
+            clear.write("5");
+    }
+    return mib;
+}
+
+QString loadAverage()
+{
+    QFile file(QStringLiteral("/proc/loadavg"));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const QList<QByteArray> parts = file.readAll().split(' ');
+    return QString::fromLatin1(parts.value(0) + ' ' + parts.value(1) + ' ' + parts.value(2));
+}
+
+// The decode ceiling: OtlpExport::handle on the benchmark's own bodies.
+double referenceSpansPerSecond(int batch)
+{
+    std::vector<std::string> bodies;
+    quint64 next = 0;
+    for (int i = 0; i < 40; ++i)
+        bodies.push_back(exportBody(9, next, batch, "reference"));
+    QElapsedTimer timer;
+    timer.start();
+    qint64 spans = 0;
+    int round = 0;
+    while (timer.elapsed() < 2000 || round < 2) {
+        for (const std::string &body : bodies) {
+            const OtlpExport::Reply reply = OtlpExport::handle(
+                {QByteArrayLiteral("application/x-protobuf"), {}, QByteArray::fromStdString(body), 1},
+                SpanAdmission(ReceiveLimits(), nowNs()));
+            spans += qint64(reply.batch.spans.size());
+        }
+        ++round;
+    }
+    return double(spans) / (double(timer.nsecsElapsed()) / 1e9);
+}
+
+bool runPhase(const char *name, const Phase &phase, const Settings &settings, double reference)
+{
+    peakRssMib(true);
+    LiveQueue queue(settings.maxBuffered);
+    ReceiveStats stats;
+    OtlpHttpServer::Options httpOptions;
+    httpOptions.limits.maxBufferedSpans = settings.maxBuffered;
+    QThread receiverThread;
+    auto *server = new OtlpHttpServer(httpOptions, queue, stats);
+    server->moveToThread(&receiverThread);
+    QObject::connect(&receiverThread, &QThread::finished, server, &QObject::deleteLater);
+    receiverThread.start();
+    quint16 httpPort = 0;
+    QString error;
+    QMetaObject::invokeMethod(
+        server,
+        [&] {
+            if (server->listen(QHostAddress::LocalHost, 0, &error))
+                httpPort = server->port();
+        },
+        Qt::BlockingQueuedConnection);
+    OtlpGrpcServer grpcServer({}, queue, stats);
+    if (httpPort == 0 || !grpcServer.listen(QHostAddress::LocalHost, 0, &error)) {
+        std::fprintf(stderr, "cannot listen: %s\n", qPrintable(error));
+        return false;
+    }
+
+    TraceStore store;
+    SpanTraceBuilder builder(store, QStringLiteral("bench"));
+    std::vector<quint64> received;
+    std::vector<ExporterResult> results(4);
+    std::vector<std::thread> exporters;
+    const auto begin = Clock::now();
+    for (int i = 0; i < 4; ++i) {
+        const bool grpc = settings.transport == QLatin1String("grpc")
+            || (settings.transport == QLatin1String("mixed") && i % 2 == 1);
+        exporters.emplace_back(runExporter, i, grpc, httpPort, grpcServer.port(), std::cref(phase), settings.batch,
+                               begin, std::ref(results[size_t(i)]));
+    }
+    std::atomic<int> running{4};
+    std::thread watcher([&] {
+        for (auto &exporter : exporters)
+            exporter.join();
+        running = 0;
+    });
+    double longestTickMs = 0;
+    qint64 mostBuffered = 0;
+    const auto storeTick = [&] {
+        mostBuffered = std::max(mostBuffered, queue.bufferedSpans());
+        QElapsedTimer tick;
+        tick.start();
+        for (ExportBatch &batch : queue.takeAll()) {
+            for (const SpanRecord &span : batch.spans)
+                received.push_back(span.spanId.size() == 16 ? std::strtoull(span.spanId.c_str(), nullptr, 16) : 0);
+            BatchIngest::feed(batch, builder);
+        }
+        longestTickMs = std::max(longestTickMs, double(tick.nsecsElapsed()) / 1e6);
+    };
+    const auto deadline = begin + std::chrono::duration<double>(phase.seconds + 180.0);
+    while (running.load() != 0 && Clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        storeTick();
+    }
+    const bool drained = running.load() == 0;
+    if (!drained)
+        std::fprintf(stderr, "exporters still sending 180 s after the phase: stopping\n");
+    watcher.join(); // the exporters' own 30 s deadlines end them
+    QMetaObject::invokeMethod(
+        server, [server] { server->close(); }, Qt::BlockingQueuedConnection);
+    receiverThread.quit();
+    receiverThread.wait();
+    grpcServer.close();
+    storeTick();
+    const double elapsed = std::chrono::duration<double>(Clock::now() - begin).count();
+    QElapsedTimer finishTimer;
+    finishTimer.start();
+    builder.finish();
+    const double finishMs = double(finishTimer.nsecsElapsed()) / 1e6;
+    const double peak = peakRssMib(false);
+
+    std::vector<quint64> sent;
+    std::vector<double> httpMs;
+    std::vector<double> grpcMs;
+    qint64 exports = 0;
+    qint64 backPressure = 0;
+    qint64 otherErrors = 0;
+    double lastFinish = 0;
+    for (size_t i = 0; i < results.size(); ++i) {
+        const ExporterResult &r = results[i];
+        sent.insert(sent.end(), r.sentIds.begin(), r.sentIds.end());
+        const bool grpc = settings.transport == QLatin1String("grpc")
+            || (settings.transport == QLatin1String("mixed") && i % 2 == 1);
+        (grpc ? grpcMs : httpMs).insert((grpc ? grpcMs : httpMs).end(), r.latencyMs.begin(), r.latencyMs.end());
+        exports += r.exports;
+        backPressure += r.backPressure;
+        otherErrors += r.otherErrors;
+        lastFinish = std::max(lastFinish, r.finishedAt);
+        if (!r.firstError.isEmpty())
+            std::fprintf(stderr, "exporter %zu: %s\n", i, qPrintable(r.firstError));
+    }
+    std::sort(sent.begin(), sent.end());
+    std::sort(received.begin(), received.end());
+    const qint64 duplicates
+        = qint64(received.size()) - qint64(std::unique(received.begin(), received.end()) - received.begin());
+    received.erase(std::unique(received.begin(), received.end()), received.end());
+    std::vector<quint64> missing;
+    std::set_difference(sent.begin(), sent.end(), received.begin(), received.end(), std::back_inserter(missing));
+    std::vector<quint64> unexpected;
+    std::set_difference(received.begin(), received.end(), sent.begin(), sent.end(), std::back_inserter(unexpected));
+    const double achieved = double(sent.size()) / lastFinish;
+    const auto snapshot = stats.snapshot();
+
+    std::printf("%s: %.0f spans/s offered for %.0f s by 4 exporters (%s, %d spans per export)\n", name, phase.rate,
+                phase.seconds, qPrintable(settings.transport), settings.batch);
+    std::printf("  sent %zu, received %zu distinct (missing %zu, duplicated %lld, unknown %zu): %s\n", sent.size(),
+                received.size(), missing.size(), static_cast<long long>(duplicates), unexpected.size(),
+                missing.empty() && duplicates == 0 && unexpected.empty() ? "sent = received" : "MISMATCH");
+    std::printf("  all accepted after %.1f s: %.0f spans/s delivered (%.2fx the offered rate; %.2fx the decode "
+                "reference of %.0f spans/s)\n",
+                lastFinish, achieved, achieved / phase.rate, achieved / reference, reference);
+    std::printf("  exports %lld, back-pressure answers %lld (HTTP 429: %lld, gRPC RESOURCE_EXHAUSTED: %lld), other "
+                "errors %lld\n",
+                static_cast<long long>(exports), static_cast<long long>(backPressure),
+                static_cast<long long>(snapshot.byStatus.count(429) ? snapshot.byStatus.at(429) : 0),
+                static_cast<long long>(snapshot.byGrpcCode.count(8) ? snapshot.byGrpcCode.at(8) : 0),
+                static_cast<long long>(otherErrors));
+    std::printf("  round trip per accepted export, HTTP: p50 %.1f ms, p99 %.1f ms, max %.1f ms (n=%zu); gRPC: p50 %.1f "
+                "ms, p99 %.1f ms, max %.1f ms (n=%zu)\n",
+                percentile(httpMs, 0.5), percentile(httpMs, 0.99), percentile(httpMs, 1.0), httpMs.size(),
+                percentile(grpcMs, 0.5), percentile(grpcMs, 0.99), percentile(grpcMs, 1.0), grpcMs.size());
+    std::printf("  store: %lld spans in %lld workflows, longest 50 ms tick %.1f ms, finish %.0f ms; most buffered "
+                "%lld of %lld; peak RSS %.0f MiB (the store: %.0f MiB); wall %.1f s\n",
+                static_cast<long long>(store.spans.rowCount()), static_cast<long long>(store.workflows.rowCount()),
+                longestTickMs, finishMs, static_cast<long long>(mostBuffered),
+                static_cast<long long>(settings.maxBuffered), peak, double(store.memoryBytes()) / (1024.0 * 1024.0),
+                elapsed);
+    std::fflush(stdout);
+    return drained && missing.empty() && duplicates == 0 && unexpected.empty();
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    Settings settings;
+    const QStringList args = app.arguments();
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        const QString &arg = args[i];
+        const QString value = args.value(i + 1);
+        if (arg == QLatin1String("--full")) {
+            settings.seconds = 60;
+            settings.overloadSeconds = 20;
+            continue;
+        }
+        ++i;
+        if (arg == QLatin1String("--seconds"))
+            settings.seconds = value.toDouble();
+        else if (arg == QLatin1String("--overload-seconds"))
+            settings.overloadSeconds = value.toDouble();
+        else if (arg == QLatin1String("--rate"))
+            settings.rate = value.toDouble();
+        else if (arg == QLatin1String("--batch"))
+            settings.batch = std::max(4, value.toInt() / 4 * 4);
+        else if (arg == QLatin1String("--transport"))
+            settings.transport = value;
+        else if (arg == QLatin1String("--max-buffered"))
+            settings.maxBuffered = value.toLongLong();
+        else {
+            std::fprintf(stderr,
+                         "usage: tracelane-bench-receive [--seconds S] [--overload-seconds S] [--rate SPANS_PER_S] "
+                         "[--batch N] [--transport mixed|http|grpc] [--max-buffered N] [--full]\n");
+            return 2;
+        }
+    }
+    std::printf("%s, load average %s, %u cores\n", qPrintable(QDateTime::currentDateTime().toString(Qt::ISODate)),
+                qPrintable(loadAverage()), std::thread::hardware_concurrency());
+    const double reference = referenceSpansPerSecond(settings.batch);
+    std::printf("reference: OtlpExport::handle on the same bodies, one thread, no sockets: %.0f spans/s\n", reference);
+    bool ok = runPhase("steady", {settings.seconds, settings.rate}, settings, reference);
+    if (settings.overloadSeconds > 0)
+        ok = runPhase("overload 10x", {settings.overloadSeconds, settings.rate * 10}, settings, reference) && ok;
+    std::printf("load average after: %s\n", qPrintable(loadAverage()));
+    return ok ? 0 : 1;
+}
