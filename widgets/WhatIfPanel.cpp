@@ -11,6 +11,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
 
 #include <algorithm>
@@ -41,6 +42,7 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     , m_wholeScope(new QCheckBox(tr("Also every workflow in the scope, at"), this))
     , m_percentile(new QDoubleSpinBox(this))
     , m_population(new QLabel(this))
+    , m_predict(new QPushButton(tr("Predict in Compare"), this))
 {
     setObjectName(QStringLiteral("whatIfPanel"));
     m_change->setObjectName(QStringLiteral("whatIfChange"));
@@ -92,10 +94,23 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     scopeRow->addStretch(1);
     m_form->addRow(scopeRow);
     m_form->addRow(m_population);
+    m_predict->setObjectName(QStringLiteral("whatIfPredict"));
+    m_predict->setToolTip(tr("Use this saving at this percentile as the predicted saving of the Compare dock, so a "
+                             "candidate trace measured after the change shows it beside the observed one"));
+    m_predict->setEnabled(false);
+    auto *predictRow = new QHBoxLayout;
+    predictRow->addWidget(m_predict);
+    predictRow->addStretch(1);
+    m_form->addRow(predictRow);
+    connect(m_predict, &QPushButton::clicked, this, [this] {
+        if (m_shownPopulation)
+            emit predictionOffered(m_shownPopulation->q, m_shownPopulation->e2eSavingMs(),
+                                   m_shownPopulation->ttftSavingMs());
+    });
     connect(m_wholeScope, &QCheckBox::toggled, this, [this](bool on) {
         m_percentile->setEnabled(on);
         if (!on)
-            m_population->clear();
+            clearPopulation();
         emit populationChanged();
     });
     connect(m_percentile, &QDoubleSpinBox::valueChanged, this, [this] {
@@ -373,8 +388,16 @@ void WhatIfPanel::setPopulationPercentile(double q)
     m_percentile->setValue(q * 100.0);
 }
 
+void WhatIfPanel::clearPopulation()
+{
+    m_population->clear();
+    m_shownPopulation.reset();
+    m_predict->setEnabled(false);
+}
+
 void WhatIfPanel::showPopulationMessage(const QString &message)
 {
+    clearPopulation();
     m_population->setText(message.toHtmlEscaped());
 }
 
@@ -402,6 +425,8 @@ void WhatIfPanel::showPopulation(const PopulationWhatIfResult &result, qint64 sc
         lines << tr("<span style='color:#b00020'>No workflow has a span matching the change (spans are matched by "
                     "name or kind).</span>");
     m_population->setText(lines.join(QStringLiteral("<br>")));
+    m_shownPopulation = result;
+    m_predict->setEnabled(result.changed > 0);
 }
 
 std::vector<WhatIfEdit> WhatIfPanel::editsFor(bool byName) const

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "analysis/workflows/PopulationWhatIf.h"
 #include "analysis/workflows/WhatIfEdit.h"
 
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QCheckBox;
@@ -13,9 +15,9 @@ class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
 class SpanGraph;
-struct PopulationWhatIfResult;
 struct WhatIfOutcome;
 
 // Controls for one what-if on the workflow being shown: scale a span, a
@@ -56,10 +58,15 @@ public:
     void showPopulation(const PopulationWhatIfResult &result, qint64 scopeWorkflows);
     void showPopulationMessage(const QString &message);
     QLabel *populationLabel() const { return m_population; }
+    // "Predict in Compare": enabled while a population result is shown.
+    QPushButton *predictButton() const { return m_predict; }
 
 signals:
     void editsChanged();
     void populationChanged();
+    // The population result shown, offered as the predicted saving of a
+    // before/after comparison at its percentile (ms; NaN: not recorded).
+    void predictionOffered(double q, double e2eSavingMs, double ttftSavingMs);
 
 private:
     void refillTargets();
@@ -73,6 +80,7 @@ private:
     std::pair<qint32, qint32> defaultDependency() const;
     bool related(qint32 a, qint32 b) const;
     void updateVisibility();
+    void clearPopulation();
     SpanSelector spanSelector(int comboIndex, bool byName = false) const;
     std::vector<WhatIfEdit> editsFor(bool byName) const;
     int comboIndexOf(const SpanSelector &selector, bool from) const;
@@ -90,6 +98,8 @@ private:
     QCheckBox *m_wholeScope = nullptr;
     QDoubleSpinBox *m_percentile = nullptr;
     QLabel *m_population = nullptr;
+    QPushButton *m_predict = nullptr;
+    std::optional<PopulationWhatIfResult> m_shownPopulation;
     double m_factorValue = 0.75;     // the last factor that parsed
     qint32 m_preferredSpan = -1;
     bool m_filling = false;

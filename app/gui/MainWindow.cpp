@@ -21,6 +21,7 @@
 #include "SwimlaneCoordinates.h"
 #include "SwimlaneView.h"
 #include "ViewState.h"
+#include "WhatIfPanel.h"
 #include "WorkflowPanel.h"
 #include "analysis/requests/ProfileReport.h"
 #include "analysis/workflows/WorkflowAnalysis.h"
@@ -44,6 +45,8 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
+
+#include <cmath>
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
@@ -587,6 +590,26 @@ void MainWindow::createCompareDock()
         tabifyDockWidget(requests, m_compareDock);
         requests->raise();
     }
+    connect(m_workflow->whatIfPanel(), &WhatIfPanel::predictionOffered, this, &MainWindow::usePrediction);
+}
+
+void MainWindow::usePrediction(double q, double e2eSavingMs, double ttftSavingMs)
+{
+    const bool ttft = m_state->metric() == Metric::Ttft && std::isfinite(ttftSavingMs);
+    if (!ttft && m_state->metric() != Metric::E2e)
+        m_state->setMetric(Metric::E2e);   // the what-if predicts workflow totals
+    const double saving = ttft ? ttftSavingMs : e2eSavingMs;
+    m_compare->setPercentile(q);
+    m_compare->setPredictedSavingMs(saving);
+    m_compareDock->show();
+    m_compareDock->raise();
+    const QString what = tr("Predicted p%1 %2 saving of %3 ms set in the Compare dock")
+                             .arg(QLocale().toString(q * 100.0, 'g', 4), ttft ? tr("TTFT") : tr("E2E"),
+                                  QLocale().toString(saving, 'f', 2));
+    m_message->setText(m_state->candidate()
+                           ? what + QLatin1Char('.')
+                           : what + tr("; open the trace measured after the change with File \u2192 Compare With "
+                                       "to check it."));
 }
 
 void MainWindow::chooseCandidate()

@@ -93,6 +93,9 @@ protected:
 private:
     void createDocks();
     void createCompareDock();
+    // A population what-if's saving becomes the Compare dock's prediction,
+    // at its percentile and for the metric it predicts (TTFT or E2E).
+    void usePrediction(double q, double e2eSavingMs, double ttftSavingMs);
     void chooseCandidate();
     void finishCandidate(const LoadOutcome &outcome, const QString &path);
     void createActions();

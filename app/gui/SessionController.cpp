@@ -2,6 +2,7 @@
 
 #include "ClassSplitBar.h"
 #include "ClassTablePanel.h"
+#include "ComparePanel.h"
 #include "ExceedancePanel.h"
 #include "MainWindow.h"
 #include "NotesPanel.h"
@@ -27,6 +28,8 @@
 #include <QScopedValueRollback>
 #include <QStatusBar>
 
+#include <cmath>
+#include <limits>
 #include <string_view>
 #include <unordered_set>
 
@@ -249,6 +252,12 @@ Session SessionController::capture() const
 
     if (state->candidate() && !state->candidate()->sourceFiles.isEmpty())
         session.candidate = traceOf(state->candidate()->sourceFiles.first());
+    const ComparisonSpec compare = m_window->comparePanel()->spec();
+    session.compareClasses = compare.by;
+    session.compareQ = compare.q;
+    session.compareSloMs = std::isfinite(compare.sloMs) ? compare.sloMs : 0.0;
+    session.hasComparePrediction = std::isfinite(compare.predictedSavingMs);
+    session.comparePredictedMs = session.hasComparePrediction ? compare.predictedSavingMs : 0.0;
     const WorkflowPanel *workflow = m_window->workflowPanel();
     if (state->store() && workflow->workflow() >= 0)
         session.workflow = state->store()->workflows.traceIdText(workflow->workflow());
@@ -356,6 +365,14 @@ void SessionController::applyViews()
     if (!session.filterAttribute.isEmpty())
         m_window->requestTable()->setAttributeFilter(session.filterAttribute, session.filterValue);
     m_window->swimlanes()->setLaneOrder(orderFrom(session));
+    ComparePanel *compare = m_window->comparePanel();
+    if (!compare->setDimensions(session.compareClasses))
+        m_problems.append(tr("The session's comparison classes (%1) are not all in the trace")
+                              .arg(session.compareClasses.join(QStringLiteral(", "))));
+    compare->setPercentile(session.compareQ);
+    compare->setSloMs(session.compareSloMs);
+    compare->setPredictedSavingMs(session.hasComparePrediction ? session.comparePredictedMs
+                                                               : std::numeric_limits<double>::quiet_NaN());
     if (!session.candidate.isEmpty()) {
         if (QFileInfo::exists(session.candidate.path))
             m_window->compareWith(session.candidate.path);

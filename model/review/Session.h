@@ -69,6 +69,12 @@ struct Session
     QString exceedanceMember;             // request id of the member shown
 
     SessionTrace candidate;               // trace compared with the loaded one (File > Compare With)
+    // The Compare dock's own question (metric and boundary are the view's).
+    QStringList compareClasses;           // class split; empty: overall only
+    double compareQ = 0.95;               // target percentile, a fraction
+    double compareSloMs = 0.0;            // 0: no SLO (misses counted above the baseline's percentile)
+    bool hasComparePrediction = false;
+    double comparePredictedMs = 0.0;      // predicted saving at compareQ (a what-if, or typed)
 
     QString workflow;                     // trace id of the workflow in the Gantt
     QStringList whatIfs;                  // in the command-line syntax, e.g. "scale-phase chat@1:prefill=-25%"

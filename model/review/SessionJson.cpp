@@ -7,6 +7,9 @@
 #include <QFile>
 #include <QRegularExpression>
 
+#include <cmath>
+#include <limits>
+
 using Json = nlohmann::ordered_json;
 using JsonText::number;
 using JsonText::utf8;
@@ -60,6 +63,18 @@ QString base64(const QByteArray &bytes)
     return QString::fromLatin1(bytes.toBase64());
 }
 
+Json compareJson(const Session &session, const QDir &dir)
+{
+    Json compare{{"classes", texts(session.compareClasses)},
+                 {"percentile", number(session.compareQ)},
+                 {"slo_ms", number(session.compareSloMs)}};
+    if (!session.candidate.isEmpty())
+        compare["candidate"] = traceJson(session.candidate, dir);
+    if (session.hasComparePrediction)
+        compare["predicted_saving_ms"] = number(session.comparePredictedMs);
+    return compare;
+}
+
 } // namespace
 
 namespace SessionJson {
@@ -103,7 +118,7 @@ QByteArray write(const Session &session, const QString &folder)
          Json{{"percentile", number(session.exceedanceQ)},
               {"order", utf8(session.exceedanceOrder)},
               {"member", utf8(session.exceedanceMember)}}},
-        {"compare", session.candidate.isEmpty() ? Json::object() : Json{{"candidate", traceJson(session.candidate, dir)}}},
+        {"compare", compareJson(session, dir)},
         {"workflow",
          Json{{"trace", utf8(session.workflow)},
               {"what_ifs", texts(session.whatIfs)},
@@ -202,8 +217,23 @@ bool read(const QByteArray &bytes, const QString &folder, Session *session, QStr
                     QStringLiteral("a percentile is a fraction between 0 and 1, got %1").arg(result.exceedanceQ));
     }
     if (const Json *compare = in.object(json, "compare", QString())) {
-        if (const Json *candidate = in.object(*compare, "candidate", QStringLiteral("compare")))
+        const QString path = QStringLiteral("compare");
+        if (const Json *candidate = in.object(*compare, "candidate", path))
             readTrace(in, *candidate, QStringLiteral("compare.candidate"), dir, &result.candidate);
+        in.texts(*compare, "classes", path, &result.compareClasses);
+        in.number(*compare, "percentile", path, &result.compareQ);
+        if (in.ok() && !(result.compareQ > 0.0 && result.compareQ < 1.0))
+            in.fail(path + QStringLiteral(".percentile"),
+                    QStringLiteral("a percentile is a fraction between 0 and 1, got %1").arg(result.compareQ));
+        in.number(*compare, "slo_ms", path, &result.compareSloMs);
+        if (in.ok() && !(result.compareSloMs >= 0.0))
+            in.fail(path + QStringLiteral(".slo_ms"),
+                    QStringLiteral("an SLO is 0 (none) or a positive number of ms, got %1").arg(result.compareSloMs));
+        result.comparePredictedMs = std::numeric_limits<double>::quiet_NaN();
+        in.number(*compare, "predicted_saving_ms", path, &result.comparePredictedMs);
+        result.hasComparePrediction = std::isfinite(result.comparePredictedMs);   // absent or null: none
+        if (!result.hasComparePrediction)
+            result.comparePredictedMs = 0.0;
     }
     if (const Json *workflow = in.object(json, "workflow", QString())) {
         in.text(*workflow, "trace", QStringLiteral("workflow"), &result.workflow);

@@ -60,6 +60,11 @@ Session fullSession(const QString &folder)
     session.exceedanceOrder = QStringLiteral("arrival");
     session.exceedanceMember = QStringLiteral("req-7");
     session.candidate = {QDir(folder).filePath(QStringLiteral("traces/run 2.jsonl")), {}};
+    session.compareClasses = {QStringLiteral("region"), QStringLiteral("priority")};
+    session.compareQ = 0.99;
+    session.compareSloMs = 450.0;
+    session.hasComparePrediction = true;
+    session.comparePredictedMs = 305.25;
     session.workflow = QStringLiteral("4d7f2c6a9b1e4f0a8c3d5e6f7a8b9c0d");
     session.whatIfs = {QStringLiteral("scale-phase chat@1:prefill=0.75")};
     session.whatIfPopulation = true;
@@ -100,6 +105,11 @@ void tst_Session::roundTripEveryPiece()
     QCOMPARE(back.filterValue, session.filterValue);
     QCOMPARE(back.classDimensions, session.classDimensions);
     QCOMPARE(back.exceedanceQ, 0.99);
+    QCOMPARE(back.compareClasses, session.compareClasses);
+    QCOMPARE(back.compareQ, 0.99);
+    QCOMPARE(back.compareSloMs, 450.0);
+    QCOMPARE(back.hasComparePrediction, true);
+    QCOMPARE(back.comparePredictedMs, 305.25);
     QCOMPARE(back.whatIfs, session.whatIfs);
     QCOMPARE(back.whatIfPopulation, true);
     QCOMPARE(back.whatIfPopulationQ, 0.99);
@@ -168,6 +178,10 @@ void tst_Session::refusesNewerAndBroken_data()
                                 << QStringLiteral("traces[0].sha256: expected 64 lowercase hex digits");
     QTest::newRow("candidate path") << QByteArray(R"({"format":"tracelane.session","version":1,"compare":{"candidate":"b.jsonl"}})")
                                     << QStringLiteral("compare.candidate: expected an object, got a string");
+    QTest::newRow("compare percentile") << QByteArray(R"({"format":"tracelane.session","version":1,"compare":{"percentile":95}})")
+                                        << QStringLiteral("compare.percentile: a percentile is a fraction between 0 and 1, got 95");
+    QTest::newRow("compare slo") << QByteArray(R"({"format":"tracelane.session","version":1,"compare":{"slo_ms":-1}})")
+                                 << QStringLiteral("compare.slo_ms: an SLO is 0 (none) or a positive number of ms, got -1");
     QTest::newRow("window") << QByteArray(R"({"format":"tracelane.session","version":1,"view":{"time_window_ns":[1.5,2]}})")
                             << QStringLiteral("view.time_window_ns: expected [begin, end] in whole ns");
     QTest::newRow("note") << QByteArray(R"({"format":"tracelane.session","version":1,"notes":[{"text":"x"}]})")

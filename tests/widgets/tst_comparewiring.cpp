@@ -4,8 +4,11 @@
 
 #include "ComparePanel.h"
 #include "ComparisonTableModel.h"
+#include "ComparisonVerdictView.h"
 #include "MainWindow.h"
 #include "ViewState.h"
+#include "WhatIfPanel.h"
+#include "WorkflowPanel.h"
 #include "store/TraceStore.h"
 
 #include <QAction>
@@ -16,6 +19,8 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QUrl>
+
+#include <cmath>
 
 namespace {
 
@@ -61,6 +66,7 @@ private slots:
     void shiftDropComparesAndPlainDropOpens();
     void badCandidateIsExplained();
     void newBaselineDropsTheCandidate();
+    void whatIfPredictionReachesCompare();
 };
 
 void tst_CompareWiring::menuOffersCompareWith()
@@ -151,6 +157,31 @@ void tst_CompareWiring::newBaselineDropsTheCandidate()
     QVERIFY(!f.state().candidate());
     QCOMPARE(f.window.comparePanel()->model()->rowCount(), 0);
     QCOMPARE(f.window.comparePanel()->bannerText(), QStringLiteral("No comparison yet."));
+}
+
+void tst_CompareWiring::whatIfPredictionReachesCompare()
+{
+    Fixture f;
+    QCOMPARE(f.state().metric(), Metric::Ttft);
+    WhatIfPanel *whatIf = f.window.workflowPanel()->whatIfPanel();
+    // A TTFT view takes the TTFT saving, at the what-if's percentile.
+    emit whatIf->predictionOffered(0.9, 120.0, 80.0);
+    QCOMPARE(f.window.comparePanel()->spec().q, 0.9);
+    QCOMPARE(f.window.comparePanel()->spec().predictedSavingMs, 80.0);
+    QVERIFY(f.dock()->isVisible());
+    // No TTFT recorded: the comparison turns to E2E, the quantity predicted.
+    emit whatIf->predictionOffered(0.95, 250.0, std::nan(""));
+    QCOMPARE(f.state().metric(), Metric::E2e);
+    QCOMPARE(f.window.comparePanel()->spec().q, 0.95);
+    QCOMPARE(f.window.comparePanel()->spec().predictedSavingMs, 250.0);
+    // The candidate then shows the prediction beside the observed change.
+    QSignalSpy ready(f.window.comparePanel(), &ComparePanel::comparisonReady);
+    f.window.compareWith(fixture(QStringLiteral("candidate.jsonl")));
+    QVERIFY(ready.wait(30'000));
+    QVERIFY(settle(f.window));
+    QCOMPARE(f.window.comparePanel()->spec().predictedSavingMs, 250.0);
+    const QString verdict = f.window.comparePanel()->verdictView()->text();
+    QVERIFY2(verdict.contains(QStringLiteral("predicted 250.0 ms")), qPrintable(verdict));
 }
 
 QTEST_MAIN(tst_CompareWiring)

@@ -5,6 +5,7 @@
 
 #include "Appearance.h"
 #include "ClassTablePanel.h"
+#include "ComparePanel.h"
 #include "ExceedancePanel.h"
 #include "MainWindow.h"
 #include "NotesPanel.h"
@@ -63,6 +64,11 @@ void arrange(MainWindow &window)
     window.classTable()->setDimensions({QStringLiteral("priority"), QStringLiteral("region")});
     QVERIFY(window.classTable()->setBands(QStringLiteral("256, 1k"), QStringLiteral("64")));
     window.exceedance()->setPercentile(0.9);
+    // The Compare dock's question, set before any candidate is chosen.
+    QVERIFY(window.comparePanel()->setDimensions({QStringLiteral("region")}));
+    window.comparePanel()->setPercentile(0.99);
+    window.comparePanel()->setSloMs(400.0);
+    window.comparePanel()->setPredictedSavingMs(120.5);
     window.requestTable()->setAttributeFilter(QStringLiteral("region"), QStringLiteral("eu-west"));
     settle(window);
     LaneOrder order;
@@ -131,6 +137,11 @@ void tst_SessionWindow::saveAndReopenEveryPiece()
     QCOMPARE(saved.promptBands, QStringLiteral("256, 1024"));
     QCOMPARE(saved.outputBands, QStringLiteral("64"));
     QCOMPARE(saved.selection.size(), 2);
+    QCOMPARE(saved.compareClasses, QStringList{QStringLiteral("region")});
+    QCOMPARE(saved.compareQ, 0.99);
+    QCOMPARE(saved.compareSloMs, 400.0);
+    QVERIFY(saved.hasComparePrediction);
+    QCOMPARE(saved.comparePredictedMs, 120.5);
     QVERIFY(saved.timeBegin > 0 && saved.timeEnd > saved.timeBegin);
     const QString path = m_dir.filePath(QStringLiteral("review.tracelane"));
     QString error;
@@ -170,6 +181,11 @@ void tst_SessionWindow::saveAndReopenEveryPiece()
     QCOMPARE(reopened.exceedanceQ, saved.exceedanceQ);
     QCOMPARE(reopened.exceedanceOrder, saved.exceedanceOrder);
     QCOMPARE(reopened.exceedanceMember, saved.exceedanceMember);
+    QCOMPARE(reopened.compareClasses, saved.compareClasses);
+    QCOMPARE(reopened.compareQ, saved.compareQ);
+    QCOMPARE(reopened.compareSloMs, saved.compareSloMs);
+    QCOMPARE(reopened.hasComparePrediction, saved.hasComparePrediction);
+    QCOMPARE(reopened.comparePredictedMs, saved.comparePredictedMs);
     QCOMPARE(reopened.workflow, saved.workflow);
     QCOMPARE(reopened.whatIfs, saved.whatIfs);
     QCOMPARE(reopened.notes, saved.notes);

@@ -35,8 +35,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
+
+#include <cmath>
 #include <QToolTip>
 
 namespace {
@@ -493,6 +496,14 @@ void tst_WorkflowTail::populationWhatIfOverTheScope()
              qPrintable(text));
     QVERIFY(text.contains(QStringLiteral("<b>p95 TTFT</b> not recorded in these workflows")));
     saveShot(&panel, QStringLiteral("population"));
+    // The saving is offered to the Compare dock as a prediction at its percentile.
+    QVERIFY(whatIf->predictButton()->isEnabled());
+    QSignalSpy offered(whatIf, &WhatIfPanel::predictionOffered);
+    whatIf->predictButton()->click();
+    QCOMPARE(offered.size(), 1);
+    QCOMPARE(offered.first().at(0).toDouble(), 0.95);
+    QCOMPARE(offered.first().at(1).toDouble(), 952.5);
+    QVERIFY(std::isnan(offered.first().at(2).toDouble()));
 
     // A narrower scope (the first ten workflows) and p50: 1,460 -> 1,185 ms.
     populationShown.clear();
@@ -503,6 +514,14 @@ void tst_WorkflowTail::populationWhatIfOverTheScope()
     whatIf->findChild<QDoubleSpinBox *>(QStringLiteral("whatIfPercentile"))->setValue(50.0);
     QTRY_VERIFY(whatIf->populationLabel()->text().contains(QStringLiteral("Across the 10 workflows")));
     QTRY_VERIFY(!panel.isBusy());
+    QVERIFY(whatIf->predictButton()->isEnabled());
+    whatIf->predictButton()->click();
+    QCOMPARE(offered.size(), 2);
+    QCOMPARE(offered.last().at(0).toDouble(), 0.5);
+    QCOMPARE(offered.last().at(1).toDouble(), 275.0);
+    // Off: nothing left to offer.
+    scope->click();
+    QVERIFY(!whatIf->predictButton()->isEnabled());
     QVERIFY2(whatIf->populationLabel()->text().contains(
                  QStringLiteral("<b>p50 E2E</b> 1,460.00 \u2192 1,185.00 ms (saves 275.00 ms)")),
              qPrintable(whatIf->populationLabel()->text()));
