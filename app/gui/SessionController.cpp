@@ -286,6 +286,19 @@ bool SessionController::save(const QString &path, QString *error) const
     return true;
 }
 
+QString SessionController::locate(const QString &missing, const QString &sessionPath)
+{
+    if (m_locator)
+        return m_locator(missing);
+    if (!m_interactive)
+        return {};
+    QMessageBox::warning(m_window, tr("Open session"),
+                         tr("The session's trace was not found: %1\nLocate it to continue.")
+                             .arg(QDir::toNativeSeparators(missing)));
+    return QFileDialog::getOpenFileName(m_window, tr("Locate %1").arg(QFileInfo(missing).fileName()),
+                                        QFileInfo(sessionPath).absolutePath());
+}
+
 bool SessionController::open(const QString &path, QString *error)
 {
     const auto fail = [error](const QString &message) {
@@ -304,15 +317,14 @@ bool SessionController::open(const QString &path, QString *error)
         return fail(tr("%1: the session names no trace").arg(path));
     QString &trace = session.traces.front().path;
     if (!QFileInfo::exists(trace)) {
-        const QString message = tr("The session's trace was not found: %1").arg(trace);
-        if (!m_interactive)
-            return fail(message);
-        QMessageBox::warning(m_window, tr("Open session"), message + tr("\nLocate it to continue."));
-        const QString located = QFileDialog::getOpenFileName(m_window, tr("Locate %1").arg(QFileInfo(trace).fileName()),
-                                                             QFileInfo(path).absolutePath());
+        const QString located = locate(trace, path);
         if (located.isEmpty())
-            return fail(message);
+            return fail(tr("The session's trace was not found: %1").arg(trace));
         trace = located;
+    }
+    if (!session.candidate.isEmpty() && !QFileInfo::exists(session.candidate.path)) {
+        if (const QString located = locate(session.candidate.path, path); !located.isEmpty())
+            session.candidate.path = located;   // else reported once the trace has loaded
     }
     m_path = path;
     ViewState *state = m_window->viewState();

@@ -8,6 +8,7 @@
 #include <QStringList>
 #include <QTimer>
 
+#include <functional>
 #include <optional>
 
 class MainWindow;
@@ -36,6 +37,10 @@ public:
     bool open(const QString &path, QString *error);
     // Off for headless runs: a missing trace fails instead of asking.
     void setInteractive(bool interactive) { m_interactive = interactive; }
+    // Where a missing trace went: returns its new path, or empty to give up.
+    // Interactive sessions ask with a file dialog unless a locator is set.
+    using Locator = std::function<QString(const QString &missing)>;
+    void setLocator(Locator locator) { m_locator = std::move(locator); }
     // Part of MainWindow::isBusy, so a screenshot waits for the whole restore.
     bool isRestoring() const { return m_pending.has_value() && !m_askingWindow; }
 
@@ -46,6 +51,9 @@ signals:
     void sessionRestored(bool ok, const QString &message);
 
 private:
+    // The new place of a missing trace (locator, or a dialog when
+    // interactive); empty when the user gave up or nobody can ask.
+    QString locate(const QString &missing, const QString &sessionPath);
     enum class Stage { Loading, Views, Late, Settling };
 
     void onLoadFinished(bool ok);
@@ -67,6 +75,7 @@ private:
     RecordPanel *m_record = nullptr;
     NotesPanel *m_notes = nullptr;
     bool m_interactive = true;
+    Locator m_locator;
     std::optional<Session> m_pending;
     Stage m_stage = Stage::Loading;
     QTimer m_poll;

@@ -23,8 +23,10 @@
 #include "review/SessionJson.h"
 #include "store/TraceStore.h"
 
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileInfo>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -104,6 +106,7 @@ private slots:
     void saveAndReopenEveryPiece();
     void screenshotOfASessionIsTheSavedView();
     void movedTraceIsReported();
+    void movedTraceIsLocated();
     void changedTraceIsReported();
     void whatIfRestoredExactly_data();
     void whatIfRestoredExactly();
@@ -277,6 +280,60 @@ void tst_SessionWindow::movedTraceIsReported()
     QVERIFY(app.waitForFinished(60'000));
     QCOMPARE(app.exitCode(), 1);
     QVERIFY(QString::fromUtf8(app.readAllStandardError()).contains(dir.filePath(QStringLiteral("burst.jsonl"))));
+}
+
+void tst_SessionWindow::movedTraceIsLocated()
+{
+    // Saved with its trace and candidate beside it; both then moved to another folder.
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("moved")));
+    QVERIFY(QFile::copy(example("burst.jsonl"), dir.filePath(QStringLiteral("burst.jsonl"))));
+    QVERIFY(QFile::copy(example("mixed-classes.jsonl"), dir.filePath(QStringLiteral("mixed-classes.jsonl"))));
+    Session session;
+    session.traces = {{dir.filePath(QStringLiteral("burst.jsonl")), {}}};
+    session.candidate = {dir.filePath(QStringLiteral("mixed-classes.jsonl")), {}};
+    session.exceedanceQ = 0.9;
+    const QString path = dir.filePath(QStringLiteral("moved.tracelane"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(SessionJson::write(session, dir.path()));
+    file.close();
+    for (const char *name : {"burst.jsonl", "mixed-classes.jsonl"}) {
+        QVERIFY(QFile::rename(dir.filePath(QString::fromUtf8(name)),
+                              dir.filePath(QStringLiteral("moved/") + QString::fromUtf8(name))));
+    }
+
+    MainWindow window;
+    window.setPersistent(false);
+    window.resize(1400, 900);
+    window.show();
+    window.review()->session()->setInteractive(false);
+    QStringList asked;
+    window.review()->session()->setLocator([&](const QString &missing) {
+        asked << missing;
+        return QFileInfo(missing).absolutePath() + QStringLiteral("/moved/") + QFileInfo(missing).fileName();
+    });
+    QSignalSpy restored(window.review()->session(), &SessionController::sessionRestored);
+    QString error;
+    QVERIFY2(window.review()->session()->open(path, &error), qPrintable(error));
+    QVERIFY(restored.wait(60'000));
+    QVERIFY2(restored.first().at(0).toBool(), qPrintable(restored.first().at(1).toString()));
+    settle(window);
+    QCOMPARE(asked, QStringList({dir.filePath(QStringLiteral("burst.jsonl")), dir.filePath(QStringLiteral("mixed-classes.jsonl"))}));
+    QCOMPARE(window.exceedance()->percentile(), 0.9);
+    QVERIFY(window.viewState()->candidate());
+    // Saved again, the session points at the new places.
+    const Session again = window.review()->session()->capture();
+    QCOMPARE(again.traces.front().path, dir.filePath(QStringLiteral("moved/burst.jsonl")));
+    QCOMPARE(again.candidate.path, dir.filePath(QStringLiteral("moved/mixed-classes.jsonl")));
+
+    // Nobody to ask, or the user gave up: the path is reported.
+    MainWindow other;
+    other.setPersistent(false);
+    other.review()->session()->setInteractive(false);
+    other.review()->session()->setLocator([](const QString &) { return QString(); });
+    QVERIFY(!other.review()->session()->open(path, &error));
+    QCOMPARE(error, QStringLiteral("The session's trace was not found: %1").arg(dir.filePath(QStringLiteral("burst.jsonl"))));
 }
 
 void tst_SessionWindow::changedTraceIsReported()
