@@ -63,6 +63,9 @@ QString PhaseLegend::html(const QPalette &palette, const Content &content)
     const SwimlaneColors colors = SwimlaneColors::fromPalette(palette);
     text += QStringLiteral("<span style='color:%1; font-size:large'>\u258c</span>&nbsp;%2")
                 .arg(colors.exceedance.name(), tr("exceedance member").toHtmlEscaped());
+    if (content.bookmarks)
+        text += QStringLiteral("&nbsp;&nbsp; <span style='color:%1; font-size:large'>\u2590</span>&nbsp;%2")
+                    .arg(colors.bookmark.name(), tr("note (right edge)").toHtmlEscaped());
     return text;
 }
 

@@ -21,6 +21,8 @@ public:
         std::array<bool, kWorkKindCount> kinds{};
         // Workflows are there but their kinds are still being computed.
         bool kindsPending = false;
+        // Some lanes carry a note (the mark in the right gutter).
+        bool bookmarks = false;
 
         bool anyKind() const;
         friend bool operator==(const Content &, const Content &) = default;

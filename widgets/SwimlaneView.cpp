@@ -152,6 +152,7 @@ SwimlaneView::SwimlaneView(ViewState *state, QWidget *parent)
         rebuildLayout();
     });
     connect(state, &ViewState::sliceChanged, this, &SwimlaneView::rebuildLayout);
+    connect(state, &ViewState::bookmarksChanged, this, &SwimlaneView::updateLegend);
     connect(state, &ViewState::boundaryChanged, this, [this] {
         m_order.boundary = m_state->boundary();
         if (m_order.key == LaneOrder::Key::Metric && m_order.metric == Metric::Ttft)
@@ -259,6 +260,7 @@ void SwimlaneView::updateLegend()
         content.kindsPending = workflowRows > 0 && !m_workflows;
         for (int k = 0; m_workflows && k < kWorkKindCount; ++k)
             content.kinds[size_t(k)] = m_workflows->shows(WorkKind(k));
+        content.bookmarks = !m_state->bookmarks().isEmpty();
     }
     m_legend->setContent(content);
 }

@@ -9,6 +9,7 @@
 #include "ExceedancePanel.h"
 #include "MainWindow.h"
 #include "NotesPanel.h"
+#include "PhaseLegend.h"
 #include "RecordPanel.h"
 #include "RequestTablePanel.h"
 #include "ReviewWiring.h"
@@ -523,10 +524,15 @@ void tst_SessionWindow::notesMarkLanesAndGanttRows()
     for (int y = 0; y < lanes.height() && !marked; ++y)
         marked = QColor(lanes.pixel(lanes.width() - 2, y)) == QColor(0x5B, 0x2A, 0x86);
     QVERIFY(marked);
-    // Removing the note removes both marks.
+    // The legend names the mark while there is one.
+    auto *legend = window.findChild<PhaseLegend *>(QStringLiteral("phaseLegend"));
+    QVERIFY(legend->text().contains(QStringLiteral("note (right edge)")));
+    QVERIFY(legend->text().contains(QColor(0x5B, 0x2A, 0x86).name()));
+    // Removing the note removes both marks, and the legend's entry.
     window.review()->notesPanel()->removeNote(0);
     QVERIFY(window.workflowPanel()->gantt()->bookmarkedSpans().empty());
     QVERIFY(window.viewState()->bookmarks().isEmpty());
+    QVERIFY(!legend->text().contains(QStringLiteral("note (right edge)")));
 }
 
 QTEST_MAIN(tst_SessionWindow)
