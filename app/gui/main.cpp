@@ -130,6 +130,12 @@ int main(int argc, char *argv[])
     if (!files.isEmpty() && SessionJson::isSession(files.first())) {
         SessionController *session = window.review()->session();
         session->setInteractive(!headless);
+        // The session restores its dock layout; a --panel asked for still comes to the front.
+        QObject::connect(session, &SessionController::sessionRestored, &window,
+                         [&window, panels = parser.values(panelOption)] {
+                             for (const QString &panel : panels)
+                                 window.showPanel(panel);
+                         });
         if (headless) {
             QObject::connect(session, &SessionController::sessionRestored, &app,
                              [&window, screenshot](bool ok, const QString &message) {
