@@ -606,10 +606,10 @@ void MainWindow::usePrediction(double q, double e2eSavingMs, double ttftSavingMs
     const QString what = tr("Predicted p%1 %2 saving of %3 ms set in the Compare dock")
                              .arg(QLocale().toString(q * 100.0, 'g', 4), ttft ? tr("TTFT") : tr("E2E"),
                                   QLocale().toString(saving, 'f', 2));
-    m_message->setText(m_state->candidate()
-                           ? what + QLatin1Char('.')
-                           : what + tr("; open the trace measured after the change with File \u2192 Compare With "
-                                       "to check it."));
+    const QString next = m_state->candidate()
+        ? QStringLiteral(".")
+        : tr("; open the trace measured after the change with File \u2192 Compare With to check it.");
+    m_message->setText(what + next);
 }
 
 void MainWindow::chooseCandidate()

@@ -181,7 +181,10 @@ void tst_CompareWiring::whatIfPredictionReachesCompare()
     QVERIFY(settle(f.window));
     QCOMPARE(f.window.comparePanel()->spec().predictedSavingMs, 250.0);
     const QString verdict = f.window.comparePanel()->verdictView()->text();
-    QVERIFY2(verdict.contains(QStringLiteral("predicted 250.0 ms")), qPrintable(verdict));
+    // p95 E2E 1,829.6 -> 1,708.7 ms: 120.9 ms of the 250 ms predicted.
+    QVERIFY2(verdict.contains(QStringLiteral("predicted saving 250.0 ms, observed 120.9 ms [49.8 ms, 192.0 ms]: "
+                                             "smaller than predicted (48% of it realised)")),
+             qPrintable(verdict));
 }
 
 QTEST_MAIN(tst_CompareWiring)

@@ -310,7 +310,7 @@ void tst_SessionWindow::movedTraceIsLocated()
     window.show();
     window.review()->session()->setInteractive(false);
     QStringList asked;
-    window.review()->session()->setLocator([&](const QString &missing) {
+    window.review()->session()->setLocator([&](const QString &missing) -> QString {
         asked << missing;
         return QFileInfo(missing).absolutePath() + QStringLiteral("/moved/") + QFileInfo(missing).fileName();
     });
@@ -525,7 +525,7 @@ void tst_SessionWindow::notesMarkLanesAndGanttRows()
         marked = QColor(lanes.pixel(lanes.width() - 2, y)) == QColor(0x5B, 0x2A, 0x86);
     QVERIFY(marked);
     // The legend names the mark while there is one.
-    auto *legend = window.findChild<PhaseLegend *>(QStringLiteral("phaseLegend"));
+    auto *legend = window.swimlanes()->findChild<PhaseLegend *>(QStringLiteral("phaseLegend"));
     QVERIFY(legend->text().contains(QStringLiteral("note (right edge)")));
     QVERIFY(legend->text().contains(QColor(0x5B, 0x2A, 0x86).name()));
     // Removing the note removes both marks, and the legend's entry.
