@@ -5,6 +5,8 @@
 
 #include <QTest>
 
+#include <limits>
+
 namespace {
 
 QStringList keysOf(const std::vector<ClassDimension> &dimensions)
@@ -49,6 +51,7 @@ private slots:
     void cachedPrefixStatus();
     void numericAttributeWithFewValuesIsCategorical();
     void numericAttributeWithManyValuesIsBandedAtQuartiles();
+    void numericAttributeWithNoValueIsOneNoneClass();
     void textClassesSortNaturallyWithNoneLast();
     void filterSelectsClasses();
     void filterErrors_data();
@@ -220,6 +223,20 @@ void tst_ClassDimensions::numericAttributeWithFewValuesIsCategorical()
         tokens.add(TestRequest().withNumber(QStringLiteral("cached_tokens"), cached));
     QCOMPARE(labelsOf(columnFor(tokens.store(), QStringLiteral("cached_prefix"))),
              QStringList({QStringLiteral("not cached"), QStringLiteral("cached"), QStringLiteral("cached")}));
+}
+
+// A numeric column whose every kept value is absent (its only values were
+// on records the loader rejected): one "(none)" class. It used to take
+// std::next of an empty set's begin and never return (found by fuzzing the
+// class table: tests/data/fuzz-regressions/seed-numeric-attribute-only-rejected.jsonl).
+void tst_ClassDimensions::numericAttributeWithNoValueIsOneNoneClass()
+{
+    TraceBuilder builder;
+    for (int i = 0; i < 3; ++i)
+        builder.add(TestRequest().withNumber(QStringLiteral("tenant_tier"), std::numeric_limits<double>::quiet_NaN()));
+    const auto column = columnFor(builder.store(), QStringLiteral("tenant_tier"));
+    QCOMPARE(column.classes, QStringList({QStringLiteral("(none)")}));
+    QCOMPARE(column.codes, std::vector<quint32>({0, 0, 0}));
 }
 
 void tst_ClassDimensions::numericAttributeWithManyValuesIsBandedAtQuartiles()

@@ -227,6 +227,13 @@ void tst_HostileInput::cliExitsCleanly_data()
     QTest::newRow("exceed ITL") << QStringList{QStringLiteral("exceed"),
                                                folder.filePath(QStringLiteral("llmperf-itl-1e308-exceed.json"))}
                                 << 0;
+    // Found by the class-table fuzz target: a numeric attribute only rejected
+    // records carried; slicing by it never returned.
+    QTest::newRow("slice by an attribute no kept record has")
+        << QStringList{QStringLiteral("slice"),
+                       folder.filePath(QStringLiteral("seed-numeric-attribute-only-rejected.jsonl")),
+                       QStringLiteral("--by"), QStringLiteral("regt_tier")}
+        << 0;
     QTest::newRow("critical-path deep") << QStringList{QStringLiteral("critical-path"),
                                                        folder.filePath(
                                                            QStringLiteral("jaeger-nest-operationName-100k.json"))}

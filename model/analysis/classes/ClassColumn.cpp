@@ -124,7 +124,10 @@ ClassColumn fromNumeric(const AttributeColumn &column, ClassColumn result)
     QStringList labels;
     for (const double value : distinct)
         labels << numberLabel(value);
-    const std::vector<double> edges(std::next(distinct.begin()), distinct.end());
+    // Every value absent (a column only rejected records filled): no value
+    // class, only "(none)". std::next of an empty set's begin never ends.
+    const std::vector<double> edges = distinct.empty() ? std::vector<double>()
+                                                       : std::vector<double>(std::next(distinct.begin()), distinct.end());
     const auto none = quint32(labels.size());
     if (anyAbsent)
         labels << ClassColumn::noneLabel();
