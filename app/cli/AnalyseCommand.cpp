@@ -22,23 +22,15 @@ void printJson(const CliContext &context, const nlohmann::json &document)
 
 int runAnalyse(const CliContext &context)
 {
-    if (context.arguments.size() != 1) {
-        context.err << QStringLiteral("tracelane-cli analyse: expected exactly one FILE\n\n")
-                    << context.parser.helpText();
+    if (!expectOneFile(context, QStringLiteral("analyse")))
         return ExitUsage;
-    }
     const QString path = context.arguments.first();
     LoadResult result;
     if (!loadForCli(context, path, &result))
         return ExitFailure;
     const auto &store = *result.store;
-    if (store.requests.isEmpty()) {
-        context.err << QStringLiteral("tracelane-cli: %1: no valid records; %2 rejected\n")
-                           .arg(path)
-                           .arg(store.rejected.size());
-        context.err << ReportText::rejectedSummary(store.rejected) << '\n';
+    if (!requireRequests(context, path, store))
         return ExitFailure;
-    }
     const QString label = path == QLatin1String("-") ? QStringLiteral("standard input") : QFileInfo(path).fileName();
     auto report = profileRequests(store.requests, context.boundary, label,
                                   QStringLiteral("trace replay"));

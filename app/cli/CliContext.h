@@ -6,6 +6,8 @@
 #include <QCommandLineParser>
 #include <QTextStream>
 
+class TraceStore;
+
 // What every subcommand receives: parsed options and the output streams.
 struct CliContext
 {
@@ -24,3 +26,12 @@ enum CliExit { ExitOk = 0, ExitFailure = 1, ExitUsage = 2 };
 // Loads `path` with a progress line on a terminal; prints the fatal error
 // and returns false when nothing could be loaded.
 bool loadForCli(const CliContext &context, const QString &path, LoadResult *result);
+
+// The commands that read one FILE: prints "tracelane-cli COMMAND: expected
+// exactly one FILE" and the usage, and returns false, unless exactly one
+// positional argument was given.
+bool expectOneFile(const CliContext &context, const QString &command);
+
+// Prints "PATH: no valid records; N rejected" with the rejections' summary
+// and returns false when the loaded trace holds no request.
+bool requireRequests(const CliContext &context, const QString &path, const TraceStore &store);

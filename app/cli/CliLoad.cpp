@@ -2,6 +2,8 @@
 
 #include "io/LoadControl.h"
 #include "io/TraceFileLoader.h"
+#include "report/ReportText.h"
+#include "store/TraceStore.h"
 
 #include <QElapsedTimer>
 
@@ -42,4 +44,22 @@ bool loadForCli(const CliContext &context, const QString &path, LoadResult *resu
         return false;
     }
     return true;
+}
+
+bool expectOneFile(const CliContext &context, const QString &command)
+{
+    if (context.arguments.size() == 1)
+        return true;
+    context.err << QStringLiteral("tracelane-cli %1: expected exactly one FILE\n\n").arg(command)
+                << context.parser.helpText();
+    return false;
+}
+
+bool requireRequests(const CliContext &context, const QString &path, const TraceStore &store)
+{
+    if (!store.requests.isEmpty())
+        return true;
+    context.err << QStringLiteral("tracelane-cli: %1: no valid records; %2 rejected\n").arg(path).arg(store.rejected.size());
+    context.err << ReportText::rejectedSummary(store.rejected) << '\n';
+    return false;
 }

@@ -35,12 +35,8 @@ int runAggregate(const CliContext &context)
         return ExitUsage;
     const QString path = context.arguments.first();
     const TraceStore &store = *input.load.store;
-    if (store.workflows.rowCount() == 0) {
-        context.err << QStringLiteral("tracelane-cli: %1: no workflows; critical-path needs span traces (OTLP, "
-                                      "Jaeger, any-agent, Langfuse)\n")
-                           .arg(path);
+    if (!requireWorkflows(context, QStringLiteral("critical-path"), path, store))
         return ExitFailure;
-    }
     // Workflows are judged on E2E unless --metric says otherwise.
     ExceedanceSpec spec;
     spec.metric = context.parser.isSet(QStringLiteral("metric")) ? input.options.metric : Metric::E2e;
@@ -92,19 +88,14 @@ int runCriticalPath(const CliContext &context)
 {
     if (context.parser.isSet(QStringLiteral("aggregate")))
         return runAggregate(context);
-    if (context.arguments.size() != 1) {
-        context.err << QStringLiteral("tracelane-cli critical-path: expected exactly one FILE\n\n")
-                    << context.parser.helpText();
+    if (!expectOneFile(context, QStringLiteral("critical-path")))
         return ExitUsage;
-    }
-    const QString path = context.arguments.first();
-    LoadResult result;
-    if (!loadForCli(context, path, &result))
+    WorkflowInput input;
+    if (!loadWorkflows(context, QStringLiteral("critical-path"), &input))
         return ExitFailure;
-    const TraceStore &store = *result.store;
-    std::vector<qint32> workflows;
-    if (!selectWorkflows(context, path, store, &workflows))
-        return ExitFailure;
+    const QString &path = input.path;
+    const TraceStore &store = *input.load.store;
+    const std::vector<qint32> &workflows = input.workflows;
 
     const SpanGraphBuilder builder(store);
     nlohmann::json analysed = nlohmann::json::array();

@@ -11,10 +11,8 @@
 
 int runGoodput(const CliContext &context)
 {
-    if (context.arguments.size() != 1) {
-        context.err << QStringLiteral("tracelane-cli goodput: expected exactly one FILE\n\n") << context.parser.helpText();
+    if (!expectOneFile(context, QStringLiteral("goodput")))
         return ExitUsage;
-    }
     Slo slo;
     double observedInFlight = std::nan("");
     for (const auto &[option, target] : {std::pair{QStringLiteral("slo-ttft"), &slo.ttftMs},

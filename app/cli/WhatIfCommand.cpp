@@ -59,11 +59,8 @@ bool parsePercentile(const CliContext &context, double *q, QString *error)
 
 int runWhatIf(const CliContext &context)
 {
-    if (context.arguments.size() != 1) {
-        context.err << QStringLiteral("tracelane-cli whatif: expected exactly one FILE\n\n")
-                    << context.parser.helpText();
+    if (!expectOneFile(context, QStringLiteral("whatif")))
         return ExitUsage;
-    }
     std::vector<WhatIfEdit> edits;
     double q = 0.95;
     QString error;
@@ -71,14 +68,12 @@ int runWhatIf(const CliContext &context)
         context.err << QStringLiteral("tracelane-cli whatif: %1\n\n").arg(error) << context.parser.helpText();
         return ExitUsage;
     }
-    const QString path = context.arguments.first();
-    LoadResult result;
-    if (!loadForCli(context, path, &result))
+    WorkflowInput input;
+    if (!loadWorkflows(context, QStringLiteral("whatif"), &input))
         return ExitFailure;
-    const TraceStore &store = *result.store;
-    std::vector<qint32> workflows;
-    if (!selectWorkflows(context, path, store, &workflows))
-        return ExitFailure;
+    const QString &path = input.path;
+    const TraceStore &store = *input.load.store;
+    const std::vector<qint32> &workflows = input.workflows;
 
     const SpanGraphBuilder builder(store);
     PopulationWhatIf population(edits);

@@ -31,20 +31,30 @@ void addWorkflowOptions(QCommandLineParser &parser)
     });
 }
 
-bool selectWorkflows(const CliContext &context, const QString &path, const TraceStore &store,
-                     std::vector<qint32> *workflows)
+bool requireWorkflows(const CliContext &context, const QString &command, const QString &path, const TraceStore &store)
 {
-    workflows->clear();
-    if (store.workflows.rowCount() == 0) {
-        context.err << QStringLiteral("tracelane-cli: %1: no workflows; critical-path and whatif need span traces "
-                                      "(OTLP, Jaeger, any-agent, Langfuse)\n")
-                           .arg(path);
+    if (store.workflows.rowCount() > 0)
+        return true;
+    context.err << QStringLiteral("tracelane-cli: %1: no workflows; %2 needs span traces (OTLP, Jaeger, any-agent, "
+                                  "Langfuse)\n")
+                       .arg(path, command);
+    return false;
+}
+
+bool loadWorkflows(const CliContext &context, const QString &command, WorkflowInput *input)
+{
+    input->path = context.arguments.first();
+    input->workflows.clear();
+    if (!loadForCli(context, input->path, &input->load))
         return false;
-    }
+    const QString &path = input->path;
+    const TraceStore &store = *input->load.store;
+    if (!requireWorkflows(context, command, path, store))
+        return false;
     const QString trace = context.parser.value(QStringLiteral("trace"));
     if (trace.isEmpty()) {
         for (qsizetype w = 0; w < store.workflows.rowCount(); ++w)
-            workflows->push_back(qint32(w));
+            input->workflows.push_back(qint32(w));
         return true;
     }
     const QByteArray id = trace.toLower().toUtf8();
@@ -55,6 +65,6 @@ bool selectWorkflows(const CliContext &context, const QString &path, const Trace
                            .arg(store.workflows.rowCount());
         return false;
     }
-    workflows->push_back(index);
+    input->workflows.push_back(index);
     return true;
 }

@@ -351,8 +351,11 @@ void tst_WorkflowCli::errors_data()
                                                   QStringLiteral("abc")}
                                    << 1 << QStringLiteral("no workflow with trace id 'abc' (1 workflows in the file)");
     QTest::newRow("no workflows in a flat trace") << QStringList{QStringLiteral("critical-path"), seed} << 1
-                                                  << QStringLiteral("burst.jsonl: no workflows; critical-path and "
-                                                                    "whatif need span traces");
+                                                  << QStringLiteral("burst.jsonl: no workflows; critical-path needs "
+                                                                    "span traces");
+    QTest::newRow("whatif on a flat trace")
+        << QStringList{QStringLiteral("whatif"), seed, QStringLiteral("--scale"), QStringLiteral("tool=0.5")} << 1
+        << QStringLiteral("burst.jsonl: no workflows; whatif needs span traces");
     QTest::newRow("what-if matching nothing")
         << QStringList{QStringLiteral("whatif"), adviser(), QStringLiteral("--scale"), QStringLiteral("reranker=0.5")}
         << 1 << QStringLiteral("the what-if changes nothing in 1 workflow(s)\n  'reranker' ×0.5: no span or kind matches");
