@@ -1,3 +1,4 @@
+#include "support/TestData.h"
 #include "io/LoadControl.h"
 #include "io/TraceFileLoader.h"
 
@@ -5,17 +6,10 @@
 
 #include <cmath>
 
+using TestData::realdata;
+using TestData::fixture;
+
 namespace {
-
-QString realData(const QString &name)
-{
-    return QStringLiteral(TRACELANE_REALDATA_DIR "/") + name;
-}
-
-QString fixture(const QString &name)
-{
-    return QStringLiteral(TRACELANE_TEST_DATA_DIR "/") + name;
-}
 
 QStringList rejectedText(const TraceStore &store)
 {
@@ -64,11 +58,11 @@ void tst_AgentLoaders::formatsAreDetected_data()
     QTest::addColumn<QString>("file");
     QTest::addColumn<TraceFormat>("format");
     QTest::addColumn<QString>("storeFormat");
-    QTest::newRow("any-agent OpenAI") << realData(QStringLiteral("any-agent/OPENAI_trace.json")) << TraceFormat::AnyAgent
+    QTest::newRow("any-agent OpenAI") << realdata(QStringLiteral("any-agent/OPENAI_trace.json")) << TraceFormat::AnyAgent
                                       << QStringLiteral("any-agent");
-    QTest::newRow("any-agent Google") << realData(QStringLiteral("any-agent/GOOGLE_trace.json")) << TraceFormat::AnyAgent
+    QTest::newRow("any-agent Google") << realdata(QStringLiteral("any-agent/GOOGLE_trace.json")) << TraceFormat::AnyAgent
                                       << QStringLiteral("any-agent");
-    QTest::newRow("Langfuse") << realData(QStringLiteral("langfuse/microsoft-agent-2025-12-17.trace.json"))
+    QTest::newRow("Langfuse") << realdata(QStringLiteral("langfuse/microsoft-agent-2025-12-17.trace.json"))
                               << TraceFormat::Langfuse << QStringLiteral("langfuse");
 }
 
@@ -86,7 +80,7 @@ void tst_AgentLoaders::formatsAreDetected()
 
 void tst_AgentLoaders::anyAgentIdsAreLossless()
 {
-    const LoadResult result = TraceFileLoader::load(realData(QStringLiteral("any-agent/OPENAI_trace.json")), {});
+    const LoadResult result = TraceFileLoader::load(realdata(QStringLiteral("any-agent/OPENAI_trace.json")), {});
     QVERIFY(result.ok());
     const TraceStore &store = *result.store;
     const SpanTable &spans = store.spans;
@@ -127,7 +121,7 @@ void tst_AgentLoaders::anyAgentIdsAreLossless()
 
 void tst_AgentLoaders::anyAgentGoogleKeepsOrphans()
 {
-    const LoadResult result = TraceFileLoader::load(realData(QStringLiteral("any-agent/GOOGLE_trace.json")), {});
+    const LoadResult result = TraceFileLoader::load(realdata(QStringLiteral("any-agent/GOOGLE_trace.json")), {});
     QVERIFY(result.ok());
     const TraceStore &store = *result.store;
     const SpanTable &spans = store.spans;
@@ -166,7 +160,7 @@ void tst_AgentLoaders::anyAgentGoogleKeepsOrphans()
 void tst_AgentLoaders::langfuseMetadataIsParsed()
 {
     const LoadResult result =
-        TraceFileLoader::load(realData(QStringLiteral("langfuse/microsoft-agent-2025-12-17.trace.json")), {});
+        TraceFileLoader::load(realdata(QStringLiteral("langfuse/microsoft-agent-2025-12-17.trace.json")), {});
     QVERIFY(result.ok());
     const TraceStore &store = *result.store;
     const SpanTable &spans = store.spans;
@@ -271,9 +265,9 @@ void tst_AgentLoaders::malformedInputs()
 void tst_AgentLoaders::cancelStopsTheLoad_data()
 {
     QTest::addColumn<QString>("file");
-    QTest::newRow("any-agent") << realData(QStringLiteral("any-agent/OPENAI_trace.json"));
-    QTest::newRow("Langfuse") << realData(QStringLiteral("langfuse/microsoft-agent-2025-12-17.trace.json"));
-    QTest::newRow("Jaeger") << realData(QStringLiteral("jaeger-ui/genaiTestTrace.json"));
+    QTest::newRow("any-agent") << realdata(QStringLiteral("any-agent/OPENAI_trace.json"));
+    QTest::newRow("Langfuse") << realdata(QStringLiteral("langfuse/microsoft-agent-2025-12-17.trace.json"));
+    QTest::newRow("Jaeger") << realdata(QStringLiteral("jaeger-ui/genaiTestTrace.json"));
 }
 
 void tst_AgentLoaders::cancelStopsTheLoad()

@@ -1,3 +1,5 @@
+#include "support/CliRun.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QTest>
@@ -9,22 +11,6 @@ namespace {
 QString fixture(const QString &name)
 {
     return QStringLiteral(TRACELANE_TEST_DATA_DIR "/classes/") + name;
-}
-
-struct CliRun
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-CliRun runCli(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(TRACELANE_CLI_PATH), arguments);
-    process.waitForFinished(60'000);
-    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
 }
 
 nlohmann::json runJson(QStringList arguments)

@@ -1,36 +1,15 @@
 // Runs the tracelane-cli binary the way a script would.
 
+#include "support/TestData.h"
+#include "support/CliRun.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTest>
 
-namespace {
-
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run runCli(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(TRACELANE_CLI_PATH), arguments);
-    if (!process.waitForFinished(120'000))
-        qFatal("tracelane-cli did not finish");
-    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
-}
-
-QString fixture(const QString &name)
-{
-    return QStringLiteral(TRACELANE_TEST_DATA_DIR "/") + name;
-}
-
-} // namespace
+using TestData::fixture;
 
 class tst_Cli : public QObject
 {
@@ -48,7 +27,7 @@ private slots:
 
 void tst_Cli::noArgumentsRunsBuiltinCases()
 {
-    const Run run = runCli({});
+    const CliRun run = runCli({});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains(QStringLiteral("Scenario: bursty positive case (10 requests)")));
     QVERIFY(run.out.contains(QStringLiteral("p50 TTFT: 265.5 ms  [client boundary, n=10]")));
@@ -63,7 +42,7 @@ void tst_Cli::noArgumentsRunsBuiltinCases()
 
 void tst_Cli::analysePrintsSeedReport()
 {
-    const Run run = runCli({QStringLiteral("analyse"), fixture(QStringLiteral("seed/multiclass.jsonl"))});
+    const CliRun run = runCli({QStringLiteral("analyse"), fixture(QStringLiteral("seed/multiclass.jsonl"))});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.startsWith(QStringLiteral("Scenario: multiclass.jsonl (240 requests)\n")));
     QVERIFY(run.out.contains(QStringLiteral("p50 TTFT: 169.1 ms  [client boundary, n=240]")));
@@ -73,7 +52,7 @@ void tst_Cli::analysePrintsSeedReport()
 
 void tst_Cli::analyseJsonHasEveryFigure()
 {
-    const Run run = runCli({QStringLiteral("analyse"), QStringLiteral("--json"),
+    const CliRun run = runCli({QStringLiteral("analyse"), QStringLiteral("--json"),
                             fixture(QStringLiteral("seed/burst.jsonl"))});
     QCOMPARE(run.exitCode, 0);
     QJsonParseError error;
@@ -95,7 +74,7 @@ void tst_Cli::analyseJsonHasEveryFigure()
 
 void tst_Cli::boundaryOptionChangesTtft()
 {
-    const Run run = runCli({QStringLiteral("analyse"), QStringLiteral("--boundary"), QStringLiteral("engine"),
+    const CliRun run = runCli({QStringLiteral("analyse"), QStringLiteral("--boundary"), QStringLiteral("engine"),
                             fixture(QStringLiteral("seed/burst.jsonl"))});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains(QStringLiteral("engine boundary (prefill start \u2192 first server token)")));
@@ -106,7 +85,7 @@ void tst_Cli::boundaryOptionChangesTtft()
 
 void tst_Cli::rejectedRecordsAreSummarised()
 {
-    const Run run = runCli({QStringLiteral("analyse"), fixture(QStringLiteral("malformed/zero-tokens.jsonl"))});
+    const CliRun run = runCli({QStringLiteral("analyse"), fixture(QStringLiteral("malformed/zero-tokens.jsonl"))});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains(QStringLiteral("Scenario: zero-tokens.jsonl (2 requests)")));
     QVERIFY(run.out.contains(QStringLiteral(
@@ -116,7 +95,7 @@ void tst_Cli::rejectedRecordsAreSummarised()
 
 void tst_Cli::strictModeFails()
 {
-    const Run run = runCli({QStringLiteral("analyse"), QStringLiteral("--strict"),
+    const CliRun run = runCli({QStringLiteral("analyse"), QStringLiteral("--strict"),
                             fixture(QStringLiteral("malformed/zero-tokens.jsonl"))});
     QCOMPARE(run.exitCode, 1);
     QVERIFY(run.out.isEmpty());
@@ -151,7 +130,7 @@ void tst_Cli::errors()
     QFETCH(QStringList, arguments);
     QFETCH(int, exitCode);
     QFETCH(QString, message);
-    const Run run = runCli(arguments);
+    const CliRun run = runCli(arguments);
     QCOMPARE(run.exitCode, exitCode);
     QVERIFY2(run.err.contains(message), qPrintable(run.err));
     QVERIFY(run.out.isEmpty());

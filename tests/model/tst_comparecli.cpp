@@ -2,10 +2,15 @@
 // at a time, the JSON every figure goes to, and the messages for what cannot
 // be compared (see tests/data/compare/make_fixtures.py for the fixtures).
 
+#include "support/TestData.h"
+#include "support/CliRun.h"
+
 #include <QProcess>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
+
+using TestData::realdata;
 
 namespace {
 
@@ -14,31 +19,16 @@ QString fixture(const QString &name)
     return QStringLiteral(TRACELANE_TEST_DATA_DIR "/compare/") + name;
 }
 
-QString realdata(const QString &name)
+// tracelane-cli compare ARGUMENTS...
+CliRun runCompare(const QStringList &arguments)
 {
-    return QStringLiteral(TRACELANE_REALDATA_DIR "/") + name;
-}
-
-struct CliRun
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-CliRun runCli(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(TRACELANE_CLI_PATH), QStringList{QStringLiteral("compare")} + arguments);
-    process.waitForFinished(60'000);
-    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    return runCli(QStringList{QStringLiteral("compare")} + arguments);
 }
 
 nlohmann::json runJson(QStringList arguments)
 {
     arguments << QStringLiteral("--json");
-    const CliRun run = runCli(arguments);
+    const CliRun run = runCompare(arguments);
     if (run.exitCode != 0)
         qWarning("%s", qPrintable(run.err));
     return nlohmann::json::parse(run.out.toStdString());
@@ -65,7 +55,7 @@ private slots:
 
 void tst_CompareCli::twoFilesByRegion()
 {
-    const CliRun run = runCli({fixture(QStringLiteral("baseline.jsonl")), fixture(QStringLiteral("candidate.jsonl")),
+    const CliRun run = runCompare({fixture(QStringLiteral("baseline.jsonl")), fixture(QStringLiteral("candidate.jsonl")),
                                QStringLiteral("--by"), QStringLiteral("region")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.startsWith(QStringLiteral("Before and after: p95 TTFT in ms, client boundary")));
@@ -162,7 +152,7 @@ void tst_CompareCli::oneFileSplitByClass()
 
 void tst_CompareCli::predictionAndSlo()
 {
-    const CliRun run = runCli({fixture(QStringLiteral("baseline.jsonl")), fixture(QStringLiteral("candidate.jsonl")),
+    const CliRun run = runCompare({fixture(QStringLiteral("baseline.jsonl")), fixture(QStringLiteral("candidate.jsonl")),
                                QStringLiteral("--predicted-saving"), QStringLiteral("1000"), QStringLiteral("--slo"),
                                QStringLiteral("400")});
     QCOMPARE(run.exitCode, 0);
@@ -212,7 +202,7 @@ void tst_CompareCli::usageErrors()
 {
     QFETCH(QStringList, arguments);
     QFETCH(QString, message);
-    const CliRun run = runCli(arguments);
+    const CliRun run = runCompare(arguments);
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(message), qPrintable(run.err));
 }
@@ -252,7 +242,7 @@ void tst_CompareCli::cannotCompare()
 {
     QFETCH(QStringList, arguments);
     QFETCH(QString, message);
-    const CliRun run = runCli(arguments);
+    const CliRun run = runCompare(arguments);
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains(message), qPrintable(run.err));
 }
@@ -260,7 +250,7 @@ void tst_CompareCli::cannotCompare()
 void tst_CompareCli::mismatchedFormatsThatCanMeet()
 {
     // An LMBench CSV against a vLLM bench JSON: both observe client TTFT, ITL and E2E.
-    const CliRun run = runCli(
+    const CliRun run = runCompare(
         {realdata(QStringLiteral("llm-d-benchmark/vllm-70b-2replicas/LMBench_sharegpt_output_1.csv")),
          realdata(QStringLiteral("vllm-bench/serving_meta-llama-Llama-3.3-70B-Instruct_tp8_pp1_sharegpt_qps_01.json"))});
     QCOMPARE(run.exitCode, 0);

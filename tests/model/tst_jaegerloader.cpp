@@ -1,3 +1,4 @@
+#include "support/TestData.h"
 #include "io/LoadControl.h"
 #include "io/TraceFileLoader.h"
 
@@ -9,17 +10,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+using TestData::realdata;
+using TestData::fixture;
+
 namespace {
-
-QString realData(const QString &name)
-{
-    return QStringLiteral(TRACELANE_REALDATA_DIR "/") + name;
-}
-
-QString fixture(const QString &name)
-{
-    return QStringLiteral(TRACELANE_TEST_DATA_DIR "/") + name;
-}
 
 QStringList rejectedText(const TraceStore &store)
 {
@@ -74,11 +68,11 @@ void tst_JaegerLoader::realDataFiles_data()
     QTest::addColumn<int>("roots");
 
     QTest::newRow("query API wrapper, duplicate span")
-        << realData(QStringLiteral("jaeger-ui/otlp2jaeger-out.json")) << 2 << 1 << 2 << 1 << 0 << 0;
+        << realdata(QStringLiteral("jaeger-ui/otlp2jaeger-out.json")) << 2 << 1 << 2 << 1 << 0 << 0;
     QTest::newRow("bare trace, 31-char trace id")
-        << realData(QStringLiteral("jaeger-ui/spanAmongEachOtherGroupedAndSpans.json")) << 17 << 2 << 0 << 0 << 0 << 1;
+        << realdata(QStringLiteral("jaeger-ui/spanAmongEachOtherGroupedAndSpans.json")) << 17 << 2 << 0 << 0 << 0 << 1;
     QTest::newRow("GenAI trace with _comment")
-        << realData(QStringLiteral("jaeger-ui/genaiTestTrace.json")) << 57 << 10 << 0 << 0 << 1 << 1;
+        << realdata(QStringLiteral("jaeger-ui/genaiTestTrace.json")) << 57 << 10 << 0 << 0 << 1 << 1;
 }
 
 void tst_JaegerLoader::realDataFiles()
@@ -116,8 +110,8 @@ void tst_JaegerLoader::otlpAndJaegerConversionAgree()
 {
     // otlp2jaeger-out.json is Jaeger's own conversion of otlp2jaeger-in.json:
     // the same spans must come out with the same ids, times and parents.
-    const LoadResult otlp = TraceFileLoader::load(realData(QStringLiteral("jaeger-ui/otlp2jaeger-in.json")), {});
-    const LoadResult jaeger = TraceFileLoader::load(realData(QStringLiteral("jaeger-ui/otlp2jaeger-out.json")), {});
+    const LoadResult otlp = TraceFileLoader::load(realdata(QStringLiteral("jaeger-ui/otlp2jaeger-in.json")), {});
+    const LoadResult jaeger = TraceFileLoader::load(realdata(QStringLiteral("jaeger-ui/otlp2jaeger-out.json")), {});
     QVERIFY(otlp.ok());
     QVERIFY(jaeger.ok());
     const SpanTable &a = otlp.store->spans;
@@ -142,7 +136,7 @@ void tst_JaegerLoader::otlpAndJaegerConversionAgree()
 void tst_JaegerLoader::droppedLeadingZerosArePadded()
 {
     const LoadResult result =
-        TraceFileLoader::load(realData(QStringLiteral("jaeger-ui/spanAmongEachOtherGroupedAndSpans.json")), {});
+        TraceFileLoader::load(realdata(QStringLiteral("jaeger-ui/spanAmongEachOtherGroupedAndSpans.json")), {});
     QVERIFY(result.ok());
     const SpanTable &spans = result.store->spans;
     QCOMPARE(result.store->workflows.traceIdText(0), QStringLiteral("0df84e36b9e2ee3815d07f0867a5be1f"));
@@ -160,7 +154,7 @@ void tst_JaegerLoader::droppedLeadingZerosArePadded()
 
 void tst_JaegerLoader::genAiTraceCategoriesAndUsage()
 {
-    const LoadResult result = TraceFileLoader::load(realData(QStringLiteral("jaeger-ui/genaiTestTrace.json")), {});
+    const LoadResult result = TraceFileLoader::load(realdata(QStringLiteral("jaeger-ui/genaiTestTrace.json")), {});
     QVERIFY(result.ok());
     const SpanTable &spans = result.store->spans;
     int counts[kSpanCategoryCount] = {};
@@ -193,7 +187,7 @@ void tst_JaegerLoader::criticalPathCasesLoad_data()
 {
     QTest::addColumn<QJsonObject>("trace");
     QTest::addColumn<int>("spans");
-    QFile file(realData(QStringLiteral("jaeger-ui/criticalpath-testCases.extracted.json")));
+    QFile file(realdata(QStringLiteral("jaeger-ui/criticalpath-testCases.extracted.json")));
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QJsonArray cases = QJsonDocument::fromJson(file.readAll()).array();
     QCOMPARE(cases.size(), 9);

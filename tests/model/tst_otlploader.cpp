@@ -1,3 +1,4 @@
+#include "support/TestData.h"
 #include "io/LoadControl.h"
 #include "io/TraceFileLoader.h"
 
@@ -9,17 +10,10 @@
 
 #include <cmath>
 
+using TestData::realdata;
+using TestData::fixture;
+
 namespace {
-
-QString realData(const QString &name)
-{
-    return QStringLiteral(TRACELANE_REALDATA_DIR "/") + name;
-}
-
-QString fixture(const QString &name)
-{
-    return QStringLiteral(TRACELANE_TEST_DATA_DIR "/") + name;
-}
 
 LoadResult load(const QString &path, LoadOptions options = {})
 {
@@ -125,12 +119,12 @@ void tst_OtlpLoader::realDataFiles_data()
     QTest::addColumn<int>("externalLinks");
 
     QTest::newRow("otel-tui capture (JSON Lines named .json)")
-        << realData(QStringLiteral("otel-tui/test_data.json")) << 547 << 141 << 8 << 1 << 0 << 107 << 0 << 53;
-    QTest::newRow("OTLP spec example") << realData(QStringLiteral("opentelemetry-proto/trace.json")) << 1 << 1 << 1
+        << realdata(QStringLiteral("otel-tui/test_data.json")) << 547 << 141 << 8 << 1 << 0 << 107 << 0 << 53;
+    QTest::newRow("OTLP spec example") << realdata(QStringLiteral("opentelemetry-proto/trace.json")) << 1 << 1 << 1
                                        << 1 << 0 << 0 << 0 << 0;
-    QTest::newRow("Jaeger OTLP fixture") << realData(QStringLiteral("jaeger/otel_traces_01.json")) << 4 << 2 << 1
+    QTest::newRow("Jaeger OTLP fixture") << realdata(QStringLiteral("jaeger/otel_traces_01.json")) << 4 << 2 << 1
                                          << 4 << 0 << 4 << 1 << 6;
-    QTest::newRow("telemetrygen duplicate") << realData(QStringLiteral("jaeger-ui/otlp2jaeger-in.json")) << 2 << 1
+    QTest::newRow("telemetrygen duplicate") << realdata(QStringLiteral("jaeger-ui/otlp2jaeger-in.json")) << 2 << 1
                                             << 1 << 2 << 1 << 0 << 0 << 0;
 }
 
@@ -186,7 +180,7 @@ void tst_OtlpLoader::realDataFiles()
 
 void tst_OtlpLoader::otelTuiMergesSplitTracesAndSkipsOtherSignals()
 {
-    const LoadResult result = load(realData(QStringLiteral("otel-tui/test_data.json")));
+    const LoadResult result = load(realdata(QStringLiteral("otel-tui/test_data.json")));
     QVERIFY(result.ok());
     const TraceStore &store = *result.store;
     const SpanTable &spans = store.spans;
@@ -231,7 +225,7 @@ void tst_OtlpLoader::otelTuiMergesSplitTracesAndSkipsOtherSignals()
 
 void tst_OtlpLoader::specExampleNormalisesUpperCaseIds()
 {
-    const LoadResult result = load(realData(QStringLiteral("opentelemetry-proto/trace.json")));
+    const LoadResult result = load(realdata(QStringLiteral("opentelemetry-proto/trace.json")));
     QVERIFY(result.ok());
     const SpanTable &spans = result.store->spans;
     QCOMPARE(result.store->workflows.traceIdText(0), QStringLiteral("5b8efff798038103d269b633813fc60c"));
@@ -259,7 +253,7 @@ void tst_OtlpLoader::specExampleNormalisesUpperCaseIds()
 
 void tst_OtlpLoader::jaegerFixtureKeepsEveryValueKind()
 {
-    const LoadResult result = load(realData(QStringLiteral("jaeger/otel_traces_01.json")));
+    const LoadResult result = load(realdata(QStringLiteral("jaeger/otel_traces_01.json")));
     QVERIFY(result.ok());
     const SpanTable &spans = result.store->spans;
     const qsizetype two = rowOf(spans, "0000000000000002");
@@ -294,7 +288,7 @@ void tst_OtlpLoader::jaegerFixtureKeepsEveryValueKind()
 
 void tst_OtlpLoader::duplicateSpanIsKeptAndFlagged()
 {
-    const LoadResult result = load(realData(QStringLiteral("jaeger-ui/otlp2jaeger-in.json")));
+    const LoadResult result = load(realdata(QStringLiteral("jaeger-ui/otlp2jaeger-in.json")));
     QVERIFY(result.ok());
     const SpanTable &spans = result.store->spans;
     QCOMPARE(spans.rowCount(), 2);
@@ -609,8 +603,8 @@ void tst_OtlpLoader::longParentCycleIsRejectedNotLooped()
 
 void tst_OtlpLoader::cancelStopsTheLoad()
 {
-    for (const QString &file : {realData(QStringLiteral("otel-tui/test_data.json")),
-                                realData(QStringLiteral("jaeger/otel_traces_01.json"))}) {
+    for (const QString &file : {realdata(QStringLiteral("otel-tui/test_data.json")),
+                                realdata(QStringLiteral("jaeger/otel_traces_01.json"))}) {
         LoadControl control;
         control.cancel();
         const LoadResult result = TraceFileLoader::load(file, {}, &control);
@@ -621,7 +615,7 @@ void tst_OtlpLoader::cancelStopsTheLoad()
 
 void tst_OtlpLoader::progressReachesTheWholeFile()
 {
-    const QString file = realData(QStringLiteral("otel-tui/test_data.json"));
+    const QString file = realdata(QStringLiteral("otel-tui/test_data.json"));
     LoadControl control;
     const LoadResult result = TraceFileLoader::load(file, {}, &control);
     QVERIFY(result.ok());

@@ -2,6 +2,8 @@
 // run the way a script would: the slow set's excess split over
 // critical-path time, and the paths merged into one tree.
 
+#include "support/CliRun.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -11,28 +13,6 @@
 #include <cmath>
 
 namespace {
-
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run runCli(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(TRACELANE_CLI_PATH), arguments);
-    if (!process.waitForFinished(120'000))
-        qFatal("tracelane-cli did not finish");
-    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
-}
-
-QJsonObject jsonOf(const Run &run)
-{
-    return QJsonDocument::fromJson(run.out.toUtf8()).object();
-}
 
 QString demo()
 {
@@ -67,7 +47,7 @@ void tst_PathCli::exceedSplitsWorkflowsOverTheirPaths()
 {
     // The demo's 7 slowest requests (E2E above p95 = 419.7 ms): 19,049.8 ms
     // more than the rest on average, 87% of it feature-flag streams (flagd).
-    const Run run = runCli({QStringLiteral("exceed"), demo(), QStringLiteral("--metric"), QStringLiteral("e2e"),
+    const CliRun run = runCli({QStringLiteral("exceed"), demo(), QStringLiteral("--metric"), QStringLiteral("e2e"),
                             QStringLiteral("--by-key"), QStringLiteral("service")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.contains(QStringLiteral("Critical-path attribution: mean E2E of the set minus the rest, split over "
@@ -85,7 +65,7 @@ void tst_PathCli::exceedSplitsWorkflowsOverTheirPaths()
 
 void tst_PathCli::exceedJson()
 {
-    const Run run = runCli({QStringLiteral("exceed"), demo(), QStringLiteral("--metric"), QStringLiteral("e2e"),
+    const CliRun run = runCli({QStringLiteral("exceed"), demo(), QStringLiteral("--metric"), QStringLiteral("e2e"),
                             QStringLiteral("--by-key"), QStringLiteral("name"), QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject attribution = jsonOf(run).value(QStringLiteral("critical_path_attribution")).toObject();
@@ -112,14 +92,14 @@ void tst_PathCli::exceedJson()
 
 void tst_PathCli::flatRequestsKeepTheirPhases()
 {
-    const Run run = runCli({QStringLiteral("exceed"),
+    const CliRun run = runCli({QStringLiteral("exceed"),
                             QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/mixed-classes.jsonl"),
                             QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject document = jsonOf(run);
     QVERIFY(!document.contains(QStringLiteral("critical_path_attribution")));
     QVERIFY(document.contains(QStringLiteral("attribution")));
-    const Run text = runCli({QStringLiteral("exceed"),
+    const CliRun text = runCli({QStringLiteral("exceed"),
                              QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/mixed-classes.jsonl")});
     QVERIFY(text.out.contains(QStringLiteral("Phase attribution: mean TTFT")));
     QVERIFY(!text.out.contains(QStringLiteral("Critical-path attribution")));
@@ -127,7 +107,7 @@ void tst_PathCli::flatRequestsKeepTheirPhases()
 
 void tst_PathCli::aggregateText()
 {
-    const Run run = runCli({QStringLiteral("critical-path"), demo(), QStringLiteral("--aggregate"),
+    const CliRun run = runCli({QStringLiteral("critical-path"), demo(), QStringLiteral("--aggregate"),
                             QStringLiteral("--by-key"), QStringLiteral("service")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.startsWith(QStringLiteral("Slow workflows: E2E above its p95 (419.7 ms) in all requests: 7 of 141 "
@@ -147,7 +127,7 @@ void tst_PathCli::aggregateText()
 
 void tst_PathCli::aggregateJsonAndWhere()
 {
-    const Run run = runCli({QStringLiteral("critical-path"), demo(), QStringLiteral("--aggregate"),
+    const CliRun run = runCli({QStringLiteral("critical-path"), demo(), QStringLiteral("--aggregate"),
                             QStringLiteral("--where"), QStringLiteral("workflow_type=POST"), QStringLiteral("--by-key"),
                             QStringLiteral("name"), QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
@@ -201,7 +181,7 @@ void tst_PathCli::usageErrors()
     QFETCH(QStringList, arguments);
     QFETCH(int, exitCode);
     QFETCH(QString, message);
-    const Run run = runCli(arguments);
+    const CliRun run = runCli(arguments);
     QCOMPARE(run.exitCode, exitCode);
     QVERIFY2(run.err.contains(message), qPrintable(run.err));
 }

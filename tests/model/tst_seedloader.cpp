@@ -1,3 +1,4 @@
+#include "support/TestData.h"
 #include "io/LoadControl.h"
 #include "io/TraceFileLoader.h"
 
@@ -6,12 +7,9 @@
 
 #include <thread>
 
-namespace {
+using TestData::fixture;
 
-QString fixture(const QString &name)
-{
-    return QStringLiteral(TRACELANE_TEST_DATA_DIR "/") + name;
-}
+namespace {
 
 QByteArray record(int index, const QByteArray &extra = {})
 {

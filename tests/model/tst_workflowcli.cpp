@@ -1,6 +1,8 @@
 // tracelane-cli critical-path and whatif, run the way a script would, on
 // the bundled adviser example, a generated population and the real traces.
 
+#include "support/CliRun.h"
+
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,35 +17,9 @@
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run runCli(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(TRACELANE_CLI_PATH), arguments);
-    if (!process.waitForFinished(120'000))
-        qFatal("tracelane-cli did not finish");
-    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
-}
-
 QString adviser()
 {
     return QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/adviser.otlp.json");
-}
-
-QJsonObject jsonOf(const Run &run)
-{
-    QJsonParseError error;
-    const auto document = QJsonDocument::fromJson(run.out.toUtf8(), &error);
-    if (error.error != QJsonParseError::NoError)
-        qWarning("not JSON: %s", qPrintable(error.errorString()));
-    return document.object();
 }
 
 // Ten copies of the adviser example with trace ids ...01..0a, copy i
@@ -116,7 +92,7 @@ private slots:
 
 void tst_WorkflowCli::criticalPathText()
 {
-    const Run run = runCli({QStringLiteral("critical-path"), adviser()});
+    const CliRun run = runCli({QStringLiteral("critical-path"), adviser()});
     QCOMPARE(run.exitCode, 0);
     QCOMPARE(run.err, QString());
     QCOMPARE(run.out,
@@ -138,7 +114,7 @@ void tst_WorkflowCli::criticalPathText()
 
 void tst_WorkflowCli::criticalPathJson()
 {
-    const Run run = runCli({QStringLiteral("critical-path"), QStringLiteral("--json"),
+    const CliRun run = runCli({QStringLiteral("critical-path"), QStringLiteral("--json"),
                             QStringLiteral("--trace"), QStringLiteral("4D7F2C6A9B1E4F0A8C3D5E6F7A8B9C0D"), adviser()});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject json = jsonOf(run);
@@ -191,7 +167,7 @@ void tst_WorkflowCli::whatIfSavings()
     QFETCH(QStringList, options);
     QFETCH(qint64, e2eSavingNs);
     QFETCH(double, ttftSavingMs);
-    const Run run = runCli(QStringList{QStringLiteral("whatif"), adviser(), QStringLiteral("--json")} + options);
+    const CliRun run = runCli(QStringList{QStringLiteral("whatif"), adviser(), QStringLiteral("--json")} + options);
     QCOMPARE(run.exitCode, 0);
     const QJsonObject workflow = jsonOf(run).value(QStringLiteral("workflow")).toObject();
     QCOMPARE(workflow.value(QStringLiteral("e2e_saving_ns")).toInteger(), e2eSavingNs);
@@ -201,7 +177,7 @@ void tst_WorkflowCli::whatIfSavings()
 
 void tst_WorkflowCli::whatIfText()
 {
-    const Run run = runCli({QStringLiteral("whatif"), adviser(), QStringLiteral("--scale-phase"),
+    const CliRun run = runCli({QStringLiteral("whatif"), adviser(), QStringLiteral("--scale-phase"),
                             QStringLiteral("prefill=0.75")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.startsWith(QStringLiteral(
@@ -219,7 +195,7 @@ void tst_WorkflowCli::populationPercentile()
 {
     QTemporaryDir dir;
     const QString population = writePopulation(dir);
-    const Run run = runCli({QStringLiteral("whatif"), population, QStringLiteral("--scale-phase"),
+    const CliRun run = runCli({QStringLiteral("whatif"), population, QStringLiteral("--scale-phase"),
                             QStringLiteral("prefill=0.75"), QStringLiteral("--percentile"), QStringLiteral("95"),
                             QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
@@ -235,7 +211,7 @@ void tst_WorkflowCli::populationPercentile()
     QVERIFY(near(summary.value(QStringLiteral("ttft_before_ms")).toDouble(), 1550.0 * 1.855));
     QVERIFY(!jsonOf(run).contains(QStringLiteral("workflow")));
 
-    const Run text = runCli({QStringLiteral("whatif"), population, QStringLiteral("--scale-phase"),
+    const CliRun text = runCli({QStringLiteral("whatif"), population, QStringLiteral("--scale-phase"),
                              QStringLiteral("prefill=0.75")});
     QCOMPARE(text.exitCode, 0);
     QCOMPARE(text.out, QStringLiteral("Population: 10 workflows (10 changed by the what-if, 0 could not be analysed)\n"
@@ -267,7 +243,7 @@ void tst_WorkflowCli::realTraces()
     // Every workflow analyses, and its path accounts for its whole E2E.
     QFETCH(QString, file);
     QFETCH(int, workflows);
-    const Run run = runCli({QStringLiteral("critical-path"), QStringLiteral("--json"), file});
+    const CliRun run = runCli({QStringLiteral("critical-path"), QStringLiteral("--json"), file});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject json = jsonOf(run);
     QCOMPARE(json.value(QStringLiteral("errors")).toArray().size(), 0);
@@ -288,7 +264,7 @@ void tst_WorkflowCli::workflowsSliceAndFormExceedanceSets()
     // span's name. Figures checked against a plain Python reading of the file
     // (E2E = last span end - root start; seed percentiles).
     const QString file = QStringLiteral(TRACELANE_REALDATA_DIR "/otel-tui/test_data.json");
-    const Run slice = runCli({QStringLiteral("slice"), file, QStringLiteral("--by"), QStringLiteral("workflow_type"),
+    const CliRun slice = runCli({QStringLiteral("slice"), file, QStringLiteral("--by"), QStringLiteral("workflow_type"),
                               QStringLiteral("--metric"), QStringLiteral("e2e"), QStringLiteral("--json")});
     QCOMPARE(slice.exitCode, 0);
     const QJsonObject table = jsonOf(slice);
@@ -317,7 +293,7 @@ void tst_WorkflowCli::workflowsSliceAndFormExceedanceSets()
                               .value(QStringLiteral("value")).toDouble();
     QVERIFY2(std::abs(getP50 - 11.7273185) < 1e-9, qPrintable(QString::number(getP50, 'f', 9)));
 
-    const Run exceed = runCli({QStringLiteral("exceed"), file, QStringLiteral("--metric"), QStringLiteral("e2e"),
+    const CliRun exceed = runCli({QStringLiteral("exceed"), file, QStringLiteral("--metric"), QStringLiteral("e2e"),
                                QStringLiteral("--json")});
     QCOMPARE(exceed.exitCode, 0);
     const QJsonObject set = jsonOf(exceed);
@@ -372,7 +348,7 @@ void tst_WorkflowCli::errors()
     QFETCH(QStringList, arguments);
     QFETCH(int, exitCode);
     QFETCH(QString, message);
-    const Run run = runCli(arguments);
+    const CliRun run = runCli(arguments);
     QCOMPARE(run.exitCode, exitCode);
     QVERIFY2(run.err.contains(message), qPrintable(run.err));
     QCOMPARE(run.out, QString());

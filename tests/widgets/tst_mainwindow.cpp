@@ -1,3 +1,4 @@
+#include "support/TestData.h"
 #include "AboutDialog.h"
 #include "Appearance.h"
 #include "DistributionPanel.h"
@@ -38,12 +39,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace {
+using TestData::fixture;
 
-QString fixture(const QString &name)
-{
-    return QStringLiteral(TRACELANE_TEST_DATA_DIR "/") + name;
-}
+namespace {
 
 // Loads `path` through the window and waits until every view has settled.
 bool openAndSettle(MainWindow &window, const QString &path)
