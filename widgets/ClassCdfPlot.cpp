@@ -1,4 +1,5 @@
 #include "ClassCdfPlot.h"
+#include "CdfGraph.h"
 
 #include "MillisecondTicker.h"
 
@@ -134,19 +135,9 @@ void ClassCdfPlot::redraw()
     auto addCurve = [&](const ClassCell &cell, const QString &label, const QPen &pen) {
         if (cell.cdf.empty())
             return;
-        QCPGraph *graph = m_plot->addGraph();
-        graph->setName(tr("%1 (n = %2)").arg(label, locale.toString(cell.n)));
-        graph->setLineStyle(QCPGraph::lsStepLeft);
-        graph->setPen(pen);
-        QVector<double> x;
-        QVector<double> y;
-        for (const CdfPoint &point : cell.cdf) {
-            x.append(point.x);
-            y.append(point.share);
-        }
-        graph->setData(x, y, true);
-        lo = qMin(lo, x.front());
-        hi = qMax(hi, x.back());
+        CdfGraph::add(m_plot, cell.cdf, tr("%1 (n = %2)").arg(label, locale.toString(cell.n)), pen);
+        lo = qMin(lo, cell.cdf.front().x);
+        hi = qMax(hi, cell.cdf.back().x);
         // Percentile markers: one scatter-only graph per percentile, kept out of the legend.
         for (size_t q = 0; q < kClassQuantiles.size(); ++q) {
             const QuantileEstimate &estimate = cell.quantiles[q];
@@ -166,19 +157,8 @@ void ClassCdfPlot::redraw()
 
     const double slo = m_slo->value();
     if (slo > 0.0) {
-        auto *line = new QCPItemStraightLine(m_plot);
-        line->point1->setCoords(slo, 0.0);
-        line->point2->setCoords(slo, 1.0);
-        const QColor red(0xC0, 0x00, 0x20);
-        line->setPen(QPen(red, 2.0));
-        auto *label = new QCPItemText(m_plot);
-        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(slo, 0.02);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label->setPadding(QMargins(4, 1, 4, 1));
-        label->setColor(red);
-        label->setBrush(palette().color(QPalette::Base));
-        label->setText(tr("SLO %1 %2").arg(locale.toString(slo, 'f', 1), metricUnit(m_metric)));
+        CdfGraph::addSloLine(m_plot, slo, tr("SLO %1 %2").arg(locale.toString(slo, 'f', 1), metricUnit(m_metric)),
+                             palette().color(QPalette::Base));
         lo = qMin(lo, slo);
         hi = qMax(hi, slo);
     }

@@ -1,4 +1,5 @@
 #include "ComparisonCdfPlot.h"
+#include "CdfGraph.h"
 
 #include "ClassCdfPlot.h"
 #include "PlotPalette.h"
@@ -88,21 +89,13 @@ void ComparisonCdfPlot::redraw()
             const QuantileEstimate &estimate = candidate ? curve.difference.candidate : curve.difference.baseline;
             if (points.empty())
                 continue;
-            QCPGraph *graph = m_plot->addGraph();
-            graph->setName(tr("%1 \u00b7 %2 (n = %3)")
-                               .arg(curve.label, candidate ? tr("candidate") : tr("baseline"),
-                                    locale.toString(estimate.interval.n)));
-            graph->setLineStyle(QCPGraph::lsStepLeft);
-            graph->setPen(QPen(colour, candidate ? 2.2 : 1.6, candidate ? Qt::SolidLine : Qt::DashLine));
-            QVector<double> x;
-            QVector<double> y;
-            for (const CdfPoint &point : points) {
-                x.append(point.x);
-                y.append(point.share);
-            }
-            graph->setData(x, y, true);
-            lo = qMin(lo, x.front());
-            hi = qMax(hi, x.back());
+            CdfGraph::add(m_plot, points,
+                          tr("%1 \u00b7 %2 (n = %3)")
+                              .arg(curve.label, candidate ? tr("candidate") : tr("baseline"),
+                                   locale.toString(estimate.interval.n)),
+                          QPen(colour, candidate ? 2.2 : 1.6, candidate ? Qt::SolidLine : Qt::DashLine));
+            lo = qMin(lo, points.front().x);
+            hi = qMax(hi, points.back().x);
             if (!std::isfinite(estimate.value))
                 continue;
             // The percentile's interval as a bar across the curve, then its mark.
@@ -123,19 +116,8 @@ void ComparisonCdfPlot::redraw()
         }
     }
     if (m_sloMs > 0.0) {
-        auto *line = new QCPItemStraightLine(m_plot);
-        line->point1->setCoords(m_sloMs, 0.0);
-        line->point2->setCoords(m_sloMs, 1.0);
-        const QColor red(0xC0, 0x00, 0x20);
-        line->setPen(QPen(red, 2.0));
-        auto *label = new QCPItemText(m_plot);
-        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(m_sloMs, 0.02);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label->setPadding(QMargins(4, 1, 4, 1));
-        label->setColor(red);
-        label->setBrush(base);
-        label->setText(tr("SLO %1 %2").arg(locale.toString(m_sloMs, 'f', 1), metricUnit(m_metric)));
+        CdfGraph::addSloLine(m_plot, m_sloMs,
+                             tr("SLO %1 %2").arg(locale.toString(m_sloMs, 'f', 1), metricUnit(m_metric)), base);
         lo = qMin(lo, m_sloMs);
         hi = qMax(hi, m_sloMs);
     }

@@ -1,4 +1,5 @@
 #include "DistributionPanel.h"
+#include "CdfGraph.h"
 
 #include "MarkLabelLayout.h"
 #include "MillisecondTicker.h"
@@ -248,17 +249,7 @@ void DistributionPanel::redraw()
     bars->setData(bx, by, true);
 
     auto addCdf = [&](const Distribution &distribution, const QString &name, const QColor &colour) {
-        QCPGraph *cdf = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
-        cdf->setName(name);
-        cdf->setLineStyle(QCPGraph::lsStepLeft);
-        cdf->setPen(QPen(colour, 2.0));
-        QVector<double> x;
-        QVector<double> y;
-        for (const CdfPoint &point : distribution.cdf) {
-            x.append(point.x);
-            y.append(point.share);
-        }
-        cdf->setData(x, y, true);
+        CdfGraph::add(m_plot, distribution.cdf, name, QPen(colour, 2.0), m_plot->yAxis2);
     };
     addCdf(m_scope, tr("CDF (n = %1)").arg(locale.toString(m_scope.n)), text);
     if (m_selection && m_selection->n > 0)
