@@ -227,7 +227,7 @@ void drawLabels(QPainter &painter, const LaneFrameKey &key, const std::vector<La
                         label.y1 - label.y0);
         else
             continue;
-        if (box.width() < kMinimumPx)
+        if (box.width() < std::min(wanted, kMinimumPx))   // a short id that fits is written whole
             continue;
         painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, metrics.elidedText(text, Qt::ElideRight, box.width()));
     }

@@ -11,6 +11,8 @@
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
 
+#include <QFontMetrics>
+#include <QGuiApplication>
 #include <QLayout>
 #include <QSignalSpy>
 #include <QTest>
@@ -138,6 +140,7 @@ private slots:
     void doubleClickActivates();
     void overlayDoesNotInvalidateTheCache();
     void alignedAxis();
+    void lanesNameTheirRequestWhereThereIsRoom();
     void rulerLabels();
 };
 
@@ -558,6 +561,57 @@ void tst_SwimlaneView::alignedAxis()
     // r-b (slot 1) is in prefill 200..800 ms after its send.
     QVERIFY(sameColour(frame.pixel(f.pointAt(1, 500.0)), PhaseColors::of(Phase::Prefill)));
     QCOMPARE(f.view.ruler()->axisTitle(), QStringLiteral("Time since each request's client send (s)"));
+}
+
+// Issue 9, 9: a lane tall enough for text carries its request id beside it,
+// right of its end where there is room, else left of its start.
+void tst_SwimlaneView::lanesNameTheirRequestWhereThereIsRoom()
+{
+    Fixture f(load(QStringLiteral("three-requests.jsonl")));
+    f.state.setTimeWindow({0, 4000 * kMs});
+    QCOMPARE(f.laneIds(), (QStringList{QStringLiteral("r-a"), QStringLiteral("r-b"), QStringLiteral("r-c")}));
+    const QColor text = f.canvas()->palette().color(QPalette::Text);
+    const QColor base = f.canvas()->palette().color(QPalette::Base);
+    // The text-coloured columns of lane `slot` between two times: [first, last] x, or {-1, -1}.
+    const auto inkedColumns = [&](const QImage &frame, qint64 slot, double fromMs, double toMs) {
+        const int centre = f.pointAt(slot, fromMs).y();
+        const double laneHeight = f.canvas()->height() / f.canvas()->laneWindow().count;
+        const int half = std::clamp(int(laneHeight / 2.0) - 1, 0, 8);
+        std::pair<int, int> columns{-1, -1};
+        for (int x = std::max(0, f.pointAt(slot, fromMs).x()); x < std::min(frame.width(), f.pointAt(slot, toMs).x());
+             ++x) {
+            for (int y = centre - half; y <= centre + half; ++y) {
+                const QColor pixel = frame.pixelColor(x, y);
+                if (qAbs(pixel.lightness() - text.lightness()) < qAbs(pixel.lightness() - base.lightness()) / 2) {
+                    columns = {columns.first < 0 ? x : columns.first, x};
+                    break;
+                }
+            }
+        }
+        return columns;
+    };
+    QFont font = QGuiApplication::font();
+    font.setPointSizeF(font.pointSizeF() * 0.9);
+    const QFontMetrics metrics(font);
+    const QImage frame = f.canvas()->renderFrame();
+    // r-a (0-2,000 ms): after its end, as wide as its id.
+    const auto [aFirst, aLast] = inkedColumns(frame, 0, 2001.0, 4000.0);
+    QVERIFY2(aFirst >= f.pointAt(0, 2000.0).x() + 2 && aFirst <= f.pointAt(0, 2000.0).x() + 8,
+             qPrintable(QString::number(aFirst)));
+    QVERIFY2(qAbs((aLast - aFirst + 1) - metrics.horizontalAdvance(QStringLiteral("r-a"))) <= 3,
+             qPrintable(QStringLiteral("%1 px of ink for 'r-a'").arg(aLast - aFirst + 1)));
+    // r-c (2,000-4,000 ms) reaches the right edge: before its start.
+    const auto [cFirst, cLast] = inkedColumns(frame, 2, 0.0, 1999.0);
+    QVERIFY2(cLast >= f.pointAt(2, 2000.0).x() - 8 && cLast <= f.pointAt(2, 2000.0).x() - 2,
+             qPrintable(QString::number(cLast)));
+    QVERIFY(qAbs((cLast - cFirst + 1) - metrics.horizontalAdvance(QStringLiteral("r-c"))) <= 3);
+    // Lanes thinner than a line of text carry no label.
+    f.canvas()->setFixedSize(f.canvas()->width(), 3 * (metrics.height() - 4));
+    f.view.layout()->activate();
+    QVERIFY(f.canvas()->showsSingleLanes());
+    const QImage thin = f.canvas()->renderFrame();
+    QCOMPARE(thin.height(), 3 * (metrics.height() - 4));
+    QCOMPARE(inkedColumns(thin, 0, 2001.0, 4000.0).first, -1);
 }
 
 void tst_SwimlaneView::rulerLabels()
