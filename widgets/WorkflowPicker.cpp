@@ -1,5 +1,6 @@
 #include "WorkflowPicker.h"
 
+#include "CountText.h"
 #include "ViewState.h"
 #include "WorkflowListModel.h"
 #include "store/TraceStore.h"
@@ -92,9 +93,10 @@ void WorkflowPicker::updateSummary()
         m_summary->setText(tr("No workflows in the scope."));
     } else {
         const ExceedanceMarks &marks = m_state->exceedance();
-        m_summary->setText(marks.isEmpty() ? tr("%1 workflows in the scope").arg(locale.toString(count))
-                                           : tr("%1 workflows in the scope; \u25b2 %2 slow (%3)")
-                                                 .arg(locale.toString(count), locale.toString(slow), marks.label));
+        const QString workflows = CountText::of(count, tr("workflow"), tr("workflows"));
+        m_summary->setText(marks.isEmpty() ? tr("%1 in the scope").arg(workflows)
+                                           : tr("%1 in the scope; \u25b2 %2 slow (%3)")
+                                                 .arg(workflows, locale.toString(slow), marks.label));
     }
     m_previous->setEnabled(slow > 0);
     m_next->setEnabled(slow > 0);

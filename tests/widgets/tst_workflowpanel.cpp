@@ -9,6 +9,7 @@
 #include "WorkflowGantt.h"
 #include "WorkflowGanttCoordinates.h"
 #include "WorkflowPanel.h"
+#include "WorkflowPicker.h"
 #include "WorkflowPathModel.h"
 
 #include "io/TraceFileLoader.h"
@@ -221,6 +222,9 @@ void tst_WorkflowPanel::panelShowsTheCurrentWorkflow()
              QStringLiteral("Workflow 4d7f2c6a9b1e4f0a8c3d5e6f7a8b9c0d: 10 spans, E2E 5986.00 ms, TTFT 1550.00 ms"));
     QCOMPARE(panel.gantt()->rows().size(), size_t(10));
     QCOMPARE(panel.pathModel()->rowCount(), 7);
+    // One workflow reads in the singular (issue 9, 8: "1 lanes", "1 requests").
+    QCOMPARE(panel.picker()->summary()->text().section(QLatin1Char(';'), 0, 0),
+             QStringLiteral("1 workflow in the scope"));
     // Clicking a span in the Gantt makes it the what-if's target.
     const qint32 tool = spanNamed(panel.analysis(), QStringLiteral("calculation tool"));
     panel.gantt()->setSelectedSpan(tool);
