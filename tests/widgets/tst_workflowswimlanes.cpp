@@ -184,6 +184,7 @@ private slots:
     void legendForMixedContent();
     void tooltipNamesTheSpanAndWhetherCritical();
     void labelBesideTheLane();
+    void groupedAndOnTheTraceClock();
     void aggregateShowsTheDominantKind();
     void exceedanceStepScrollsAndTints();
     void kindColoursSurviveColourBlindness_data();
@@ -366,6 +367,47 @@ void tst_WorkflowSwimlanes::labelBesideTheLane()
     // Further right, the lane's row is empty again.
     for (int y = centre - 8; y <= centre + 8; ++y)
         QCOMPARE(frame.pixelColor(f.canvas()->width() - 3, y), base);
+}
+
+// Grouped by workflow type, and on the trace's own clock (absolute time),
+// every lane still shows its critical path by kind (issue 18: ordering,
+// grouping, time axis aligned or absolute as for requests).
+void tst_WorkflowSwimlanes::groupedAndOnTheTraceClock()
+{
+    Fixture f(constructed());
+    LaneOrder order;
+    order.groupBy = QStringLiteral("workflow_type");
+    QSignalSpy ready(&f.view, &SwimlaneView::layoutReady);
+    f.view.setLaneOrder(order);
+    QVERIFY(!ready.isEmpty() || ready.wait(10'000));
+    QStringList groups;
+    for (const auto &group : f.layout().groups())
+        groups << group.label;
+    QCOMPARE(groups, (QStringList{QStringLiteral("generate"), QStringLiteral("plan")}));
+    QCOMPARE(f.layout().slotCount(), 4); // a header and a lane each
+    QVERIFY(f.layout().isHeader(0) && f.layout().isHeader(2));
+    QCOMPARE(f.slotOfWorkflow(1), 1);
+    QCOMPARE(f.slotOfWorkflow(0), 3);
+    f.canvas()->setLaneWindow({0.0, 4.0});
+    // Aligned at each workflow's start.
+    f.alignedWindow(1000.0);
+    QImage frame = f.canvas()->renderFrame();
+    QVERIFY(sameColour(frame.pixel(f.xAt(50.0), f.pathY(3)), WorkKindColors::of(WorkKind::Tool)));
+    QVERIFY(sameColour(frame.pixel(f.xAt(700.0), f.pathY(1)), WorkKindColors::of(WorkKind::Decode)));
+    // On the trace's clock (epoch ns): generate runs 2,000-3,000 ms after plan began.
+    f.state.setTimeAxis(TimeAxis::Absolute);
+    const qint64 planStart = f.lanes().origin(f.lanes().laneOfRow(f.state.store()->workflows.requestRow[0]));
+    f.state.setTimeWindow({planStart, planStart + 4000 * kMs});
+    const auto x = [&f](double ms) { return int(std::lround(ms / 4000.0 * f.canvas()->width())); };
+    frame = f.canvas()->renderFrame();
+    QVERIFY(sameColour(frame.pixel(x(50.0), f.pathY(3)), WorkKindColors::of(WorkKind::Tool)));
+    QVERIFY(sameColour(frame.pixel(x(900.0), f.pathY(3)), WorkKindColors::of(WorkKind::Coordination)));
+    QVERIFY(sameColour(frame.pixel(x(2050.0), f.pathY(1)), WorkKindColors::of(WorkKind::Queue)));
+    QVERIFY(sameColour(frame.pixel(x(2700.0), f.pathY(1)), WorkKindColors::of(WorkKind::Decode)));
+    // Before generate starts, and after plan ends, their lanes are empty
+    // (the background, or a faint grid line).
+    QVERIFY(frame.pixelColor(x(1500.0), f.pathY(1)).lightness() > 230);
+    QVERIFY(frame.pixelColor(x(1500.0), f.pathY(3)).lightness() > 230);
 }
 
 void tst_WorkflowSwimlanes::aggregateShowsTheDominantKind()
