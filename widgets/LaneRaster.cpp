@@ -375,6 +375,11 @@ LaneBands laneBands(SwimlaneCoordinates::LaneWindow lanes, double heightPx, qint
     return bands;
 }
 
+qint64 backgroundFrameLanes(bool workflowLanes)
+{
+    return workflowLanes ? 4'000 : 100'000;
+}
+
 QImage render(const LaneFrameKey &key, int threads)
 {
     QImage image(key.size, QImage::Format_RGB32);

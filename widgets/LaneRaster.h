@@ -48,6 +48,13 @@ namespace LaneRaster {
 
 QImage render(const LaneFrameKey &key, int threads = 2);
 
+// How many lanes an aggregated view must show before its frame is built on
+// a worker, the GUI thread showing the previous frame scaled meanwhile. A
+// workflow lane costs about 16x a request lane (path and off-path segments
+// by kind, the dominant kind per pixel): 100,000 workflow lanes took ~390 ms
+// on the GUI thread (bench_workflowlanes), 100,000 request lanes ~25 ms.
+qint64 backgroundFrameLanes(bool workflowLanes);
+
 // Time-axis grid spacing used by both the raster and the ruler.
 qint64 gridStep(TimeWindow window, int widthPx);
 

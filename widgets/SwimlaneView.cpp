@@ -1,6 +1,7 @@
 #include "SwimlaneView.h"
 
 #include "CountText.h"
+#include "LaneRaster.h"
 #include "OverviewStrip.h"
 #include "PhaseLegend.h"
 #include "SwimlaneCanvas.h"
@@ -229,6 +230,7 @@ void SwimlaneView::rebuildWorkflowLanes()
     // The old lanes index the old store: they go before anything draws.
     m_workflows.reset();
     m_canvas->setWorkflowLanes(nullptr);
+    m_canvas->setBackgroundFrameLanes(LaneRaster::backgroundFrameLanes(false));
     const std::shared_ptr<const TraceStore> store = m_state->store();
     updateLegend();
     if (!store || store->workflows.rowCount() == 0) {
@@ -246,6 +248,7 @@ void SwimlaneView::applyWorkflowLanes(std::shared_ptr<const WorkflowLanes> lanes
 {
     m_workflows = std::move(lanes);
     m_canvas->setWorkflowLanes(m_workflows);
+    m_canvas->setBackgroundFrameLanes(LaneRaster::backgroundFrameLanes(m_workflows && !m_workflows->isEmpty()));
     updateLegend();
     rebuildLayout();   // the overview now stacks the workflows' kinds
 }

@@ -324,6 +324,7 @@ int main(int argc, char **argv)
     canvas.resize(1600, 900);
     canvas.setLaneLayout(layout);
     canvas.setWorkflowLanes(lanes);
+    canvas.setBackgroundFrameLanes(LaneRaster::backgroundFrameLanes(true)); // as SwimlaneView sets it
     std::vector<qint32> members;
     for (qint32 row = 0; row < qint32(store->requests.rowCount()); row += 20)
         members.push_back(row);

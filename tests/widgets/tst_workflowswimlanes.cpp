@@ -186,6 +186,7 @@ private slots:
     void labelBesideTheLane();
     void groupedAndOnTheTraceClock();
     void aggregateShowsTheDominantKind();
+    void manyWorkflowLanesRenderOffTheGuiThread();
     void exceedanceStepScrollsAndTints();
     void kindColoursSurviveColourBlindness_data();
     void kindColoursSurviveColourBlindness();
@@ -426,6 +427,34 @@ void tst_WorkflowSwimlanes::aggregateShowsTheDominantKind()
     }
     // The overview below stacks the same kinds over the whole trace.
     QVERIFY(f.canvas()->workflowLanes()->pathTotals()[size_t(WorkKind::Tool)] == 600 * 800 * kMs);
+}
+
+// Issue 18, scale: a workflow lane costs ~16x a request lane, so from 4,000
+// workflow lanes (not 100,000 as for requests) an aggregated frame is built
+// on a worker while the GUI thread shows the previous one scaled. At 100,000
+// workflows the GUI thread spent ~390 ms a frame (bench_workflowlanes).
+void tst_WorkflowSwimlanes::manyWorkflowLanesRenderOffTheGuiThread()
+{
+    QTemporaryDir dir;
+    Fixture f(load(writeManyWorkflows(dir, 5000)), QSize(800, 300));
+    QCOMPARE(f.lanes().laneCount(), 5000);
+    f.canvas()->setLaneWindow({0.0, 5000.0});
+    QVERIFY(!f.canvas()->showsSingleLanes());
+    QTRY_VERIFY(!f.canvas()->isRenderingFrame());
+    QSignalSpy ready(f.canvas(), &SwimlaneCanvas::frameReady);
+    const TimeWindow window = f.state.timeWindow();
+    f.state.setTimeWindow({window.begin, window.end - window.duration() / 10});
+    f.canvas()->repaint();
+    QVERIFY(f.canvas()->isRenderingFrame() || !ready.isEmpty());
+    QVERIFY(!ready.isEmpty() || ready.wait(20'000));
+    // Six hundred lanes are still drawn at once, on the GUI thread.
+    Fixture small(load(writeManyWorkflows(dir, 600)), QSize(800, 200));
+    QSignalSpy smallReady(small.canvas(), &SwimlaneCanvas::frameReady);
+    const TimeWindow smallWindow = small.state.timeWindow();
+    small.state.setTimeWindow({smallWindow.begin, smallWindow.end - smallWindow.duration() / 10});
+    small.canvas()->repaint();
+    QVERIFY(!small.canvas()->isRenderingFrame());
+    QVERIFY(smallReady.isEmpty());
 }
 
 void tst_WorkflowSwimlanes::exceedanceStepScrollsAndTints()
