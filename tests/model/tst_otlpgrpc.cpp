@@ -16,7 +16,10 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/impl/client_unary_call.h>
 
+#include <atomic>
 #include <memory>
+#include <set>
+#include <thread>
 
 using namespace OtlpRequests;
 
@@ -210,6 +213,48 @@ private slots:
         const auto stats = receiver.stats.snapshot();
         QCOMPARE(stats.byGrpcCode.at(0), 2);
         QCOMPARE(stats.byGrpcCode.at(8), 1);
+    }
+
+    void floodOfTinyCalls()
+    {
+        // 8 clients × 250 calls of one span each, at once: every call is
+        // answered OK, every span is queued once, and the receiver still serves.
+        Receiver receiver({}, 100'000);
+        std::vector<std::thread> clients;
+        std::atomic<int> failures{0};
+        for (int c = 0; c < 8; ++c) {
+            clients.emplace_back([&, c] {
+                auto stub = otlp::TraceService::NewStub(receiver.channel);
+                for (int i = 0; i < 250; ++i) {
+                    otlp::ExportTraceServiceRequest request;
+                    auto *span = request.add_resource_spans()->add_scope_spans()->add_spans();
+                    span->set_trace_id(bytesOfHex("5b8efff798038103d269b633813fc60c"));
+                    const QByteArray id = QByteArray::number(c * 1000 + i + 1, 16).rightJustified(16, '0');
+                    span->set_span_id(bytesOfHex(id.constData()));
+                    span->set_name("tiny");
+                    span->set_start_time_unix_nano(quint64(nowNs() - 1'000'000'000LL));
+                    span->set_end_time_unix_nano(quint64(nowNs() - 900'000'000LL));
+                    grpc::ClientContext context;
+                    otlp::ExportTraceServiceResponse response;
+                    if (!stub->Export(&context, request, &response).ok())
+                        ++failures;
+                }
+            });
+        }
+        for (auto &client : clients)
+            client.join();
+        QCOMPARE(failures.load(), 0);
+        QCOMPARE(receiver.queue.bufferedSpans(), 2000);
+        std::set<std::string> ids;
+        for (const ExportBatch &batch : receiver.queue.takeAll()) {
+            for (const auto &span : batch.spans)
+                ids.insert(span.spanId);
+        }
+        QCOMPARE(ids.size(), size_t(2000));
+        const auto stats = receiver.stats.snapshot();
+        QCOMPARE(stats.byGrpcCode.at(0), 2000);
+        QCOMPARE(stats.requests, 2000);
+        QVERIFY(receiver.send(oneTrace()).status.ok());
     }
 
     void portInUseIsAnError()
