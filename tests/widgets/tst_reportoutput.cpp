@@ -80,7 +80,7 @@ QString chromium()
 }
 
 // The DOM headless Chromium builds from `path` after running the page.
-QString dumpDom(const QString &path, const QString &profile)
+QString dumpDomOnce(const QString &path, const QString &profile)
 {
     QProcess process;
     process.start(chromium(), {QStringLiteral("--headless"), QStringLiteral("--no-sandbox"),
@@ -94,6 +94,18 @@ QString dumpDom(const QString &path, const QString &profile)
         return {};
     }
     return QString::fromUtf8(process.readAllStandardOutput());
+}
+
+// A headless Chromium started on a machine busy with builds sometimes never
+// answers (seen in CI at load 10): one more try with a fresh profile before
+// the test fails on an empty page.
+QString dumpDom(const QString &path, const QString &profile)
+{
+    const QString dom = dumpDomOnce(path, profile);
+    if (!dom.isEmpty())
+        return dom;
+    QTemporaryDir again;
+    return dumpDomOnce(path, again.path());
 }
 
 bool isXml(const QString &path, QString *error)
