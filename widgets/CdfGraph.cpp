@@ -2,6 +2,8 @@
 
 #include <qcustomplot.h>
 
+#include <cmath>
+
 namespace CdfGraph {
 
 QCPGraph *add(QCustomPlot *plot, const std::vector<CdfPoint> &cdf, const QString &name, const QPen &pen,
@@ -38,6 +40,19 @@ void addSloLine(QCustomPlot *plot, double x, const QString &text, const QColor &
     label->setColor(red);
     label->setBrush(background);
     label->setText(text);
+}
+
+void fitAndReplot(QCustomPlot *plot, double lo, double hi)
+{
+    if (!std::isfinite(lo) || !std::isfinite(hi)) {
+        lo = 0.0;
+        hi = 1.0;
+    }
+    const double pad = (hi - lo) * 0.03 + 1e-9;
+    plot->xAxis->setRange(lo - pad, hi + pad);
+    plot->yAxis->setRange(0.0, 1.02);
+    plot->legend->setVisible(plot->legend->itemCount() > 0);
+    plot->replot();
 }
 
 } // namespace CdfGraph

@@ -27,4 +27,9 @@ QCPGraph *add(QCustomPlot *plot, const std::vector<CdfPoint> &cdf, const QString
 // on `background` so it reads over the curves.
 void addSloLine(QCustomPlot *plot, double x, const QString &text, const QColor &background);
 
+// Values [lo, hi] (infinite when nothing was drawn) across the x axis with
+// a 3% margin, shares 0..1 up the y axis, the legend when it has entries;
+// then replots.
+void fitAndReplot(QCustomPlot *plot, double lo, double hi);
+
 } // namespace CdfGraph

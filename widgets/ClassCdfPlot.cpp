@@ -162,15 +162,7 @@ void ClassCdfPlot::redraw()
         lo = qMin(lo, slo);
         hi = qMax(hi, slo);
     }
-    if (!std::isfinite(lo)) {
-        lo = 0.0;
-        hi = 1.0;
-    }
-    const double pad = (hi - lo) * 0.03 + 1e-9;
-    m_plot->xAxis->setRange(lo - pad, hi + pad);
-    m_plot->yAxis->setRange(0.0, 1.02);
-    m_plot->legend->setVisible(m_plot->legend->itemCount() > 0);
-    m_plot->replot();
+    CdfGraph::fitAndReplot(m_plot, lo, hi);
 }
 
 void ClassCdfPlot::applyPalette()

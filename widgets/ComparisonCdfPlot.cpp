@@ -126,15 +126,7 @@ void ComparisonCdfPlot::redraw()
     guide->point1->setCoords(0.0, m_q);
     guide->point2->setCoords(1.0, m_q);
     guide->setPen(QPen(palette().color(QPalette::Mid), 1.0, Qt::DotLine));
-    if (!std::isfinite(lo)) {
-        lo = 0.0;
-        hi = 1.0;
-    }
-    const double pad = (hi - lo) * 0.03 + 1e-9;
-    m_plot->xAxis->setRange(lo - pad, hi + pad);
-    m_plot->yAxis->setRange(0.0, 1.02);
-    m_plot->legend->setVisible(m_plot->legend->itemCount() > 0);
-    m_plot->replot();
+    CdfGraph::fitAndReplot(m_plot, lo, hi);
 }
 
 void ComparisonCdfPlot::changeEvent(QEvent *event)
