@@ -108,10 +108,14 @@ void readRecord(const Json &record, qint64 lineNumber, RequestRowsBuilder &rows)
         id = "line-" + std::to_string(lineNumber);
     const QString requestId = text(id);
     if (const Json &error = member(record, "error"); !error.is_null()) {
-        rows.reject(lineNumber, requestId, QStringLiteral("error"),
-                    QStringLiteral("request failed: %1 %2: %3")
-                        .arg(textOf(member(error, "code")), textOf(member(error, "type")),
-                             textOf(member(error, "message"))));
+        qint64 sent = metadataNs(metadata, "request_start_ns");
+        if (sent == kNoTime)
+            sent = metadataNs(metadata, "timestamp_ns");
+        rows.rejectFailure(lineNumber, requestId, QStringLiteral("error"),
+                           QStringLiteral("request failed: %1 %2: %3")
+                               .arg(textOf(member(error, "code")), textOf(member(error, "type")),
+                                    textOf(member(error, "message"))),
+                           sent);
         return;
     }
     qint64 send = kNoTime;
@@ -193,6 +197,15 @@ void readRecord(const Json &record, qint64 lineNumber, RequestRowsBuilder &rows)
         tokens.push_back(at);
         for (const auto &gap : *gaps) {
             qint64 ns = 0;
+            if (gap.is_number() && gap.get<double>() < 0.0) {
+                // A chunk before the one it follows is a broken clock, not a fast token.
+                rows.reject(lineNumber, requestId, QStringLiteral("inter_chunk_latency"),
+                            QStringLiteral("element %1 is %2, not a non-negative time: chunk times must not go "
+                                           "backwards")
+                                .arg(tokens.size() - 1)
+                                .arg(QString::fromStdString(gap.dump())));
+                return;
+            }
             if (!gap.is_number() || !RequestRows::toNs(gap.get<double>(), scale, &ns) || ns < 0
                 || __builtin_add_overflow(at, ns, &at))
                 break;   // the chunk times stop where they stop making sense
@@ -212,6 +225,19 @@ void readRecord(const Json &record, qint64 lineNumber, RequestRowsBuilder &rows)
     if (const Json *value = metricValue(metrics, "reasoning_token_count");
         value && TokenCount::fromJson(*value, 0, &reasoning, &ignored))
         attributes.push_back({QStringLiteral("reasoning_tokens"), {}, double(reasoning)});
+    // AIPerf counts a closing chunk (finish reason, usage) that carries no
+    // token: one chunk more than output tokens is that one, left out.
+    const qint64 output = row.outputTokens;
+    if (output > 0 && qint64(tokens.size()) == output + 1)
+        tokens.pop_back();
+    if (output > 0 && qint64(tokens.size()) > output) {
+        rows.notice(lineNumber, QStringLiteral("request %1: field 'inter_chunk_latency' has %2 chunks for %3 output "
+                                               "tokens (a chunk carries at least one); its chunk times are not used")
+                                    .arg(requestId)
+                                    .arg(tokens.size())
+                                    .arg(output));
+        tokens.clear();
+    }
     rows.add(row, attributes, tokens);
 }
 

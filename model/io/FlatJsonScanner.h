@@ -16,7 +16,8 @@
 // what is valid JSON and says precisely what is wrong.
 //
 // Handler: key(sv), text(sv), integer(qint64), decimal(sv lexeme of a valid
-// non-integer JSON number), boolean(bool), null().
+// non-integer JSON number), boolean(bool), null(), and optionally
+// array(s, pos) -> bool, which consumes an array at s[pos] or declines it.
 namespace FlatJsonScanner {
 
 enum class Result { Ok, NeedsFullParser };
@@ -113,6 +114,11 @@ Result scan(std::string_view s, Handler &handler)
                 if (!scanLiteral(s, pos, "null"))
                     return Result::NeedsFullParser;
                 handler.null();
+            } else if constexpr (requires { handler.array(s, pos); }) {
+                // A handler may read some arrays itself (the seed format's
+                // per-token times); it leaves the rest to the full parser.
+                if (c != '[' || !handler.array(s, pos))
+                    return Result::NeedsFullParser;
             } else {
                 return Result::NeedsFullParser;   // nested value or invalid
             }

@@ -146,6 +146,7 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     if (store.requests.rowCount() > 0) {
         rows.notice(0, QStringLiteral("LLMPerf records carry no start times: every request is placed at 0, so "
                                       "TTFT and E2E are exact but arrivals and concurrency are unknown"));
+        store.arrivalsUnknown = QStringLiteral("LLMPerf records carry no start times");
     }
     if (options.strict && !store.rejected.empty())
         result.fatalError = QStringLiteral("strict mode: %1").arg(store.rejected.front().toString());

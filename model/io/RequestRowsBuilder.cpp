@@ -10,7 +10,6 @@ RequestRowsBuilder::RequestRowsBuilder(TraceStore &store, QString file)
     : m_store(store), m_file(std::move(file))
 {
     m_ids.reserve(64);   // grows with the file; a small one stays cheap
-    m_clientTokens.offsets.push_back(0);
 }
 
 bool RequestRowsBuilder::add(const RequestTable::Row &row, const std::vector<Attribute> &attributes,
@@ -41,8 +40,9 @@ bool RequestRowsBuilder::add(const RequestTable::Row &row, const std::vector<Att
             column.appendText(attribute.text);
     }
     table.finishRow();
-    m_clientTokens.times.insert(m_clientTokens.times.end(), clientTokenTimes.begin(), clientTokenTimes.end());
-    m_clientTokens.offsets.push_back(m_clientTokens.times.size());
+    m_clientTokens.padTo(table.rowCount() - 1);
+    if (!m_clientTokens.appendRow(std::span<const qint64>(clientTokenTimes)))
+        m_clientTokens.appendEmptyRow();   // callers check the order; a broken list is never stored
     m_anyTokenTimes = m_anyTokenTimes || !clientTokenTimes.empty();
     return true;
 }
@@ -82,6 +82,14 @@ void RequestRowsBuilder::rejectUnreadable(qint64 line, const QString &requestId,
                                     .arg(JsonDom::describe(error)));
 }
 
+void RequestRowsBuilder::rejectFailure(qint64 line, const QString &requestId, const QString &field,
+                                       const QString &reason, qint64 sentNs)
+{
+    RejectedRecord record{m_file, line, requestId, field, reason};
+    record.atNs = sentNs;
+    m_store.rejected.push_back(std::move(record));
+}
+
 void RequestRowsBuilder::notice(qint64 line, const QString &message)
 {
     m_store.notices.push_back({m_file, line, message});
@@ -99,7 +107,8 @@ void RequestRowsBuilder::finish()
     }
     m_store.requests.squeeze();
     if (m_anyTokenTimes) {
-        m_clientTokens.times.shrink_to_fit();
+        m_clientTokens.padTo(m_store.requests.rowCount());
+        m_clientTokens.squeeze();
         m_store.requests.setTokenTimelines({}, std::move(m_clientTokens));
     }
 }

@@ -41,6 +41,10 @@ public:
     // Rejects a record whose reading threw (a field of a type the reader did
     // not expect): the one boundary where a loader's nlohmann exceptions end.
     void rejectUnreadable(qint64 line, const QString &requestId, const std::exception &error);
+    // A request that failed at the service (an error response), with when it
+    // was sent when the format says: the load view places failures in time.
+    void rejectFailure(qint64 line, const QString &requestId, const QString &field, const QString &reason,
+                       qint64 sentNs);
     void notice(qint64 line, const QString &message);
 
     // Squeezes the columns and attaches the token timeline. Call once.

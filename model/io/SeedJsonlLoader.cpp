@@ -38,6 +38,8 @@ struct StringHash
 struct ChunkOutput
 {
     RequestTable table;
+    TokenTimeline serverTokens;   // rows of `table`, when any record had per-token times
+    TokenTimeline clientTokens;
     std::vector<RejectedRecord> rejected;
     std::vector<LoadNotice> notices;
     qint64 lines = 0;
@@ -67,6 +69,7 @@ public:
         for (int i = 0; i < record.attributeCount; ++i)
             appendAttribute(record.attributes[size_t(i)]);
         table.finishRow();
+        appendTokenTimes(record, line);
         for (const auto &field : record.nonScalarFields) {
             if (m_ignoredFields.emplace(field, line).second) {
                 m_out.notices.push_back({{}, line,
@@ -78,6 +81,34 @@ public:
     }
 
 private:
+    // Per-token times (contract v2); rows before the first record that had
+    // any stay empty, added only when a timeline is started.
+    void appendTokenTimes(const SeedRecord &record, qint64 line)
+    {
+        const auto &times = record.tokenTimes;
+        if (!times.droppedReason.isEmpty()) {
+            m_out.notices.push_back({{}, line, QStringLiteral("request %1: field '%2' %3")
+                                                   .arg(fromStd(record.requestId), times.droppedField,
+                                                        times.droppedReason)});
+        }
+        const qsizetype rows = m_out.table.rowCount();
+        if (!times.server.empty()) {
+            m_out.serverTokens.padTo(rows - 1);
+            m_out.serverTokens.appendRow(std::span<const qint64>(times.server));
+        }
+        if (!times.client.empty()) {
+            m_out.clientTokens.padTo(rows - 1);
+            if (times.clientCounts.size() == times.client.size()) {
+                m_events.clear();
+                for (size_t i = 0; i < times.client.size(); ++i)
+                    m_events.push_back({times.client[i], qint32(times.clientCounts[i]), i == 0});
+                m_out.clientTokens.appendRow(std::span<const TokenTimeline::Event>(m_events));
+            } else {
+                m_out.clientTokens.appendRow(std::span<const qint64>(times.client));
+            }
+        }
+    }
+
     struct ColumnCache
     {
         qsizetype column = -1;
@@ -129,6 +160,7 @@ private:
     }
 
     ChunkOutput &m_out;
+    std::vector<TokenTimeline::Event> m_events;
     std::vector<std::pair<std::string, ColumnCache>> m_columns;
     std::unordered_map<std::string, qint64> m_ignoredFields;
 };
@@ -235,6 +267,14 @@ public:
                 out.stamps[size_t(s)] = from.stamp(row, static_cast<Stamp>(s));
             out.sourceLine = line;
             into.appendRow(out);
+            if (!chunk.serverTokens.isEmpty() || !m_serverTokens.isEmpty()) {
+                m_serverTokens.padTo(into.rowCount() - 1);
+                m_serverTokens.appendRowFrom(chunk.serverTokens, row);
+            }
+            if (!chunk.clientTokens.isEmpty() || !m_clientTokens.isEmpty()) {
+                m_clientTokens.padTo(into.rowCount() - 1);
+                m_clientTokens.appendRowFrom(chunk.clientTokens, row);
+            }
             auto &globals = into.mutableAttributes();
             for (size_t c = 0; c < target.size(); ++c) {
                 const auto &column = from.attributes()[c];
@@ -259,10 +299,25 @@ public:
         }
     }
 
+    // Hands the merged per-token times to the store, if any record had them.
+    void finish()
+    {
+        if (m_serverTokens.isEmpty() && m_clientTokens.isEmpty())
+            return;
+        const qsizetype rows = m_store.requests.rowCount();
+        m_serverTokens.padTo(rows);
+        m_clientTokens.padTo(rows);
+        m_serverTokens.squeeze();
+        m_clientTokens.squeeze();
+        m_store.requests.setTokenTimelines(std::move(m_serverTokens), std::move(m_clientTokens));
+    }
+
 private:
     TraceStore &m_store;
     QString m_file;
     IdIndex m_seen;
+    TokenTimeline m_serverTokens;
+    TokenTimeline m_clientTokens;
 };
 
 } // namespace
@@ -332,7 +387,10 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         crlf = crlf || output.crlf;
         mixed.merge(output.mixed);
         output.table = RequestTable();   // release the chunk's memory early
+        output.serverTokens = TokenTimeline();
+        output.clientTokens = TokenTimeline();
     }
+    merger.finish();
     store.requests.squeeze();
     if (mixed.any())
         store.notices.push_back({fileName, 0, mixed.summary()});

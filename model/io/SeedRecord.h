@@ -1,5 +1,6 @@
 #pragma once
 
+#include "SeedTokenTimes.h"
 #include "store/Stamp.h"
 
 #include <QString>
@@ -35,6 +36,7 @@ struct SeedRecord
     std::vector<Attribute> attributes;
     int attributeCount = 0;
     std::vector<std::string> nonScalarFields;
+    SeedTokenTimes tokenTimes;
 
     // Why the record is refused; empty while it is acceptable.
     QString errorField;
@@ -64,6 +66,7 @@ struct SeedRecord
         hasStamp.fill(false);
         attributeCount = 0;
         nonScalarFields.clear();
+        tokenTimes.clear();
         errorField.clear();
         errorReason.clear();
     }

@@ -41,6 +41,7 @@ void SeedRecordBuilder::key(std::string_view key)
     // try the field after the previous one before searching.
     const auto guess = static_cast<SeedField>(static_cast<int>(m_field) + 1);
     m_field = seedFieldMatches(guess, key) ? guess : seedFieldOf(key);
+    m_tokenField = m_field == SeedField::NotAField ? seedTokenFieldOf(key) : SeedTokenTimes::Field::None;
 }
 
 void SeedRecordBuilder::text(std::string_view value) { dispatch(Kind::Text, value, 0, 0.0, false); }
@@ -79,6 +80,15 @@ void SeedRecordBuilder::dispatch(Kind kind, std::string_view text, qint64 intege
         readTokens(m_field == SeedField::PromptTokens ? 0 : 1, kind, integer, real, text);
         return;
     case SeedField::NotAField:
+        if (m_tokenField != SeedTokenTimes::Field::None) {
+            if (acceptOnce(m_record.tokenTimes.present(m_tokenField)))
+                m_record.fail(fromStd(m_key), QStringLiteral("must be an array of %1, got %2")
+                                                  .arg(m_tokenField == SeedTokenTimes::Field::ClientCounts
+                                                           ? QStringLiteral("token counts")
+                                                           : QStringLiteral("times in milliseconds"),
+                                                       kindName(kind)));
+            return;
+        }
         readAttribute(kind, text, real, flag, text);
         return;
     default:

@@ -23,6 +23,13 @@ public:
     void null();
     void nested();                          // the value is an object or array
 
+    // Arrays of the per-token fields (SeedTokenTimes.cpp). The fast scanner
+    // offers the array at s[pos] == '[' and learns whether it was consumed;
+    // the SAX parser announces it and then hands over its elements.
+    bool array(std::string_view s, size_t &pos);
+    bool beginArray();                      // false: not a token field (reported as nested)
+    void arrayElement(std::string_view lexeme, bool integral, bool number);
+
     const std::string &currentKey() const { return m_key; }
 
 private:
@@ -39,6 +46,7 @@ private:
     SeedRecord &m_record;
     std::string m_key;
     SeedField m_field = SeedField::NotAField;
+    SeedTokenTimes::Field m_tokenField = SeedTokenTimes::Field::None;
 };
 
 inline bool isStampField(SeedField field)

@@ -30,9 +30,17 @@ public:
 
     bool null() override { return scalar([&] { m_builder.null(); }); }
     bool boolean(bool value) override { return scalar([&] { m_builder.boolean(value); }); }
-    bool number_integer(number_integer_t value) override { return scalar([&] { m_builder.integer(value); }); }
+    bool number_integer(number_integer_t value) override
+    {
+        if (inTokenArray())
+            if (inTokenArray())
+            setNumber(std::to_string(value), true);
+        return scalar([&] { m_builder.integer(value); });
+    }
     bool number_unsigned(number_unsigned_t value) override
     {
+        if (inTokenArray())
+            setNumber(std::to_string(value), true);
         return scalar([&] {
             if (value <= number_unsigned_t(std::numeric_limits<qint64>::max()))
                 m_builder.integer(qint64(value));
@@ -42,6 +50,8 @@ public:
     }
     bool number_float(number_float_t value, const string_t &lexeme) override
     {
+        if (inTokenArray())
+            setNumber(lexeme, false);
         return scalar([&] { m_builder.real(value, lexeme); });
     }
     bool string(string_t &value) override { return scalar([&] { m_builder.text(value); }); }
@@ -95,6 +105,14 @@ public:
     bool sawObject() const { return m_sawObject; }
 
 private:
+    bool inTokenArray() const { return m_depth == 2 && m_tokenArray; }
+    void setNumber(std::string lexeme, bool integral)
+    {
+        m_lexeme = std::move(lexeme);
+        m_integral = integral;
+        m_number = true;
+    }
+
     template<typename Deliver>
     bool scalar(Deliver deliver)
     {
@@ -104,6 +122,10 @@ private:
         }
         if (m_depth == 1)
             deliver();
+        else if (inTokenArray()) {
+            m_builder.arrayElement(m_lexeme, m_integral, m_number);
+            m_number = false;
+        }
         return true;
     }
 
@@ -115,15 +137,21 @@ private:
                 return false;
             }
             m_sawObject = true;
-        } else if (m_depth == 1)
-            m_builder.nested();
+        } else if (m_depth == 1) {
+            m_tokenArray = !object && m_builder.beginArray();   // per-token times: elements follow
+            if (!m_tokenArray)
+                m_builder.nested();
+        } else if (m_depth == 2 && m_tokenArray) {
+            m_builder.arrayElement({}, false, false);   // a token array holds numbers only
+        }
         ++m_depth;
         return true;
     }
 
     bool leave()
     {
-        --m_depth;
+        if (--m_depth == 1)
+            m_tokenArray = false;
         return true;
     }
 
@@ -132,6 +160,11 @@ private:
     std::string_view m_line;
     int m_depth = 0;
     bool m_sawObject = false;
+    bool m_tokenArray = false;
+    // The number being delivered, for a token array's element.
+    std::string m_lexeme;
+    bool m_integral = false;
+    bool m_number = false;
 };
 
 void validate(SeedRecord &record)
@@ -244,5 +277,7 @@ bool parseSeedRecord(std::string_view line, SeedRecord &record)
     if (record.hasError())
         return false;
     validate(record);
+    if (!record.hasError())
+        validateSeedTokenTimes(record);
     return !record.hasError();
 }

@@ -28,19 +28,33 @@ void setNumber(RequestTable &table, const QString &name, double value)
     column.appendNumber(value);
 }
 
-// Client (or server) token times of the workflow's model calls, merged.
+// Client (or server) token times of the workflow's model calls: one segment
+// per call, in order of its first token, so the time between two calls (a
+// tool, the next prompt) is never taken for an inter-token gap.
 void appendTokenTimes(const SpanTable &spans, qint32 first, qint32 count, bool client, TokenTimeline &timeline)
 {
-    const size_t begin = timeline.times.size();
+    std::vector<std::span<const qint64>> calls;
     for (qint32 row = first; row < first + count; ++row) {
         const auto *call = spans.modelCall(row);
         if (!call || (client && !call->contentBearing))
             continue;
         const auto times = spans.tokenTimes(client ? call->clientTokens : call->serverTokens);
-        timeline.times.insert(timeline.times.end(), times.begin(), times.end());
+        if (!times.empty())
+            calls.push_back(times);
     }
-    std::sort(timeline.times.begin() + qint64(begin), timeline.times.end());
-    timeline.offsets.push_back(timeline.times.size());
+    std::stable_sort(calls.begin(), calls.end(), [](const auto &a, const auto &b) { return a.front() < b.front(); });
+    std::vector<TokenTimeline::Event> events;
+    for (const auto &times : calls) {
+        for (size_t i = 0; i < times.size(); ++i) {
+            if (i > 0 && times[i] == times[i - 1]) {
+                ++events.back().tokens;   // tokens written with one time are one event
+                continue;
+            }
+            events.push_back({times[i], 1, i == 0});
+        }
+    }
+    if (!timeline.appendRow(events))
+        timeline.appendEmptyRow();   // the contract reader refuses unordered lists already
 }
 
 } // namespace
@@ -99,10 +113,8 @@ void summarise(TraceStore &store)
     TokenTimeline server;
     TokenTimeline client;
     bool anyTokens = false;
-    if (requests.isEmpty()) {
-        server.offsets.push_back(0);
-        client.offsets.push_back(0);
-    }
+    server.padTo(requests.rowCount());
+    client.padTo(requests.rowCount());
     bool namedType = false; // some workflow's type comes from the contract, not its root's name
     QStringList rootNames;
     for (qsizetype w = 0; w < workflows.rowCount(); ++w) {
@@ -180,7 +192,7 @@ void summarise(TraceStore &store)
 
         appendTokenTimes(spans, first, count, false, server);
         appendTokenTimes(spans, first, count, true, client);
-        anyTokens = anyTokens || server.times.size() + client.times.size() > 0;
+        anyTokens = anyTokens || !server.isEmpty() || !client.isEmpty();
     }
     if (namedType) {
         // The root's name is then a class of its own (else it is workflow_type).
@@ -191,8 +203,11 @@ void summarise(TraceStore &store)
         }
         column.padTo(requests.rowCount());
     }
-    if (anyTokens && server.offsets.size() == size_t(requests.rowCount()) + 1)
+    if (anyTokens && server.rowCount() == requests.rowCount()) {
+        server.squeeze();
+        client.squeeze();
         requests.setTokenTimelines(std::move(server), std::move(client));
+    }
 }
 
 } // namespace WorkflowSummary

@@ -4,26 +4,12 @@
 #include "Phase.h"
 #include "Stamp.h"
 #include "StringArena.h"
+#include "TokenTimeline.h"
 
 #include <QString>
 
 #include <array>
 #include <vector>
-
-// Per-token event times for one side of the stream (server emits, client
-// receives). Optional: empty offsets mean the source had none. Token times of
-// request r are times[offsets[r] .. offsets[r+1]).
-struct TokenTimeline
-{
-    std::vector<quint64> offsets;
-    std::vector<qint64> times;
-
-    bool isEmpty() const { return offsets.empty(); }
-    size_t countFor(qsizetype row) const
-    {
-        return isEmpty() ? 0 : offsets[static_cast<size_t>(row) + 1] - offsets[static_cast<size_t>(row)];
-    }
-};
 
 // All flat requests of a trace, column-wise. A row is one request; every
 // column has rowCount() entries. Times are qint64 ns (kNoTime when not
@@ -161,8 +147,7 @@ public:
             bytes += column.capacity() * sizeof(qint64);
         for (const auto &column : m_attributes)
             bytes += column.memoryBytes();
-        bytes += (m_serverTokens.offsets.capacity() + m_clientTokens.offsets.capacity()) * sizeof(quint64);
-        bytes += (m_serverTokens.times.capacity() + m_clientTokens.times.capacity()) * sizeof(qint64);
+        bytes += m_serverTokens.memoryBytes() + m_clientTokens.memoryBytes();
         return bytes;
     }
 

@@ -18,6 +18,9 @@ struct RejectedRecord
     QString field;         // empty when the problem is not tied to a field
     QString reason;
     QString spanId = {};   // set for a span record; requestId then holds its trace id
+    // When a failed request was sent, if the source says (AIPerf, vLLM bench):
+    // lets the load view place failures in time. kNoTime otherwise.
+    qint64 atNs = kNoTime;
 
     // "file:line: request R: field 'f': reason", or for a span
     // "file:line: trace T: span S: field 'f': reason", leaving out what is unknown.
@@ -47,6 +50,10 @@ public:
     std::vector<LoadNotice> notices;
     QStringList sourceFiles;
     QString format;   // "seed-jsonl", "otlp-json", ...
+    // Why the requests' send times are not real arrivals (a format without
+    // start times, whose loader put every request at t = 0); empty when
+    // they are. The load view says this instead of drawing a false burst.
+    QString arrivalsUnknown;
 
     size_t memoryBytes() const { return requests.memoryBytes() + spans.memoryBytes() + workflows.memoryBytes(); }
 };

@@ -288,7 +288,7 @@ void tst_GenAi::firstContentBearingTokenIsTheWorkflowTtft()
     // Client tokens of content-bearing calls only; server tokens of every call.
     QCOMPARE(requests.clientTokens().countFor(0), size_t(4));
     QCOMPARE(requests.serverTokens().countFor(0), size_t(4));
-    QCOMPARE(requests.clientTokens().times.front(), kT0 + 900 * kMs);
+    QCOMPARE(requests.clientTokens().firstTime(0), kT0 + 900 * kMs);
 }
 
 void tst_GenAi::workflowWithoutTokenTimesHasNoTtft()
