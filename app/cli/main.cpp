@@ -14,6 +14,7 @@
 #include "ReceiveCommand.h"
 #include "ReportCommand.h"
 #include "PathOptions.h"
+#include "StreamCommand.h"
 
 #include <QCoreApplication>
 #include <QGuiApplication>
@@ -59,6 +60,10 @@ int main(int argc, char *argv[])
         "  receive [--http ADDR:PORT] [--out CAPTURE.otlp.jsonl]   receive OTLP/HTTP spans live\n"
         "                   until --duration S, --max-spans N or Ctrl-C, then summarise them\n"
         "  clickhouse init URL | push FILE URL   Tracelane's tables in ClickHouse\n"
+        "  stream FILE      inter-token gaps (every gap pooled, server and client), stalls,\n"
+        "                   chunking, coalescing and its mechanism\n"
+        "  load FILE        arrivals, in flight, queue, completions, failures and goodput over\n"
+        "                   time; burst envelope; Little's law\n"
         "  (no command)     the built-in burst case and its negative control"));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -83,6 +88,15 @@ int main(int argc, char *argv[])
     parser.addOption({QStringLiteral("observed-in-flight"),
                       QStringLiteral("goodput: concurrency seen elsewhere (a dashboard) to check against Little's law."),
                       QStringLiteral("n")});
+    parser.addOption({QStringLiteral("stall-ms"),
+                      QStringLiteral("stream: a stall lasts at least this many ms (default 250)."), QStringLiteral("ms")});
+    parser.addOption({QStringLiteral("stall-factor"),
+                      QStringLiteral("stream: ... and at least this many times the request's median gap (default 4)."),
+                      QStringLiteral("f")});
+    parser.addOption({QStringLiteral("worst"), QStringLiteral("stream: how many worst requests to list (default 10)."),
+                      QStringLiteral("n")});
+    parser.addOption({QStringLiteral("window"), QStringLiteral("load: bin width in seconds (default 1)."),
+                      QStringLiteral("s")});
     ClassOptions::addTo(parser);
     addReportOptions(parser);
     addCompareOptions(parser);
@@ -127,6 +141,8 @@ int main(int argc, char *argv[])
         {QStringLiteral("compare"), runCompare},
         {QStringLiteral("receive"), runReceive},
         {QStringLiteral("clickhouse"), runClickHouse},
+        {QStringLiteral("stream"), runStream},
+        {QStringLiteral("load"), runLoad},
     };
     const QString command = positional.takeFirst();
     const auto it = commands.find(command);

@@ -53,7 +53,8 @@ double PhaseAttribution::sumOfContributions() const
 
 Metric PhaseAttribution::totalFor(Metric metric)
 {
-    if (metric == Metric::E2e || metric == Metric::Itl || metric == phaseMetric(Phase::Stream))
+    if (metric == Metric::E2e || metric == Metric::Itl || metric == phaseMetric(Phase::Stream)
+        || isStreamMetric(metric))
         return Metric::E2e;
     return Metric::Ttft;
 }

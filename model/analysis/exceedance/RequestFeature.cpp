@@ -59,6 +59,13 @@ std::vector<RequestFeature> comparisonFeatures(const RequestTable &table, Bounda
     std::vector<RequestFeature> features;
     for (const Metric metric : {Metric::Ttft, Metric::Itl, Metric::E2e})
         features.push_back(RequestFeature::ofMetric(metric, boundary));
+    // Stream figures only where the trace has token times on that side.
+    const auto &tokens = observedBoundary(Metric::GapP95, boundary) == Boundary::Client ? table.clientTokens()
+                                                                                          : table.serverTokens();
+    if (!tokens.isEmpty()) {
+        for (const Metric metric : {Metric::GapP95, Metric::MaxStall})
+            features.push_back(RequestFeature::ofMetric(metric, boundary));
+    }
     for (const Phase phase : kAllPhases)
         features.push_back(RequestFeature::ofMetric(phaseMetric(phase), boundary));
     features.push_back(RequestFeature::ofTokens(true));

@@ -3,6 +3,7 @@
 #include "analysis/requests/Metric.h"
 #include "analysis/requests/RequestSlice.h"
 #include "store/RequestTable.h"
+#include "store/RowSet.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,15 +20,22 @@ struct Stay
     qint64 end = 0;
 };
 
-std::vector<Stay> stays(const RequestTable &table)
+std::vector<Stay> stays(const RequestTable &table, const RowSet *scope = nullptr)
 {
     std::vector<Stay> result;
-    result.reserve(size_t(table.rowCount()));
-    for (qsizetype row = 0; row < table.rowCount(); ++row) {
+    result.reserve(size_t(scope ? scope->size() : table.rowCount()));
+    const auto visit = [&](qsizetype row) {
         const qint64 begin = table.stamp(row, Stamp::ClientSend);
         const qint64 end = table.stamp(row, Stamp::LastTokenClient);
         if (begin != kNoTime && end != kNoTime && end >= begin)
             result.push_back({begin, end});
+    };
+    if (scope) {
+        for (const qint32 row : *scope)
+            visit(row);
+    } else {
+        for (qsizetype row = 0; row < table.rowCount(); ++row)
+            visit(row);
     }
     return result;
 }
@@ -83,12 +91,12 @@ Goodput goodput(const RequestTable &table, const Slo &slo, Boundary boundary, qi
     return result;
 }
 
-LittlesLawCheck littlesLaw(const RequestTable &table, double observedInFlight, double tolerance)
+LittlesLawCheck littlesLaw(const RequestTable &table, double observedInFlight, double tolerance, const RowSet *scope)
 {
     LittlesLawCheck check;
     check.tolerance = tolerance;
     check.observedInFlight = observedInFlight;
-    const auto all = stays(table);
+    const auto all = stays(table, scope);
     if (all.empty())
         return check;
     qint64 firstSend = std::numeric_limits<qint64>::max();

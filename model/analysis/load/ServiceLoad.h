@@ -9,6 +9,7 @@
 
 class RequestSlice;
 class RequestTable;
+class RowSet;
 
 // Service-level objectives a request must meet to count as goodput.
 struct Slo
@@ -89,8 +90,9 @@ namespace ServiceLoad {
 // side of a before/after comparison of a single file.
 Goodput goodput(const RequestTable &table, const Slo &slo, Boundary boundary, qint64 rejectedRecords,
                 const RequestSlice *rows = nullptr);
+// `scope` (all rows when null) limits the check to a slice of the requests.
 LittlesLawCheck littlesLaw(const RequestTable &table, double observedInFlight = std::nan(""),
-                           double tolerance = 0.10);
+                           double tolerance = 0.10, const RowSet *scope = nullptr);
 ConcurrencyTimeline concurrency(const RequestTable &table, int bins);
 
 } // namespace ServiceLoad

@@ -1,5 +1,6 @@
 #include "Metric.h"
 
+#include "analysis/streams/RequestStream.h"
 #include "store/RequestTable.h"
 
 #include <cmath>
@@ -25,6 +26,10 @@ QString metricKey(Metric metric)
         return QStringLiteral("itl");
     case Metric::E2e:
         return QStringLiteral("e2e");
+    case Metric::GapP95:
+        return QStringLiteral("gap_p95");
+    case Metric::MaxStall:
+        return QStringLiteral("max_stall");
     default:
         return phaseKey(metricPhase(metric));
     }
@@ -39,6 +44,10 @@ QString metricLabel(Metric metric)
         return QStringLiteral("ITL");
     case Metric::E2e:
         return QStringLiteral("E2E");
+    case Metric::GapP95:
+        return QStringLiteral("p95 gap");
+    case Metric::MaxStall:
+        return QStringLiteral("Max stall");
     default:
         return phaseLabel(metricPhase(metric));
     }
@@ -70,6 +79,8 @@ std::vector<Metric> allMetrics()
 
 Boundary observedBoundary(Metric metric, Boundary chosen)
 {
+    if (isStreamMetric(metric))
+        return chosen == Boundary::Client ? Boundary::Client : Boundary::Server;
     return metric == Metric::Ttft ? chosen : Boundary::Client;
 }
 
@@ -87,6 +98,12 @@ double metricValueMs(const RequestTable &table, qsizetype row, Metric metric, Bo
     }
     case Metric::E2e:
         return spanMs(table.stamp(row, Stamp::ClientSend), table.stamp(row, Stamp::LastTokenClient));
+    case Metric::GapP95:
+    case Metric::MaxStall: {
+        const auto &timeline = boundary == Boundary::Client ? table.clientTokens() : table.serverTokens();
+        return metric == Metric::GapP95 ? RequestStream::gapQuantileMs(timeline, row, 0.95)
+                                        : RequestStream::maxGapMs(timeline, row);
+    }
     default: {
         const Phase phase = metricPhase(metric);
         return spanMs(table.stamp(row, phaseBegin(phase)), table.stamp(row, phaseEnd(phase)));

@@ -10,15 +10,20 @@
 class RequestTable;
 
 // A per-request latency figure: TTFT, ITL, E2E or one phase's duration.
-// Phase metrics follow the three user-facing ones in Phase order.
-enum class Metric : int { Ttft, Itl, E2e, FirstPhase };
-inline constexpr int kMetricCount = 3 + kPhaseCount;
+// Phase metrics follow the three user-facing ones in Phase order; then the
+// two stream figures read from per-token times (analysis/streams): the
+// request's own p95 gap between stream events, and its longest gap (its
+// worst stall). Those follow the boundary's side: client events, or the
+// server's token times for the server and engine boundaries.
+enum class Metric : int { Ttft, Itl, E2e, FirstPhase, GapP95 = FirstPhase + kPhaseCount, MaxStall };
+inline constexpr int kMetricCount = 3 + kPhaseCount + 2;
 
 inline constexpr Metric phaseMetric(Phase phase)
 {
     return static_cast<Metric>(static_cast<int>(Metric::FirstPhase) + static_cast<int>(phase));
 }
-inline constexpr bool isPhaseMetric(Metric metric) { return metric >= Metric::FirstPhase; }
+inline constexpr bool isPhaseMetric(Metric metric) { return metric >= Metric::FirstPhase && metric < Metric::GapP95; }
+inline constexpr bool isStreamMetric(Metric metric) { return metric == Metric::GapP95 || metric == Metric::MaxStall; }
 inline constexpr Phase metricPhase(Metric metric)
 {
     return static_cast<Phase>(static_cast<int>(metric) - static_cast<int>(Metric::FirstPhase));
