@@ -460,6 +460,7 @@ LoadResult loadArray(const QString &path, const LoadOptions &options, LoadContro
     store.requests.reserve(chunk.table.rowCount(), qsizetype(chunk.table.idBytes()));
     ChunkMerger merger(store, fileName, chunk.table.rowCount());
     merger.merge(chunk, 0);
+    merger.finish();
     store.requests.squeeze();
     if (chunk.mixed.any())
         store.notices.push_back({fileName, 0, chunk.mixed.summary()});

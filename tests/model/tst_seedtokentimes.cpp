@@ -49,6 +49,7 @@ private slots:
     void badListsRejectTheRecord();
     void mismatchedLengthsAreDroppedWithAReason();
     void parallelChunksMergeInOrder();
+    void jsonArrayOfRecordsKeepsTokenTimes();
 };
 
 void tst_SeedTokenTimes::goodListsLoadExactly()
@@ -230,6 +231,29 @@ void tst_SeedTokenTimes::parallelChunksMergeInOrder()
     }
     const qsizetype last = tb.rowCount() - 1;
     QCOMPARE(tb.clientTokens().times(last)[2], qint64(last) * 1000 * kMs + (12 + 40) * kMs + 250'000);
+}
+
+void tst_SeedTokenTimes::jsonArrayOfRecordsKeepsTokenTimes()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("array.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"([
+  {"request_id":"a","prompt_tokens":10,"output_tokens":3,"client_send_ms":0,"gateway_arrival_ms":1,
+   "queue_enter_ms":2,"prefill_start_ms":3,"prefill_end_ms":4,"first_token_server_ms":5,
+   "first_token_client_ms":6,"last_token_client_ms":30,"client_token_ms":[6,18,30]},
+  {"request_id":"b","prompt_tokens":10,"output_tokens":3,"client_send_ms":0,"gateway_arrival_ms":1,
+   "queue_enter_ms":2,"prefill_start_ms":3,"prefill_end_ms":4,"first_token_server_ms":5,
+   "first_token_client_ms":6,"last_token_client_ms":30}
+])");
+    file.close();
+    const LoadResult result = TraceFileLoader::load(path, {});
+    QVERIFY2(result.ok(), qPrintable(result.fatalError));
+    const auto &table = result.store->requests;
+    QCOMPARE(table.rowCount(), 2);
+    QCOMPARE(table.clientTokens().times(0), (std::vector<qint64>{6 * kMs, 18 * kMs, 30 * kMs}));
+    QCOMPARE(table.clientTokens().countFor(1), size_t(0));
 }
 
 QTEST_GUILESS_MAIN(tst_SeedTokenTimes)
