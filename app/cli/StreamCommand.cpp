@@ -53,8 +53,8 @@ int runStream(const CliContext &context)
     LoadResult result;
     if (!loadForCli(context, context.arguments.first(), &result))
         return ExitFailure;
-    const StreamSummary summary = StreamAnalysis::summarise(result.store->requests, nullptr, rule, int(worst),
-                                                            context.loadOptions.threads);
+    const StreamSummary summary
+        = StreamAnalysis::summarise(result.store->requests, nullptr, rule, int(worst), context.loadOptions.threads);
     if (context.json)
         context.out << QString::fromStdString(StreamReport::json(summary).dump(2)) << '\n';
     else
@@ -76,8 +76,8 @@ int runLoad(const CliContext &context)
     if (!loadForCli(context, context.arguments.first(), &result))
         return ExitFailure;
     const TraceStore &store = *result.store;
-    const LoadTimeline timeline = LoadAnalysis::timeline(store, nullptr, qint64(std::llround(window * 1e9)), slo,
-                                                         context.boundary);
+    const LoadTimeline timeline
+        = LoadAnalysis::timeline(store, nullptr, qint64(std::llround(window * 1e9)), slo, context.boundary);
     const BurstEnvelope burst = LoadAnalysis::burstEnvelope(store.requests, nullptr);
     const auto [from, to] = LoadAnalysis::middleOfArrivals(store.requests, nullptr);
     const LittleInWindow little = LoadAnalysis::littleInWindow(store.requests, nullptr, from, to);

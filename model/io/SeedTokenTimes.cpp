@@ -46,7 +46,8 @@ inline bool fastMsToNs(std::string_view s, size_t &pos, qint64 *ns)
     }
     const size_t wholeDigits = p - digitsBegin;
     // 13 digits hold epoch milliseconds; beyond 9e12 ms the product could overflow.
-    if (wholeDigits == 0 || wholeDigits > 13 || whole >= 9'000'000'000'000 || (wholeDigits > 1 && s[digitsBegin] == '0'))
+    if (wholeDigits == 0 || wholeDigits > 13 || whole >= 9'000'000'000'000
+        || (wholeDigits > 1 && s[digitsBegin] == '0'))
         return false;
     qint64 fraction = 0;
     int fractionDigits = 0;
@@ -59,7 +60,7 @@ inline bool fastMsToNs(std::string_view s, size_t &pos, qint64 *ns)
                 fraction = fraction * 10 + (s[p] - '0');
                 ++fractionDigits;
             } else if (p - fractionBegin == 6) {
-                roundUp = s[p] >= '5';   // sub-nanosecond digits round half away from zero
+                roundUp = s[p] >= '5'; // sub-nanosecond digits round half away from zero
             }
             ++p;
         }
@@ -105,7 +106,7 @@ QString seedTokenFieldName(SeedTokenTimes::Field field)
 bool SeedRecordBuilder::array(std::string_view s, size_t &pos)
 {
     if (m_tokenField == Field::None || m_record.tokenTimes.present(m_tokenField) || m_record.hasError())
-        return false;   // the full parser reports it (nested attribute, repeated key)
+        return false; // the full parser reports it (nested attribute, repeated key)
     auto &out = m_record.tokenTimes.list(m_tokenField);
     out.clear();
     const bool counts = m_tokenField == Field::ClientCounts;
@@ -125,7 +126,7 @@ bool SeedRecordBuilder::array(std::string_view s, size_t &pos)
                 return false;
             arrayElement(lexeme, integral, true);
             if (m_record.hasError())
-                return false;   // let the full parser agree; it reports the same first problem
+                return false; // let the full parser agree; it reports the same first problem
         } else {
             out.push_back(value);
         }
@@ -179,7 +180,8 @@ void SeedRecordBuilder::arrayElement(std::string_view lexeme, bool integral, boo
         return;
     }
     if (DecimalTime::toNanoseconds(lexeme, kNsPerMs, &ns) != DecimalTime::Status::Ok) {
-        m_record.fail(fromStd(m_key), QStringLiteral("element %1 (%2 ms) is out of range").arg(index).arg(fromStd(lexeme)));
+        m_record.fail(fromStd(m_key),
+                      QStringLiteral("element %1 (%2 ms) is out of range").arg(index).arg(fromStd(lexeme)));
         return;
     }
     out.push_back(ns);
@@ -200,24 +202,27 @@ void validateSeedTokenTimes(SeedRecord &record)
         const QString name = seedTokenFieldName(field);
         for (size_t i = 1; i < list.size(); ++i) {
             if (list[i] < list[i - 1]) {
-                record.fail(name, QStringLiteral("token times are not in time order: element %1 (%2 ms) is before "
-                                                 "element %3 (%4 ms)")
-                                      .arg(i)
-                                      .arg(ms(list[i]), QString::number(i - 1), ms(list[i - 1])));
+                record.fail(name,
+                            QStringLiteral("token times are not in time order: element %1 (%2 ms) is before "
+                                           "element %3 (%4 ms)")
+                                .arg(i)
+                                .arg(ms(list[i]), QString::number(i - 1), ms(list[i - 1])));
                 return;
             }
         }
         const Stamp firstStamp = field == Field::Server ? Stamp::FirstTokenServer : Stamp::FirstTokenClient;
         const qint64 first = record.stamps[size_t(firstStamp)];
         if (list.front() < first) {
-            record.fail(name, QStringLiteral("element 0 (%1 ms) is before %2 (%3 ms)")
-                                  .arg(ms(list.front()), QString::fromLatin1(stampFieldName(firstStamp)), ms(first)));
+            record.fail(name,
+                        QStringLiteral("element 0 (%1 ms) is before %2 (%3 ms)")
+                            .arg(ms(list.front()), QString::fromLatin1(stampFieldName(firstStamp)), ms(first)));
             return;
         }
         if (list.back() > lastClient) {
-            record.fail(name, QStringLiteral("element %1 (%2 ms) is after last_token_client_ms (%3 ms)")
-                                  .arg(list.size() - 1)
-                                  .arg(ms(list.back()), ms(lastClient)));
+            record.fail(name,
+                        QStringLiteral("element %1 (%2 ms) is after last_token_client_ms (%3 ms)")
+                            .arg(list.size() - 1)
+                            .arg(ms(list.back()), ms(lastClient)));
             return;
         }
     }
@@ -230,14 +235,16 @@ void validateSeedTokenTimes(SeedRecord &record)
         times.list(field).clear();
     };
     if (!times.server.empty() && qint64(times.server.size()) != tokens)
-        drop(Field::Server, QStringLiteral("has %1 times for %2 output tokens (one per token); not used")
-                                .arg(times.server.size())
-                                .arg(tokens));
+        drop(Field::Server,
+             QStringLiteral("has %1 times for %2 output tokens (one per token); not used")
+                 .arg(times.server.size())
+                 .arg(tokens));
     if (qint64(times.client.size()) > tokens)
-        drop(Field::Client, QStringLiteral("has %1 events for %2 output tokens: an event carries at least one "
-                                           "token; not used")
-                                .arg(times.client.size())
-                                .arg(tokens));
+        drop(Field::Client,
+             QStringLiteral("has %1 events for %2 output tokens: an event carries at least one "
+                            "token; not used")
+                 .arg(times.client.size())
+                 .arg(tokens));
     if (!times.clientCounts.empty()) {
         qint64 sum = 0;
         bool positive = true;
@@ -246,14 +253,14 @@ void validateSeedTokenTimes(SeedRecord &record)
             sum += count;
         }
         if (times.clientCounts.size() != times.client.size())
-            drop(Field::ClientCounts, QStringLiteral("has %1 counts for %2 client events; not used")
-                                          .arg(times.clientCounts.size())
-                                          .arg(times.client.size()));
+            drop(Field::ClientCounts,
+                 QStringLiteral("has %1 counts for %2 client events; not used")
+                     .arg(times.clientCounts.size())
+                     .arg(times.client.size()));
         else if (!positive)
             drop(Field::ClientCounts, QStringLiteral("an event carries at least one token; not used"));
         else if (sum != tokens)
-            drop(Field::ClientCounts, QStringLiteral("counts add up to %1 tokens, output_tokens is %2; not used")
-                                          .arg(sum)
-                                          .arg(tokens));
+            drop(Field::ClientCounts,
+                 QStringLiteral("counts add up to %1 tokens, output_tokens is %2; not used").arg(sum).arg(tokens));
     }
 }

@@ -17,8 +17,8 @@ struct SeedTokenTimes
 {
     enum class Field { None, Server, Client, ClientCounts };
 
-    std::vector<qint64> server;         // ns
-    std::vector<qint64> client;         // ns
+    std::vector<qint64> server; // ns
+    std::vector<qint64> client; // ns
     std::vector<qint64> clientCounts;
     bool hasServer = false;
     bool hasClient = false;

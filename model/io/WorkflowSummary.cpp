@@ -47,14 +47,14 @@ void appendTokenTimes(const SpanTable &spans, qint32 first, qint32 count, bool c
     for (const auto &times : calls) {
         for (size_t i = 0; i < times.size(); ++i) {
             if (i > 0 && times[i] == times[i - 1]) {
-                ++events.back().tokens;   // tokens written with one time are one event
+                ++events.back().tokens; // tokens written with one time are one event
                 continue;
             }
             events.push_back({times[i], 1, i == 0});
         }
     }
     if (!timeline.appendRow(events))
-        timeline.appendEmptyRow();   // the contract reader refuses unordered lists already
+        timeline.appendEmptyRow(); // the contract reader refuses unordered lists already
 }
 
 } // namespace

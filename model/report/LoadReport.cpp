@@ -115,24 +115,32 @@ QString text(const Parts &parts)
 nlohmann::json json(const Parts &parts)
 {
     const LoadTimeline &t = parts.timeline;
-    nlohmann::json result = {{"arrivals_unknown", t.arrivalsUnknown.isEmpty() ? nlohmann::json(nullptr)
-                                                                              : nlohmann::json(t.arrivalsUnknown.toStdString())},
-                             {"boundary", "client"},
-                             {"slo", {{"ttft_ms", t.slo.ttftMs}, {"itl_ms", t.slo.itlMs}, {"ttft_boundary", boundaryKey(t.boundary).toStdString()}}},
-                             {"placed", t.placed},
-                             {"without_send", t.withoutSend},
-                             {"without_end", t.withoutEnd},
-                             {"queue_observed", t.queueObserved},
-                             {"failures_placed", t.failuresPlaced},
-                             {"failures_without_time", t.failuresWithoutTime}};
+    nlohmann::json result
+        = {{"arrivals_unknown",
+            t.arrivalsUnknown.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(t.arrivalsUnknown.toStdString())},
+           {"boundary", "client"},
+           {"slo",
+            {{"ttft_ms", t.slo.ttftMs},
+             {"itl_ms", t.slo.itlMs},
+             {"ttft_boundary", boundaryKey(t.boundary).toStdString()}}},
+           {"placed", t.placed},
+           {"without_send", t.withoutSend},
+           {"without_end", t.withoutEnd},
+           {"queue_observed", t.queueObserved},
+           {"failures_placed", t.failuresPlaced},
+           {"failures_without_time", t.failuresWithoutTime}};
     if (!t.arrivalsUnknown.isEmpty() || t.binCount() == 0)
         return result;
     result["start_ns"] = t.startNs;
     result["bin_s"] = t.binSeconds();
-    result["series"] = {{"arrivals", t.arrivals},         {"completions", t.completions},
-                        {"failures", t.failures},         {"good", t.good},
-                        {"mean_in_flight", t.meanInFlight}, {"max_in_flight", t.maxInFlight},
-                        {"mean_queue_depth", t.meanQueueDepth}, {"max_queue_depth", t.maxQueueDepth}};
+    result["series"] = {{"arrivals", t.arrivals},
+                        {"completions", t.completions},
+                        {"failures", t.failures},
+                        {"good", t.good},
+                        {"mean_in_flight", t.meanInFlight},
+                        {"max_in_flight", t.maxInFlight},
+                        {"mean_queue_depth", t.meanQueueDepth},
+                        {"max_queue_depth", t.maxQueueDepth}};
     const BurstEnvelope &b = parts.burst;
     result["burst_envelope"] = {{"mean_per_s", b.meanPerSecond},
                                 {"peak_1s", b.peak1s},

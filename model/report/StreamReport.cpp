@@ -89,20 +89,20 @@ QString text(const StreamSummary &summary)
                                 "seed JSONL, tracelane.tokens.* on OTLP spans, AIPerf chunk latencies or vLLM bench "
                                 "itls.");
     }
-    lines << QStringLiteral("Stream of %1 requests; stall: %2").arg(grouped(summary.scopeRequests), summary.rule.describe());
+    lines << QStringLiteral("Stream of %1 requests; stall: %2")
+                 .arg(grouped(summary.scopeRequests), summary.rule.describe());
 
     if (summary.hasTokenTimes()) {
         lines << QString();
         lines << QStringLiteral("Inter-token gap, every gap pooled over requests (gap = time between consecutive "
                                 "stream events of one request; 95% interval from 20 random groups of requests):");
-        TextTable table({QStringLiteral("side"), QStringLiteral("requests"), QStringLiteral("events"),
-                         QStringLiteral("gaps"), QStringLiteral("p50 ms"), QStringLiteral("p90 ms"),
-                         QStringLiteral("p95 ms [95% interval]"), QStringLiteral("p99 ms"), QStringLiteral("max ms"),
-                         QStringLiteral("mean ms")},
-                        {TextTable::Align::Left, TextTable::Align::Right, TextTable::Align::Right,
-                         TextTable::Align::Right, TextTable::Align::Right, TextTable::Align::Right,
-                         TextTable::Align::Right, TextTable::Align::Right, TextTable::Align::Right,
-                         TextTable::Align::Right});
+        TextTable table(
+            {QStringLiteral("side"), QStringLiteral("requests"), QStringLiteral("events"), QStringLiteral("gaps"),
+             QStringLiteral("p50 ms"), QStringLiteral("p90 ms"), QStringLiteral("p95 ms [95% interval]"),
+             QStringLiteral("p99 ms"), QStringLiteral("max ms"), QStringLiteral("mean ms")},
+            {TextTable::Align::Left, TextTable::Align::Right, TextTable::Align::Right, TextTable::Align::Right,
+             TextTable::Align::Right, TextTable::Align::Right, TextTable::Align::Right, TextTable::Align::Right,
+             TextTable::Align::Right, TextTable::Align::Right});
         for (const auto &side : summary.sides) {
             const auto &gaps = side.gaps;
             const auto *p50 = gaps.find(0.50);

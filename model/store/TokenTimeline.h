@@ -55,8 +55,7 @@ public:
     qint64 firstTime(qsizetype row) const { return countFor(row) ? m_first[size_t(row)] : kNoTime; }
 
     // Calls f(const Event &) for each event of `row`, in stored order.
-    template<typename F>
-    void forEachEvent(qsizetype row, F &&f) const
+    template<typename F> void forEachEvent(qsizetype row, F &&f) const
     {
         const size_t n = countFor(row);
         if (n == 0)
@@ -75,7 +74,7 @@ public:
     }
 
     std::vector<Event> events(qsizetype row) const;
-    std::vector<qint64> times(qsizetype row) const;   // event times, in stored order
+    std::vector<qint64> times(qsizetype row) const; // event times, in stored order
 
     // Building ------------------------------------------------------------
     // Rows are appended in RequestTable row order. An event's time must not
@@ -95,8 +94,9 @@ public:
 
     size_t memoryBytes() const
     {
-        return m_bytes.capacity() + (m_byteOffsets.capacity() + m_eventOffsets.capacity() + m_tokenOffsets.capacity())
-            * sizeof(quint64) + m_first.capacity() * sizeof(qint64);
+        return m_bytes.capacity()
+            + (m_byteOffsets.capacity() + m_eventOffsets.capacity() + m_tokenOffsets.capacity()) * sizeof(quint64)
+            + m_first.capacity() * sizeof(qint64);
     }
     size_t encodedBytes() const { return m_bytes.size(); }
 
@@ -116,8 +116,8 @@ private:
     void ensureStarted();
 
     std::vector<quint8> m_bytes;
-    std::vector<quint64> m_byteOffsets;    // rows + 1
-    std::vector<quint64> m_eventOffsets;   // rows + 1
-    std::vector<quint64> m_tokenOffsets;   // rows + 1
-    std::vector<qint64> m_first;           // rows
+    std::vector<quint64> m_byteOffsets;  // rows + 1
+    std::vector<quint64> m_eventOffsets; // rows + 1
+    std::vector<quint64> m_tokenOffsets; // rows + 1
+    std::vector<qint64> m_first;         // rows
 };

@@ -168,7 +168,7 @@ void tst_SeedTokenTimes::mismatchedLengthsAreDroppedWithAReason()
     QCOMPARE(table.clientTokens().countFor(rowOf(table, "req-8")), size_t(0));
     const auto nine = rowOf(table, "req-9");
     QCOMPARE(table.clientTokens().countFor(nine), size_t(3));
-    QCOMPARE(table.clientTokens().tokensFor(nine), qint64(3));   // counts unsaid: one each as far as the list goes
+    QCOMPARE(table.clientTokens().tokensFor(nine), qint64(3)); // counts unsaid: one each as far as the list goes
 }
 
 void tst_SeedTokenTimes::parallelChunksMergeInOrder()
@@ -182,7 +182,7 @@ void tst_SeedTokenTimes::parallelChunksMergeInOrder()
     const int requests = 6000;
     for (int i = 0; i < requests; ++i) {
         const qint64 start = qint64(i) * 1000;
-        const int id = i == requests - 1 ? 17 : i;   // the last one repeats req-17
+        const int id = i == requests - 1 ? 17 : i; // the last one repeats req-17
         QByteArray line = QStringLiteral(R"({"request_id":"req-%1","prompt_tokens":10,"output_tokens":40,)"
                                          R"("client_send_ms":%2,"gateway_arrival_ms":%2,"queue_enter_ms":%2,)"
                                          R"("prefill_start_ms":%2,"prefill_end_ms":%2,"first_token_server_ms":%3,)"

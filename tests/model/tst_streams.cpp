@@ -23,8 +23,8 @@ using Event = TokenTimeline::Event;
 // last client event; server and client token times as given (ns).
 struct StreamRequest
 {
-    std::vector<qint64> server;          // one time per token
-    std::vector<Event> client;           // events with token counts
+    std::vector<qint64> server; // one time per token
+    std::vector<Event> client;  // events with token counts
     qint32 outputTokens = 0;
 };
 
@@ -114,7 +114,7 @@ void tst_Streams::perRequestGapsAndStalls()
     QCOMPARE(stats.maxGapMs, 900.0);
     // Sorted gaps: 27 x 20, 60, 900; rank 28 x 0.95 = 26.6 -> 20 + 0.6 x (60 - 20)... index 26 is 20, 27 is 60.
     QCOMPARE(stats.p95GapMs, 20.0 + 0.6 * 40.0);
-    QCOMPARE(stats.stallThresholdNs, 250 * kMs);   // 4 x 20 ms is below the 250 ms floor
+    QCOMPARE(stats.stallThresholdNs, 250 * kMs); // 4 x 20 ms is below the 250 ms floor
     QCOMPARE(stats.stalls, qint64(1));
     QCOMPARE(stats.stallMs, 900.0);
     QCOMPARE(stats.multiTokenEvents, qint64(0));
@@ -192,7 +192,7 @@ void tst_Streams::pooledPercentilesEqualAPlainSort()
     constexpr std::array<double, 5> qs = {0.0, 0.5, 0.95, 0.99, 1.0};
     const PooledGaps pooled = PooledGapStats::compute(timeline, StreamSide::Client, nullptr, qs, threads, collectCap);
     QCOMPARE(pooled.gaps, qint64(all.size()));
-    QCOMPARE(pooled.requests, withGaps);   // one-token requests have no gap
+    QCOMPARE(pooled.requests, withGaps); // one-token requests have no gap
     const auto sorted = Percentile::sortedFinite(all);
     for (size_t i = 0; i < qs.size(); ++i)
         QCOMPARE(pooled.quantiles[i].valueMs, Percentile::ofSorted(sorted, qs[i]));
@@ -325,8 +325,8 @@ void tst_Streams::clustersWithoutCountsAreAlignedByTime()
     }
     request.client.push_back({request.server[99] + 30 * kMs, 1, false});
     const auto store = storeOf({request});
-    const AlignedStream aligned = StreamAlignment::align(store->requests.serverTokens(), store->requests.clientTokens(),
-                                                         0, StallRule{});
+    const AlignedStream aligned
+        = StreamAlignment::align(store->requests.serverTokens(), store->requests.clientTokens(), 0, StallRule{});
     QVERIFY(!aligned.countsGiven);
     QCOMPARE(aligned.transitNs, 30 * kMs);
     QCOMPARE(aligned.tokensPerEvent.size(), size_t(21));
@@ -338,7 +338,7 @@ void tst_Streams::clustersWithoutCountsAreAlignedByTime()
         sum += tokens;
     QCOMPARE(sum, qint64(100));
     QCOMPARE(aligned.clientStalls, qint64(1));
-    QCOMPARE(aligned.transportStalls, qint64(1));   // the server kept producing meanwhile
+    QCOMPARE(aligned.transportStalls, qint64(1)); // the server kept producing meanwhile
     QCOMPARE(aligned.decodeStalls, qint64(0));
     QCOMPARE(aligned.serverStalls, qint64(0));
     const CoalescingReport report = StreamAlignment::coalescing(store->requests, nullptr, StallRule{});
@@ -381,7 +381,7 @@ void tst_Streams::serverStallNamesDecode()
     QCOMPARE(client->gaps.maxMs, 1225.0);
     QCOMPARE(summary.worst.size(), size_t(2));
     QCOMPARE(summary.worst[0].maxGapMs, 1225.0);
-    QCOMPARE(summary.worst[0].requestId, QStringLiteral("r0"));   // ties by row
+    QCOMPARE(summary.worst[0].requestId, QStringLiteral("r0")); // ties by row
     // Per-request mean ITL: (79 x 25 + 1200) / 79 ms.
     QCOMPARE(summary.meanItl.n, qint64(4));
     QCOMPARE(summary.meanItl.quantiles[0].value, (79.0 * 25.0 + 1200.0) / 79.0);
@@ -423,8 +423,8 @@ void tst_Streams::streamMetricsForClassesAndExceedance()
 void tst_Streams::segmentsDoNotMakeGaps()
 {
     // Two model calls of one workflow, 2 s apart (a tool between them).
-    std::vector<Event> events{{0, 1, true}, {20 * kMs, 1, false}, {40 * kMs, 1, false},
-                              {2040 * kMs, 1, true}, {2065 * kMs, 1, false}};
+    std::vector<Event> events{
+        {0, 1, true}, {20 * kMs, 1, false}, {40 * kMs, 1, false}, {2040 * kMs, 1, true}, {2065 * kMs, 1, false}};
     TokenTimeline timeline;
     QVERIFY(timeline.appendRow(std::span<const Event>(events)));
     const auto gaps = RequestStream::gaps(timeline, 0);

@@ -66,8 +66,8 @@ void tst_TokenTimeline::segmentsMayOverlapAndRestartGaps()
 {
     TokenTimeline timeline;
     // Two model calls; the second starts before the first one's last token.
-    const std::vector<Event> in{{1000, 1, true}, {1100, 1, false}, {1500, 4, false},
-                                {1200, 1, true}, {1300, 300, false}};
+    const std::vector<Event> in{
+        {1000, 1, true}, {1100, 1, false}, {1500, 4, false}, {1200, 1, true}, {1300, 300, false}};
     QVERIFY(timeline.appendRow(std::span<const Event>(in)));
     const auto out = timeline.events(0);
     QCOMPARE(out.size(), in.size());
@@ -88,7 +88,7 @@ void tst_TokenTimeline::refusesTimesThatGoBackwards()
     QVERIFY(!timeline.appendRow(std::span<const Event>(segmentBeforeFirst)));
     const std::vector<Event> noTokens{{1000, 0, true}};
     QVERIFY(!timeline.appendRow(std::span<const Event>(noTokens)));
-    QCOMPARE(timeline.rowCount(), 0);   // nothing appended
+    QCOMPARE(timeline.rowCount(), 0); // nothing appended
     QCOMPARE(timeline.encodedBytes(), size_t(0));
 }
 

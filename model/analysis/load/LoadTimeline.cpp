@@ -11,8 +11,7 @@ namespace LoadAnalysis {
 
 namespace {
 
-template<typename Visit>
-void forRows(const RequestTable &table, const RowSet *scope, Visit visit)
+template<typename Visit> void forRows(const RequestTable &table, const RowSet *scope, Visit visit)
 {
     if (scope) {
         for (const qint32 row : *scope)
@@ -69,8 +68,8 @@ bool metObjectives(const RequestTable &table, qsizetype row, const Slo &slo, Bou
 
 } // namespace
 
-LoadTimeline timeline(const TraceStore &store, const RowSet *scope, qint64 binNs, const Slo &slo,
-                      Boundary boundary, int maxBins)
+LoadTimeline timeline(const TraceStore &store, const RowSet *scope, qint64 binNs, const Slo &slo, Boundary boundary,
+                      int maxBins)
 {
     const RequestTable &table = store.requests;
     LoadTimeline result;
@@ -168,8 +167,9 @@ BurstEnvelope burstEnvelope(const RequestTable &table, const RowSet *scope)
         return envelope;
     const double spanSeconds = double(sends.back() - sends.front()) / 1e9;
     envelope.meanPerSecond = spanSeconds > 0.0 ? double(sends.size() - 1) / spanSeconds : 0.0;
-    for (const auto &[width, peak, at] : {std::tuple{qint64(1'000'000'000), &envelope.peak1s, &envelope.peak1sStartNs},
-                                          std::tuple{qint64(10'000'000'000), &envelope.peak10s, &envelope.peak10sStartNs}}) {
+    for (const auto &[width, peak, at] :
+         {std::tuple{qint64(1'000'000'000), &envelope.peak1s, &envelope.peak1sStartNs},
+          std::tuple{qint64(10'000'000'000), &envelope.peak10s, &envelope.peak10sStartNs}}) {
         size_t j = 0;
         for (size_t i = 0; i < sends.size(); ++i) {
             j = std::max(j, i);
@@ -210,7 +210,7 @@ LittleInWindow littleInWindow(const RequestTable &table, const RowSet *scope, qi
     check.tolerance = tolerance;
     if (toNs <= fromNs)
         return check;
-    double busyNs = 0.0;   // request-nanoseconds in flight inside the window
+    double busyNs = 0.0; // request-nanoseconds in flight inside the window
     double stayNs = 0.0;
     forRows(table, scope, [&](qsizetype row) {
         const qint64 send = table.stamp(row, Stamp::ClientSend);

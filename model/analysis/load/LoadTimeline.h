@@ -20,27 +20,27 @@ class TraceStore;
 // for the CLI; a bin's rate is its count / binSeconds().
 struct LoadTimeline
 {
-    qint64 startNs = 0;         // start of bin 0
+    qint64 startNs = 0; // start of bin 0
     qint64 binNs = 1'000'000'000;
     Slo slo;
     Boundary boundary = Boundary::Client;
-    QString arrivalsUnknown;    // set when the source has no real send times (nothing else is filled)
+    QString arrivalsUnknown; // set when the source has no real send times (nothing else is filled)
 
     std::vector<qint64> arrivals;
     std::vector<qint64> completions;
     std::vector<qint64> failures;
-    std::vector<qint64> good;           // completions that met the TTFT and ITL objectives
+    std::vector<qint64> good; // completions that met the TTFT and ITL objectives
     std::vector<double> meanInFlight;
     std::vector<qint64> maxInFlight;
     std::vector<double> meanQueueDepth;
     std::vector<qint64> maxQueueDepth;
 
-    qint64 placed = 0;                  // requests with a send time (and so an arrival)
-    qint64 withoutSend = 0;             // requests without one: not in the series
-    qint64 withoutEnd = 0;              // sent but never seen to finish: in flight to the end
-    qint64 queueObserved = 0;           // requests with both queue stamps
+    qint64 placed = 0;        // requests with a send time (and so an arrival)
+    qint64 withoutSend = 0;   // requests without one: not in the series
+    qint64 withoutEnd = 0;    // sent but never seen to finish: in flight to the end
+    qint64 queueObserved = 0; // requests with both queue stamps
     qint64 failuresPlaced = 0;
-    qint64 failuresWithoutTime = 0;     // refused records the source did not date
+    qint64 failuresWithoutTime = 0; // refused records the source did not date
 
     int binCount() const { return int(arrivals.size()); }
     double binSeconds() const { return double(binNs) / 1e9; }
@@ -54,9 +54,9 @@ struct LoadTimeline
 struct BurstEnvelope
 {
     qint64 arrivals = 0;
-    double meanPerSecond = 0.0;     // over first .. last arrival
+    double meanPerSecond = 0.0; // over first .. last arrival
     qint64 peak1s = 0;
-    qint64 peak1sStartNs = 0;       // the window [start, start + 1 s) that holds the peak
+    qint64 peak1sStartNs = 0; // the window [start, start + 1 s) that holds the peak
     qint64 peak10s = 0;
     qint64 peak10sStartNs = 0;
 
@@ -72,11 +72,11 @@ struct LittleInWindow
     qint64 fromNs = 0;
     qint64 toNs = 0;
     qint64 completions = 0;
-    double throughputPerSecond = 0.0;   // λ
+    double throughputPerSecond = 0.0; // λ
     double meanTimeInSystemSeconds = 0.0;
-    double expectedInFlight = 0.0;      // λW
-    double observedInFlight = 0.0;      // time average inside the interval
-    double relativeGap = 0.0;           // (observed − λW) / λW
+    double expectedInFlight = 0.0; // λW
+    double observedInFlight = 0.0; // time average inside the interval
+    double relativeGap = 0.0;      // (observed − λW) / λW
     bool consistent = false;
     double tolerance = 0.10;
 };
@@ -86,8 +86,8 @@ namespace LoadAnalysis {
 // Bins of `binNs` from the first arrival to the last completion (at most
 // `maxBins`, widening the bins when needed). Rows outside `scope` (when
 // given) are left out; failures always count (they belong to no slice).
-LoadTimeline timeline(const TraceStore &store, const RowSet *scope, qint64 binNs, const Slo &slo,
-                      Boundary boundary, int maxBins = 20000);
+LoadTimeline timeline(const TraceStore &store, const RowSet *scope, qint64 binNs, const Slo &slo, Boundary boundary,
+                      int maxBins = 20000);
 
 BurstEnvelope burstEnvelope(const RequestTable &table, const RowSet *scope);
 

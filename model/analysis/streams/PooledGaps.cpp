@@ -37,8 +37,7 @@ inline quint64 bucketWidth(int key)
 }
 
 // Rows split into `parts` contiguous pieces of about equal event counts.
-std::vector<std::pair<qsizetype, qsizetype>> splitRows(const TokenTimeline &timeline, const RowSet *scope,
-                                                        int parts)
+std::vector<std::pair<qsizetype, qsizetype>> splitRows(const TokenTimeline &timeline, const RowSet *scope, int parts)
 {
     const qsizetype n = scope ? scope->size() : timeline.rowCount();
     const auto rowAt = [&](qsizetype i) { return scope ? qsizetype(scope->at(i)) : i; };
@@ -56,7 +55,7 @@ std::vector<std::pair<qsizetype, qsizetype>> splitRows(const TokenTimeline &time
             const quint64 target = total * quint64(p) / quint64(parts);
             qsizetype lo = begin;
             qsizetype hi = n;
-            while (lo < hi) {   // first row whose events start at or after the target
+            while (lo < hi) { // first row whose events start at or after the target
                 const qsizetype mid = (lo + hi) / 2;
                 if (timeline.firstEventIndex(rowAt(mid)) < target)
                     lo = mid + 1;
@@ -72,8 +71,7 @@ std::vector<std::pair<qsizetype, qsizetype>> splitRows(const TokenTimeline &time
 }
 
 // Runs visit(part, row) over the rows on `threads` threads.
-template<typename Visit>
-void forRows(const TokenTimeline &timeline, const RowSet *scope, int threads, Visit visit)
+template<typename Visit> void forRows(const TokenTimeline &timeline, const RowSet *scope, int threads, Visit visit)
 {
     const auto ranges = splitRows(timeline, scope, threads);
     const auto run = [&](int part) {
@@ -89,8 +87,7 @@ void forRows(const TokenTimeline &timeline, const RowSet *scope, int threads, Vi
         worker.join();
 }
 
-template<typename F>
-inline void forEachGap(const TokenTimeline &timeline, qsizetype row, F &&f)
+template<typename F> inline void forEachGap(const TokenTimeline &timeline, qsizetype row, F &&f)
 {
     qint64 previous = 0;
     timeline.forEachEvent(row, [&](const TokenTimeline::Event &event) {
@@ -107,7 +104,7 @@ inline int groupOf(qsizetype row)
 
 struct PassOne
 {
-    std::vector<qint64> histogram;   // kGroups x kBuckets
+    std::vector<qint64> histogram; // kGroups x kBuckets
     qint64 requests = 0;
     double sum = 0.0;
     quint64 max = 0;
@@ -118,7 +115,7 @@ struct Cell
 {
     quint64 lo = 0;
     quint64 width = 1;
-    qint64 before = 0;   // gaps below lo
+    qint64 before = 0; // gaps below lo
     qint64 count = 0;
 };
 
@@ -231,12 +228,13 @@ PooledGaps compute(const TokenTimeline &timeline, StreamSide side, const RowSet 
             if (resolved[i])
                 continue;
             const Cell &cell = cellOfRank[i];
-            if (cell.width == 1) {   // one value left: it is the answer
+            if (cell.width == 1) { // one value left: it is the answer
                 rankValue[i] = cell.lo;
                 resolved[i] = true;
                 continue;
             }
-            if (std::none_of(cells.begin(), cells.end(), [&](const Cell &c) { return c.lo == cell.lo && c.width == cell.width; }))
+            if (std::none_of(cells.begin(), cells.end(),
+                             [&](const Cell &c) { return c.lo == cell.lo && c.width == cell.width; }))
                 cells.push_back(cell);
         }
         if (cells.empty())
@@ -293,8 +291,7 @@ PooledGaps compute(const TokenTimeline &timeline, StreamSide side, const RowSet 
         std::vector<quint64> subWidth(cells.size());
         for (size_t c = 0; c < cells.size(); ++c)
             subWidth[c] = std::max<quint64>(1, cells[c].width / kSplit);
-        std::vector<std::vector<qint64>> counts(size_t(threads),
-                                                std::vector<qint64>(cells.size() * kSplit, 0));
+        std::vector<std::vector<qint64>> counts(size_t(threads), std::vector<qint64>(cells.size() * kSplit, 0));
         forRows(timeline, scope, threads, [&](int p, qsizetype row) {
             qint64 *mine = counts[size_t(p)].data();
             forEachGap(timeline, row, [&](quint64 gap) {
@@ -311,9 +308,9 @@ PooledGaps compute(const TokenTimeline &timeline, StreamSide side, const RowSet 
             if (resolved[i])
                 continue;
             Cell &cell = cellOfRank[i];
-            const auto c = size_t(std::find_if(cells.begin(), cells.end(), [&](const Cell &x) {
-                                      return x.lo == cell.lo && x.width == cell.width;
-                                  }) - cells.begin());
+            const auto c = size_t(std::find_if(cells.begin(), cells.end(),
+                                               [&](const Cell &x) { return x.lo == cell.lo && x.width == cell.width; })
+                                  - cells.begin());
             qint64 before = cell.before;
             for (quint64 s = 0; s < kSplit; ++s) {
                 const qint64 count = counts[0][c * kSplit + s];
@@ -352,7 +349,7 @@ PooledGaps compute(const TokenTimeline &timeline, StreamSide side, const RowSet 
         double squares = 0.0;
         for (const double value : values)
             squares += (value - mean) * (value - mean);
-        constexpr double kT19 = 2.093;   // Student's t, 19 degrees of freedom, 97.5%
+        constexpr double kT19 = 2.093; // Student's t, 19 degrees of freedom, 97.5%
         const double half = kT19 * std::sqrt(squares / (kGroups - 1)) / std::sqrt(double(kGroups)) / 1e6;
         quantile.intervalFormed = true;
         quantile.lowerMs = std::max(0.0, quantile.valueMs - half);

@@ -32,12 +32,12 @@ struct PooledQuantile
 struct PooledGaps
 {
     StreamSide side = StreamSide::Client;
-    qint64 requests = 0;   // requests with at least one gap
+    qint64 requests = 0; // requests with at least one gap
     qint64 gaps = 0;
     double meanMs = std::numeric_limits<double>::quiet_NaN();
     double maxMs = std::numeric_limits<double>::quiet_NaN();
     std::vector<PooledQuantile> quantiles;
-    int groups = 0;        // random groups behind the intervals (0: too few requests)
+    int groups = 0; // random groups behind the intervals (0: too few requests)
 
     const PooledQuantile *find(double q) const
     {

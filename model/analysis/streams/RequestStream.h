@@ -15,7 +15,7 @@
 // a chunked stream is never taken for fast tokens.
 struct StreamGap
 {
-    qint64 startNs = 0;   // the earlier event
+    qint64 startNs = 0; // the earlier event
     qint64 ns = 0;
 };
 
@@ -24,17 +24,17 @@ struct RequestStreamStats
     static constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 
     qint64 events = 0;
-    qint64 tokens = 0;            // carried by the events (output_tokens when they say one each)
+    qint64 tokens = 0; // carried by the events (output_tokens when they say one each)
     qint64 gaps = 0;
-    double p50GapMs = kNan;       // the seed's percentile over this request's gaps
+    double p50GapMs = kNan; // the seed's percentile over this request's gaps
     double p95GapMs = kNan;
     double maxGapMs = kNan;
     double meanGapMs = kNan;
-    double gapCv = kNan;          // standard deviation / mean of the gaps
+    double gapCv = kNan; // standard deviation / mean of the gaps
     qint64 stallThresholdNs = 0;
     qint64 stalls = 0;
-    double stallMs = 0.0;         // time spent in stalls
-    qint64 multiTokenEvents = 0;  // events that carried more than one token
+    double stallMs = 0.0;        // time spent in stalls
+    qint64 multiTokenEvents = 0; // events that carried more than one token
     qint32 maxTokensPerEvent = 0;
     // The source gave fewer events than output tokens without saying which
     // carried several: output_tokens / events on average.

@@ -71,7 +71,7 @@ AlignedStream align(const TokenTimeline &server, const TokenTimeline &client, qs
         serverEvents.push_back(event.time);
     });
     std::vector<TokenTimeline::Event> events = client.events(row);
-    std::sort(serverEvents.begin(), serverEvents.end());   // the calls of a workflow may overlap
+    std::sort(serverEvents.begin(), serverEvents.end()); // the calls of a workflow may overlap
     std::sort(tokenTimes.begin(), tokenTimes.end());
     aligned.serverTokens = qint64(tokenTimes.size());
     aligned.clientEvents = qint64(events.size());
@@ -97,8 +97,8 @@ AlignedStream align(const TokenTimeline &server, const TokenTimeline &client, qs
         const auto m = qint64(events.size());
         qint64 previous = 0;
         for (qint64 j = 0; j < m; ++j) {
-            const qint64 byThen = std::upper_bound(tokenTimes.begin(), tokenTimes.end(),
-                                                   events[size_t(j)].time - aligned.transitNs)
+            const qint64 byThen
+                = std::upper_bound(tokenTimes.begin(), tokenTimes.end(), events[size_t(j)].time - aligned.transitNs)
                 - tokenTimes.begin();
             qint64 cumulative = std::clamp(byThen, previous + 1, n - (m - 1 - j));
             if (j == m - 1)
@@ -190,8 +190,8 @@ CoalescingReport coalescing(const RequestTable &table, const RowSet *scope, cons
         report.nextTest = nextTestFor(report.mechanism);
         return report;
     }
-    report.multiTokenShare = report.clientEvents > 0 ? double(report.multiTokenEvents) / double(report.clientEvents)
-                                                     : 0.0;
+    report.multiTokenShare
+        = report.clientEvents > 0 ? double(report.multiTokenEvents) / double(report.clientEvents) : 0.0;
     report.medianServerGapCv = median(serverCv);
     report.medianClientGapCv = median(clientCv);
 

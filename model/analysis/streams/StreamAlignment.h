@@ -20,22 +20,22 @@ struct AlignedStream
 
     qint64 serverTokens = 0;
     qint64 clientEvents = 0;
-    qint64 transitNs = 0;                  // first client event − first server token, ≥ 0
-    std::vector<qint32> tokensPerEvent;    // per client event: given by the source or aligned by time
-    bool countsGiven = false;              // the source said how many tokens each event carried
+    qint64 transitNs = 0;               // first client event − first server token, ≥ 0
+    std::vector<qint32> tokensPerEvent; // per client event: given by the source or aligned by time
+    bool countsGiven = false;           // the source said how many tokens each event carried
     double serverGapCv = kNan;
     double clientGapCv = kNan;
     qint64 serverStalls = 0;
     qint64 clientStalls = 0;
-    qint64 decodeStalls = 0;               // client stalls with the server paused for half of it or more
-    qint64 transportStalls = 0;            // client stalls while the server kept producing
+    qint64 decodeStalls = 0;    // client stalls with the server paused for half of it or more
+    qint64 transportStalls = 0; // client stalls while the server kept producing
 };
 
 enum class StreamMechanism : int {
-    NotJudged,            // no request has both sides
-    None,                 // client events follow server tokens: no clusters, no stalls
-    TransportBuffering,   // server smooth, client clustered or stalled: transport, buffering, client
-    Decode,               // the server itself stalled and the client stalls follow it
+    NotJudged,          // no request has both sides
+    None,               // client events follow server tokens: no clusters, no stalls
+    TransportBuffering, // server smooth, client clustered or stalled: transport, buffering, client
+    Decode,             // the server itself stalled and the client stalls follow it
     Both,
 };
 
@@ -46,22 +46,22 @@ QString streamMechanismLabel(StreamMechanism mechanism);
 struct CoalescingReport
 {
     static constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
-    static constexpr int kMaxClusterSize = 16;   // sizes above are counted together
+    static constexpr int kMaxClusterSize = 16; // sizes above are counted together
 
     qint64 requests = 0;
     qint64 clientEvents = 0;
-    qint64 multiTokenEvents = 0;               // client events carrying more than one token
+    qint64 multiTokenEvents = 0; // client events carrying more than one token
     double multiTokenShare = 0.0;
-    std::vector<qint64> clusterSizes;          // [k] = events carrying k tokens, k = 1..16 (16 = 16+)
-    double medianServerGapCv = kNan;           // over requests with 3 gaps or more
+    std::vector<qint64> clusterSizes; // [k] = events carrying k tokens, k = 1..16 (16 = 16+)
+    double medianServerGapCv = kNan;  // over requests with 3 gaps or more
     double medianClientGapCv = kNan;
     qint64 serverStalls = 0;
     qint64 clientStalls = 0;
     qint64 decodeStalls = 0;
     qint64 transportStalls = 0;
     StreamMechanism mechanism = StreamMechanism::NotJudged;
-    QString reason;     // what in the numbers names the mechanism
-    QString nextTest;   // the experiment that would confirm it
+    QString reason;   // what in the numbers names the mechanism
+    QString nextTest; // the experiment that would confirm it
 };
 
 namespace StreamAlignment {

@@ -77,14 +77,15 @@ StreamSummary summarise(const RequestTable &table, const RowSet *scope, const St
                                       table.outputTokens(row)});
                 // Keep the candidate list short while it grows.
                 if (worstCount > 0 && qsizetype(candidates.size()) > 8 * qsizetype(worstCount) + 1024) {
-                    std::nth_element(candidates.begin(), candidates.begin() + worstCount, candidates.end(),
-                                     [](const WorstStream &a, const WorstStream &b) { return a.maxGapMs > b.maxGapMs; });
+                    std::nth_element(
+                        candidates.begin(), candidates.begin() + worstCount, candidates.end(),
+                        [](const WorstStream &a, const WorstStream &b) { return a.maxGapMs > b.maxGapMs; });
                     candidates.resize(size_t(worstCount));
                 }
             }
         });
-        sideSummary.tokensPerEvent = sideSummary.events > 0 ? double(outputTokens) / double(sideSummary.events)
-                                                            : std::nan("");
+        sideSummary.tokensPerEvent
+            = sideSummary.events > 0 ? double(outputTokens) / double(sideSummary.events) : std::nan("");
         sideSummary.gaps = PooledGapStats::compute(timeline, side, scope, kQuantiles, threads);
         summary.sides.push_back(std::move(sideSummary));
     }
@@ -108,9 +109,9 @@ StreamSummary summarise(const RequestTable &table, const RowSet *scope, const St
         const double ttft = metricValueMs(table, row, Metric::Ttft, Boundary::Client);
         tpot.push_back(tokens > 1 ? (e2e - ttft) / double(tokens - 1) : std::nan(""));
     });
-    summary.meanItl = requestFigure(QStringLiteral("mean_itl"),
-                                    QStringLiteral("mean ITL per request (seed profiler: stream / (output tokens - 1))"),
-                                    std::move(itl));
+    summary.meanItl = requestFigure(
+        QStringLiteral("mean_itl"),
+        QStringLiteral("mean ITL per request (seed profiler: stream / (output tokens - 1))"), std::move(itl));
     summary.tpot = requestFigure(QStringLiteral("tpot"),
                                  QStringLiteral("TPOT per request (vLLM, MLPerf: (E2E - TTFT) / (output tokens - 1))"),
                                  std::move(tpot));

@@ -16,9 +16,9 @@
 // independent, so order statistics hold).
 struct RequestFigure
 {
-    QString key;      // "mean_itl", "tpot"
+    QString key; // "mean_itl", "tpot"
     QString label;
-    qint64 n = 0;     // requests with the figure defined
+    qint64 n = 0; // requests with the figure defined
     double meanMs = std::numeric_limits<double>::quiet_NaN();
     std::array<QuantileEstimate, kClassQuantiles.size()> quantiles{};
 };
@@ -27,17 +27,17 @@ struct RequestFigure
 struct StreamSideSummary
 {
     StreamSide side = StreamSide::Client;
-    qint64 requests = 0;                 // requests with events on this side
+    qint64 requests = 0; // requests with events on this side
     qint64 events = 0;
-    qint64 tokens = 0;                   // carried by those events (as the source says)
-    qint64 multiTokenEvents = 0;         // events that carried several tokens
-    qint64 chunkedRequests = 0;          // fewer events than output tokens
-    double tokensPerEvent = std::numeric_limits<double>::quiet_NaN();   // output tokens / events
-    PooledGaps gaps;                     // every gap pooled
+    qint64 tokens = 0;                                                // carried by those events (as the source says)
+    qint64 multiTokenEvents = 0;                                      // events that carried several tokens
+    qint64 chunkedRequests = 0;                                       // fewer events than output tokens
+    double tokensPerEvent = std::numeric_limits<double>::quiet_NaN(); // output tokens / events
+    PooledGaps gaps;                                                  // every gap pooled
     qint64 requestsWithStalls = 0;
     qint64 stalls = 0;
     double stallMs = 0.0;
-    double streamMs = 0.0;               // time between first and last event, summed
+    double streamMs = 0.0; // time between first and last event, summed
 };
 
 // One request worth looking at first: the longest gaps.
@@ -62,9 +62,9 @@ struct StreamSummary
 {
     StallRule rule;
     qint64 scopeRequests = 0;
-    std::vector<StreamSideSummary> sides;   // server first, then client; only sides with events
-    RequestFigure meanItl;                  // the seed profiler's ITL: (last − first token) / (tokens − 1)
-    RequestFigure tpot;                     // vLLM / MLPerf TPOT: (E2E − TTFT) / (output tokens − 1)
+    std::vector<StreamSideSummary> sides; // server first, then client; only sides with events
+    RequestFigure meanItl;                // the seed profiler's ITL: (last − first token) / (tokens − 1)
+    RequestFigure tpot;                   // vLLM / MLPerf TPOT: (E2E − TTFT) / (output tokens − 1)
     CoalescingReport coalescing;
     std::vector<WorstStream> worst;
 
