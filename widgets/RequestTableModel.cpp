@@ -33,8 +33,12 @@ void RequestTableModel::setStore(std::shared_ptr<const TraceStore> store)
             m_columns.push_back({RequestColumn::Kind::Attribute, qsizetype(a)});
         m_columns.push_back({RequestColumn::Kind::PromptTokens});
         m_columns.push_back({RequestColumn::Kind::OutputTokens});
-        for (const Metric metric : allMetrics())
-            m_columns.push_back({RequestColumn::Kind::Metric, -1, metric});
+        // The stream figures only where the trace has per-token times.
+        const bool tokenTimes = !table.clientTokens().isEmpty() || !table.serverTokens().isEmpty();
+        for (const Metric metric : allMetrics()) {
+            if (tokenTimes || !isStreamMetric(metric))
+                m_columns.push_back({RequestColumn::Kind::Metric, -1, metric});
+        }
         m_rows.resize(size_t(table.rowCount()));
         std::iota(m_rows.begin(), m_rows.end(), 0);
         m_tableRows = m_rows;

@@ -90,7 +90,14 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
             rows.reject(0, requestId, QStringLiteral("%1[%2]").arg(QLatin1String(field)).arg(i), reason);
         };
         if (const Json *error = element(root, "errors", i); error && error->is_string() && !error->get<std::string>().empty()) {
-            reject("errors", QStringLiteral("request failed: %1").arg(QString::fromStdString(error->get<std::string>()).trimmed()));
+            double sent = 0.0;
+            qint64 sentNs = kNoTime;
+            if (!hasStarts || !seconds(element(root, "start_times", i), &sent) || !RequestRows::toNs(sent, 1e9, &sentNs))
+                sentNs = kNoTime;
+            rows.rejectFailure(0, requestId, QStringLiteral("errors[%1]").arg(i),
+                               QStringLiteral("request failed: %1")
+                                   .arg(QString::fromStdString(error->get<std::string>()).trimmed()),
+                               sentNs);
             if (options.strict)
                 break;
             continue;
@@ -164,6 +171,17 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
                 break;
             continue;
         }
+        // One gap per token after the first; a list of another length cannot
+        // be placed on the tokens: the request loads without its token times.
+        if (output >= 1 && qint64(tokens.size()) != output) {
+            rows.notice(0, QStringLiteral("request %1: itls[%2] has %3 gaps for %4 output tokens (one per token "
+                                          "after the first); its token times are not used")
+                               .arg(requestId)
+                               .arg(i)
+                               .arg(tokens.size() - 1)
+                               .arg(output));
+            tokens.resize(1);
+        }
         qint64 last = at;
         double e2e = 0.0;
         qint64 e2eNs = 0;
@@ -212,6 +230,7 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     if (!hasStarts && store.requests.rowCount() > 0) {
         rows.notice(0, QStringLiteral("no start_times in this vLLM result (older benchmark_serving.py): every request "
                                       "is placed at 0, so TTFT, ITL and E2E are exact but arrivals are unknown"));
+        store.arrivalsUnknown = QStringLiteral("this vLLM result has no start_times (older benchmark_serving.py)");
     }
     if (options.strict && !store.rejected.empty())
         result.fatalError = QStringLiteral("strict mode: %1").arg(store.rejected.front().toString());

@@ -168,7 +168,7 @@ void tst_ClassCli::usageErrors_data()
     QTest::newRow("unknown metric")
         << QStringList{QStringLiteral("exceed"), file, QStringLiteral("--metric"), QStringLiteral("speed")} << 2
         << "tracelane-cli: unknown metric 'speed'; use one of ttft, itl, e2e, network_in, gateway, queue, prefill, "
-           "first_decode, network_to_first, stream\n";
+           "first_decode, network_to_first, stream, gap_p95, max_stall\n";
     QTest::newRow("percentile out of range")
         << QStringList{QStringLiteral("exceed"), file, QStringLiteral("--percentile"), QStringLiteral("100")} << 2
         << "tracelane-cli: --percentile must lie strictly between 0 and 1 (or 0 and 100), e.g. 0.95\n";

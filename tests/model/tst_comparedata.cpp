@@ -14,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -63,6 +64,7 @@ private slots:
     void vllmBenchMatchesItsOwnSummary_data();
     void vllmBenchMatchesItsOwnSummary();
     void vllmBenchMalformed();
+    void vllmFailuresAreDated();
     void lmbenchLoads();
     void lmbenchMalformed();
     void formatsAreDetected_data();
@@ -109,9 +111,10 @@ void tst_CompareData::vllmBenchMatchesItsOwnSummary()
     for (qsizetype row = 0; row < store.requests.rowCount(); ++row) {
         QCOMPARE(qint64(tokens.countFor(row)), qint64(qMax(1, store.requests.outputTokens(row))));
         outputTokens += store.requests.outputTokens(row);
-        for (quint64 i = tokens.offsets[size_t(row)] + 1; i < tokens.offsets[size_t(row) + 1]; ++i)
-            gaps.push_back(double(tokens.times[i] - tokens.times[i - 1]) / 1e6);
-        QCOMPARE(tokens.times[tokens.offsets[size_t(row) + 1] - 1], store.requests.stamp(row, Stamp::LastTokenClient));
+        const auto times = tokens.times(row);
+        for (size_t i = 1; i < times.size(); ++i)
+            gaps.push_back(double(times[i] - times[i - 1]) / 1e6);
+        QCOMPARE(times.back(), store.requests.stamp(row, Stamp::LastTokenClient));
     }
     QCOMPARE(outputTokens, qint64(oracle[QStringLiteral("total_output_tokens")].toInt()));
     double gapMean = 0.0;
@@ -156,6 +159,38 @@ void tst_CompareData::vllmBenchMalformed()
     const LoadResult failed = TraceFileLoader::load(fixture(QStringLiteral("vllm-bench-bad.json")), strict);
     QVERIFY(!failed.ok());
     QVERIFY(failed.fatalError.startsWith(QStringLiteral("strict mode: vllm-bench-bad.json: request vllm-bench-3")));
+}
+
+void tst_CompareData::vllmFailuresAreDated()
+{
+    // A failed request keeps its send time when the result has start_times
+    // (the load view counts it at that instant); a send time past the clock's
+    // range is no date, not an overflow.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("failures.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"backend":"vllm","input_lens":[10,20,30],"output_lens":[2,0,0],"ttfts":[0.05,0.0,0.0],)"
+               R"("itls":[[0.01],[],[]],"errors":["","Connection reset by peer","timeout"],)"
+               R"("start_times":[100.0,100.25,1e300]})");
+    file.close();
+    const LoadResult result = TraceFileLoader::load(path, {});
+    QVERIFY2(result.ok(), qPrintable(result.fatalError));
+    const TraceStore &store = *result.store;
+    QCOMPARE(store.requests.rowCount(), 1);
+    QCOMPARE(store.rejected.size(), size_t(2));
+    QCOMPARE(store.rejected[0].field, QStringLiteral("errors[1]"));
+    QCOMPARE(store.rejected[0].atNs, qint64(100'250'000'000));
+    QCOMPARE(store.rejected[1].field, QStringLiteral("errors[2]"));
+    QCOMPARE(store.rejected[1].reason, QStringLiteral("request failed: timeout"));
+    QCOMPARE(store.rejected[1].atNs, kNoTime);
+    QCOMPARE(store.requests.stamp(0, Stamp::ClientSend), qint64(100'000'000'000));
+    QVERIFY(store.arrivalsUnknown.isEmpty());
+
+    // Without start_times the failures are undated and arrivals unknown.
+    const LoadResult old = TraceFileLoader::load(fixture(QStringLiteral("vllm-bench-bad.json")), {});
+    QCOMPARE(old.store->rejected[1].atNs, kNoTime);
+    QVERIFY(old.store->arrivalsUnknown.contains(QStringLiteral("no start_times")));
 }
 
 void tst_CompareData::lmbenchLoads()

@@ -54,6 +54,7 @@ private slots:
     void modelPassesTheTester();
     void columnsAndRoles_data();
     void columnsAndRoles();
+    void streamColumnsOnlyWithTokenTimes();
     void reorderKeepsPersistentIndexes();
     void boundaryChangesTtft();
     void panelSortsOffTheGuiThread();
@@ -122,6 +123,33 @@ void tst_RequestTable::columnsAndRoles()
     QCOMPARE(model.index(1, c).data(RequestTableModel::RawRole).toDouble(), raw);
     QCOMPARE(model.index(1, c).data(RequestTableModel::RowRole).toInt(), 1);
     QCOMPARE(model.index(1, 0).data().toString(), QStringLiteral("r-b"));
+}
+
+void tst_RequestTable::streamColumnsOnlyWithTokenTimes()
+{
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    RequestTableModel plain;
+    plain.setStore(load(QStringLiteral("seed/three-requests.jsonl")));
+    QCOMPARE(columnOf(plain, RequestColumn::Kind::Metric, Metric::GapP95), -1);
+    QCOMPARE(columnOf(plain, RequestColumn::Kind::Metric, Metric::MaxStall), -1);
+
+    // Per-token times: the request's p95 gap and longest gap follow ITL's
+    // columns; req-13's two client events are 20 ms apart.
+    RequestTableModel streams;
+    streams.setStore(load(QStringLiteral("malformed/token-times.jsonl")));
+    const int p95 = columnOf(streams, RequestColumn::Kind::Metric, Metric::GapP95);
+    const int longest = columnOf(streams, RequestColumn::Kind::Metric, Metric::MaxStall);
+    QCOMPARE(streams.columnCount(), 15); // no class attribute; TTFT .. phases, p95 gap, max stall
+    QCOMPARE(streams.headerData(p95, Qt::Horizontal).toString(), QStringLiteral("p95 gap"));
+    QCOMPARE(streams.headerData(longest, Qt::Horizontal).toString(), QStringLiteral("Max stall"));
+    int row = -1;
+    for (int r = 0; r < streams.rowCount(); ++r) {
+        if (streams.index(r, 0).data().toString() == QStringLiteral("req-13"))
+            row = r;
+    }
+    QVERIFY(row >= 0);
+    QCOMPARE(streams.index(row, p95).data(RequestTableModel::RawRole).toDouble(), 20.0);
+    QCOMPARE(streams.index(row, longest).data(RequestTableModel::RawRole).toDouble(), 20.0);
 }
 
 void tst_RequestTable::reorderKeepsPersistentIndexes()

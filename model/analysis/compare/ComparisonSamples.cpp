@@ -16,7 +16,7 @@ namespace {
 // TTFT, E2E and phases are differences of two stamps: they are collected
 // and sorted as integer ns (fewer radix passes than doubles, and exact) and
 // turned into ms once. ITL divides by the token count and stays a double.
-bool isStampDifference(Metric metric) { return metric != Metric::Itl; }
+bool isStampDifference(Metric metric) { return metric != Metric::Itl && !isStreamMetric(metric); }
 
 std::pair<Stamp, Stamp> metricStamps(Metric metric, Boundary boundary)
 {
