@@ -29,20 +29,11 @@ bool positiveOption(const CliContext &context, const QString &name, double *valu
     return true;
 }
 
-bool oneFile(const CliContext &context, const char *command)
-{
-    if (context.arguments.size() == 1)
-        return true;
-    context.err << QStringLiteral("tracelane-cli %1: expected exactly one FILE\n\n").arg(QLatin1String(command))
-                << context.parser.helpText();
-    return false;
-}
-
 } // namespace
 
 int runStream(const CliContext &context)
 {
-    if (!oneFile(context, "stream"))
+    if (!expectOneFile(context, QStringLiteral("stream")))
         return ExitUsage;
     StallRule rule;
     double worst = 10;
@@ -51,7 +42,8 @@ int runStream(const CliContext &context)
         || !positiveOption(context, QStringLiteral("worst"), &worst))
         return ExitUsage;
     LoadResult result;
-    if (!loadForCli(context, context.arguments.first(), &result))
+    if (!loadForCli(context, context.arguments.first(), &result)
+        || !requireRequests(context, context.arguments.first(), *result.store))
         return ExitFailure;
     const StreamSummary summary
         = StreamAnalysis::summarise(result.store->requests, nullptr, rule, int(worst), context.loadOptions.threads);
@@ -64,7 +56,7 @@ int runStream(const CliContext &context)
 
 int runLoad(const CliContext &context)
 {
-    if (!oneFile(context, "load"))
+    if (!expectOneFile(context, QStringLiteral("load")))
         return ExitUsage;
     double window = 1.0;
     Slo slo;
@@ -74,7 +66,7 @@ int runLoad(const CliContext &context)
         return ExitUsage;
     LoadResult result;
     if (!loadForCli(context, context.arguments.first(), &result))
-        return ExitFailure;
+        return ExitFailure; // a run whose every request failed still has a load to show
     const TraceStore &store = *result.store;
     const LoadTimeline timeline
         = LoadAnalysis::timeline(store, nullptr, qint64(std::llround(window * 1e9)), slo, context.boundary);
