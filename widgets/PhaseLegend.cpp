@@ -66,6 +66,9 @@ QString PhaseLegend::html(const QPalette &palette, const Content &content)
     if (content.bookmarks)
         text += QStringLiteral("&nbsp;&nbsp; <span style='color:%1; font-size:large'>\u2590</span>&nbsp;%2")
                     .arg(colors.bookmark.name(), tr("note (right edge)").toHtmlEscaped());
+    if (content.stalls)
+        text += QStringLiteral("&nbsp;&nbsp; <span style='color:%1; font-size:large'>\u25a8</span>&nbsp;%2")
+                    .arg(QColor(colors.text).name(), tr("stall (hatched; rule in the Streams dock)").toHtmlEscaped());
     return text;
 }
 

@@ -23,6 +23,8 @@ public:
         bool kindsPending = false;
         // Some lanes carry a note (the mark in the right gutter).
         bool bookmarks = false;
+        // Some lanes carry stall marks (the Streams dock's rule).
+        bool stalls = false;
 
         bool anyKind() const;
         friend bool operator==(const Content &, const Content &) = default;

@@ -2,6 +2,7 @@
 
 #include "RequestText.h"
 #include "RequestTimeline.h"
+#include "TokenStreamStrip.h"
 #include "ViewState.h"
 #include "store/TraceStore.h"
 
@@ -15,6 +16,7 @@ RequestDetailPanel::RequestDetailPanel(ViewState *state, QWidget *parent)
     , m_state(state)
     , m_title(new QLabel(this))
     , m_timeline(new RequestTimeline(this))
+    , m_stream(new TokenStreamStrip(this))
     , m_facts(new QTableWidget(this))
 {
     setObjectName(QStringLiteral("requestDetailPanel"));
@@ -34,6 +36,7 @@ RequestDetailPanel::RequestDetailPanel(ViewState *state, QWidget *parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_title);
     layout->addWidget(m_timeline);
+    layout->addWidget(m_stream);
     layout->addWidget(m_facts, 1);
 
     connect(state, &ViewState::currentRowChanged, this, &RequestDetailPanel::showRow);
@@ -52,6 +55,8 @@ void RequestDetailPanel::showRow(qint32 row)
         std::array<qint64, kStampCount> none;
         none.fill(kNoTime);
         m_timeline->setStamps(none);
+        m_stream->setRequest(nullptr, -1, m_stallRule);
+        m_stream->hide();
         m_facts->setRowCount(0);
         return;
     }
@@ -64,6 +69,8 @@ void RequestDetailPanel::showRow(qint32 row)
     for (int s = 0; s < kStampCount; ++s)
         stamps[size_t(s)] = table->stamp(row, static_cast<Stamp>(s));
     m_timeline->setStamps(stamps);
+    m_stream->setRequest(table, row, m_stallRule);
+    m_stream->setVisible(m_stream->hasStream());
 
     auto facts = RequestText::facts(*table, row, m_state->boundary());
     const qint64 send = stamps[size_t(Stamp::ClientSend)];
@@ -83,4 +90,10 @@ void RequestDetailPanel::showRow(qint32 row)
         m_facts->setItem(i, 1, new QTableWidgetItem(facts[i].second));
     }
     m_facts->resizeColumnToContents(0);
+}
+
+void RequestDetailPanel::setStallRule(const StallRule &rule)
+{
+    m_stallRule = rule;
+    showRow(m_row);
 }

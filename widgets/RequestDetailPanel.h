@@ -1,10 +1,13 @@
 #pragma once
 
+#include "analysis/streams/StallRule.h"
+
 #include <QWidget>
 
 class QLabel;
 class QTableWidget;
 class RequestTimeline;
+class TokenStreamStrip;
 class ViewState;
 
 // The current request in full: its timeline to scale and its numbers (class,
@@ -19,11 +22,16 @@ public:
     qint32 shownRow() const { return m_row; }
     void showRow(qint32 row);
     QTableWidget *factsTable() const { return m_facts; }
+    TokenStreamStrip *streamStrip() const { return m_stream; }
+    // The rule the stream strip marks stalls by (the Streams dock's).
+    void setStallRule(const StallRule &rule);
 
 private:
     ViewState *m_state = nullptr;
     qint32 m_row = -1;
     QLabel *m_title = nullptr;
     RequestTimeline *m_timeline = nullptr;
+    TokenStreamStrip *m_stream = nullptr;
+    StallRule m_stallRule;
     QTableWidget *m_facts = nullptr;
 };

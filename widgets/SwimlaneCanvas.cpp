@@ -353,6 +353,7 @@ SwimlaneOverlay SwimlaneCanvas::overlay(const SwimlaneColors &colors) const
     overlay.size = size();
     overlay.colors = colors;
     overlay.hoverSlot = m_hoverSlot;
+    overlay.stalls = m_stallMarks.get();
     return overlay;
 }
 
@@ -597,4 +598,10 @@ void SwimlaneCanvas::keyPressEvent(QKeyEvent *event)
         return;
     }
     event->accept();
+}
+
+void SwimlaneCanvas::setStallMarks(std::shared_ptr<const StallMarks> marks)
+{
+    m_stallMarks = std::move(marks);
+    update();
 }

@@ -14,6 +14,7 @@
 class LaneLayout;
 class QRubberBand;
 class WorkflowLanes;
+struct StallMarks;
 class ViewState;
 
 // The lanes themselves: draws the cached frame (LaneRaster) plus an overlay
@@ -81,6 +82,9 @@ public:
     // the new window. 0 renders every frame on the GUI thread.
     void setBackgroundFrameLanes(qint64 lanes) { m_backgroundFrameLanes = lanes; }
     bool isRenderingFrame() const { return m_frameJob.isRunning(); }
+    // Stalls to mark on single lanes (null: none); the overlay draws them.
+    void setStallMarks(std::shared_ptr<const StallMarks> marks);
+    const StallMarks *stallMarks() const { return m_stallMarks.get(); }
 
 signals:
     // A frame rendered in the background has arrived.
@@ -120,6 +124,7 @@ private:
     qint64 m_backgroundFrameLanes = 100'000;
     LatestJob m_frameJob{this};
     qint64 m_hoverSlot = -1;
+    std::shared_ptr<const StallMarks> m_stallMarks;
 
     enum class Drag { None, Pan, RubberBand };
     Drag m_drag = Drag::None;

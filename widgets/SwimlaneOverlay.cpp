@@ -1,6 +1,7 @@
 #include "SwimlaneOverlay.h"
 
 #include "CountText.h"
+#include "StallMarksPainter.h"
 #include "ViewState.h"
 #include "analysis/lanes/LaneLayout.h"
 
@@ -126,6 +127,9 @@ void SwimlaneOverlay::paint(QPainter &painter) const
         }
         return QRectF(QPointF(x0, y0), QPointF(qMax(x1, x0 + 1.0), y1));
     };
+
+    if (stalls)
+        StallMarksPainter::paint(painter, *layout, *stalls, axis, window, lanes, size, QColor(colors.text));
 
     // Selection: an outline around single lanes, a band across aggregated rows.
     if (!state->selection().isEmpty()) {

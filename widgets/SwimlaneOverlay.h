@@ -12,6 +12,7 @@
 
 class LaneLayout;
 class QPainter;
+struct StallMarks;
 class ViewState;
 
 // The highlight pass drawn over the cached swimlane frame: exceedance
@@ -29,6 +30,7 @@ struct SwimlaneOverlay
     QSize size;
     SwimlaneColors colors;
     qint64 hoverSlot = -1;
+    const StallMarks *stalls = nullptr; // drawn over single lanes when set
 
     void paint(QPainter &painter) const;
 

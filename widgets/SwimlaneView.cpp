@@ -11,6 +11,7 @@
 #include "analysis/lanes/LaneLayout.h"
 #include "analysis/lanes/WorkActivity.h"
 #include "analysis/lanes/WorkflowLanes.h"
+#include "analysis/streams/StallMarks.h"
 #include "store/TraceStore.h"
 
 #include <QAction>
@@ -264,8 +265,15 @@ void SwimlaneView::updateLegend()
         for (int k = 0; m_workflows && k < kWorkKindCount; ++k)
             content.kinds[size_t(k)] = m_workflows->shows(WorkKind(k));
         content.bookmarks = !m_state->bookmarks().isEmpty();
+        content.stalls = m_canvas->stallMarks() && !m_canvas->stallMarks()->isEmpty();
     }
     m_legend->setContent(content);
+}
+
+void SwimlaneView::setStallMarks(std::shared_ptr<const StallMarks> marks)
+{
+    m_canvas->setStallMarks(std::move(marks));
+    updateLegend();
 }
 
 void SwimlaneView::rebuildLayout()

@@ -17,6 +17,7 @@ class QHBoxLayout;
 class QLabel;
 class QScrollBar;
 class SwimlaneCanvas;
+struct StallMarks;
 class TimeRuler;
 class ViewState;
 class WorkActivity;
@@ -39,6 +40,8 @@ public:
     void setLaneOrder(const LaneOrder &order);
     bool isLayingOut() const { return m_job.isRunning() || m_workflowJob.isRunning(); }
     PhaseLegend *legend() const { return m_legend; }
+    // Stalls to hatch on single lanes (null: none); the legend names them.
+    void setStallMarks(std::shared_ptr<const StallMarks> marks);
     // The lane counter is on a row of its own (the window is too narrow to
     // hold it beside the controls).
     bool laneInfoHasOwnRow() const;

@@ -17,6 +17,7 @@
 #include "ReviewWiring.h"
 #include "RequestDetailPanel.h"
 #include "RequestTablePanel.h"
+#include "StreamsWiring.h"
 #include "SwimlaneCanvas.h"
 #include "SwimlaneCoordinates.h"
 #include "SwimlaneView.h"
@@ -72,6 +73,7 @@ MainWindow::MainWindow(QWidget *parent)
     createDocks();
     m_review = new ReviewWiring(this, m_state);
     createCompareDock();
+    m_streams = new StreamsWiring(this, m_state);
     createActions();
     m_review->installViewActions();
     createStatusBar();
@@ -558,7 +560,7 @@ bool MainWindow::isBusy() const
     return isLoading() || m_swimlanes->isLayingOut() || m_requestTable->isQueryRunning()
         || m_distributions->isComputing() || m_reportJob.isRunning() || m_classes->isComputing()
         || m_exceedance->isComputing() || m_workflow->isBusy() || m_review->isBusy() || m_candidateLoad->isRunning()
-        || m_compare->isComputing();
+        || m_compare->isComputing() || m_streams->isBusy();
 }
 
 bool MainWindow::showPanel(const QString &dockName)

@@ -26,6 +26,7 @@ class ReportView;
 class RequestDetailPanel;
 class RequestTablePanel;
 class ReviewWiring;
+class StreamsWiring;
 class SwimlaneView;
 class ViewState;
 class WorkflowPanel;
@@ -66,6 +67,7 @@ public:
     ExceedancePanel *exceedance() const { return m_exceedance; }
     ReviewWiring *review() const { return m_review; }
     ComparePanel *comparePanel() const { return m_compare; }
+    StreamsWiring *streams() const { return m_streams; }
     // Shows and raises the dock with this object name (and keeps it in front
     // when a trace loads); false if there is none.
     bool showPanel(const QString &dockName);
@@ -135,6 +137,7 @@ private:
     ComparePanel *m_compare = nullptr;
     QDockWidget *m_compareDock = nullptr;
     TraceLoadJob *m_candidateLoad = nullptr;   // the trace to compare with
+    StreamsWiring *m_streams = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_panelsMenu = nullptr;
     QComboBox *m_boundary = nullptr;

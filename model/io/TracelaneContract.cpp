@@ -66,6 +66,29 @@ bool readTimes(const SpanAttribute &attribute, std::vector<qint64> *times, QStri
     return true;
 }
 
+// Repeats each client time by its event's token count (v2 client_counts).
+bool expandCounts(const SpanAttribute &attribute, std::vector<qint64> *times, QString *reason)
+{
+    const auto &elements = attribute.value.elements;
+    if (attribute.value.type != AttributeValue::Type::Array || elements.size() != times->size()) {
+        *reason = QStringLiteral("must be an array with one count per client time (%1); ignored").arg(times->size());
+        return false;
+    }
+    std::vector<qint64> expanded;
+    for (size_t i = 0; i < elements.size(); ++i) {
+        qint64 count = 0;
+        if (!AttributeText::parseCount(elements[i], &count) || count < 1 || count > (1 << 20)) {
+            *reason = QStringLiteral("element %1 (%2) is not a count of one token or more; ignored")
+                          .arg(i)
+                          .arg(fromStd(elements[i]));
+            return false;
+        }
+        expanded.insert(expanded.end(), size_t(count), (*times)[i]);
+    }
+    *times = std::move(expanded);
+    return true;
+}
+
 } // namespace
 
 namespace TracelaneContract {
@@ -144,17 +167,27 @@ SpanContract read(const SpanRecord &record, std::vector<Problem> *problems)
             times->clear();
         }
     }
+    // v2: tokens per client event; an event of k tokens becomes k equal
+    // times, which the request row reads back as one event of k.
+    if (const auto *attribute = record.findAttribute(kClientCountsKey); attribute && !contract.clientTokens.empty()) {
+        if (!expandCounts(*attribute, &contract.clientTokens, &reason))
+            problems->push_back({fromStd(kClientCountsKey), reason});
+    }
     // The same times as span events, for producers that emit one per token.
     if (contract.serverTokens.empty() && contract.clientTokens.empty()) {
         for (const auto &event : record.events) {
             if (event.name != kTokenEventName || event.time == kNoTime)
                 continue;
             bool server = false;
+            qint64 count = 1;
             for (const auto &attribute : event.attributes) {
                 if (attribute.key == kTokenSideKey)
                     server = attribute.value.text == "server";
+                else if (attribute.key == kTokenCountKey && !AttributeText::parseCount(attribute.value.text, &count))
+                    count = 1;
             }
-            (server ? contract.serverTokens : contract.clientTokens).push_back(event.time);
+            auto &times = server ? contract.serverTokens : contract.clientTokens;
+            times.insert(times.end(), size_t(std::clamp<qint64>(count, 1, 1 << 20)), event.time);
         }
         for (auto *times : {&contract.serverTokens, &contract.clientTokens})
             std::sort(times->begin(), times->end());

@@ -17,7 +17,7 @@
 // timestamps on a model call, explicit dependencies, per-token times.
 namespace TracelaneContract {
 
-inline constexpr int kVersion = 1;
+inline constexpr int kVersion = 2;
 inline constexpr std::string_view kVersionKey = "tracelane.contract.version";
 inline constexpr std::string_view kDependsOnKey = "tracelane.depends_on";
 inline constexpr std::string_view kCategoryKey = "tracelane.category";
@@ -25,10 +25,12 @@ inline constexpr std::string_view kContentBearingKey = "tracelane.content_bearin
 inline constexpr std::string_view kWorkflowTypeKey = "tracelane.workflow.type";
 inline constexpr std::string_view kServerTokensKey = "tracelane.tokens.server_unix_nano";
 inline constexpr std::string_view kClientTokensKey = "tracelane.tokens.client_unix_nano";
+inline constexpr std::string_view kClientCountsKey = "tracelane.tokens.client_counts";   // v2
 inline constexpr std::string_view kLastTokenServerKey = "tracelane.phase.last_token_server_unix_nano";
 inline constexpr std::string_view kLinkTypeKey = "tracelane.link.type";
 inline constexpr std::string_view kTokenEventName = "tracelane.token";
 inline constexpr std::string_view kTokenSideKey = "tracelane.token.side";
+inline constexpr std::string_view kTokenCountKey = "tracelane.token.count";   // v2
 
 // "tracelane.phase.queue_enter_unix_nano" for Stamp::QueueEnter, ...
 std::string phaseKey(Stamp stamp);

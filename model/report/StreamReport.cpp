@@ -165,10 +165,10 @@ QString text(const StreamSummary &summary)
                                 .arg(size == CoalescingReport::kMaxClusterSize ? QStringLiteral("+") : QString())
                                 .arg(grouped(c.clusterSizes[size_t(size)]));
         }
-        lines << QStringLiteral("  %1 requests with both sides; %2 of %3 client events carried several tokens "
-                                "(%4); tokens per event: %5")
-                     .arg(grouped(c.requests), grouped(c.multiTokenEvents), grouped(c.clientEvents),
-                          percent(c.multiTokenShare), clusters.join(QStringLiteral(", ")));
+        lines << QStringLiteral("  %1 requests with both sides, %2 of them coalesced; %3 of %4 client events carried "
+                                "several tokens (%5); tokens per event: %6")
+                     .arg(grouped(c.requests), grouped(c.coalescedRequests), grouped(c.multiTokenEvents),
+                          grouped(c.clientEvents), percent(c.multiTokenShare), clusters.join(QStringLiteral(", ")));
         lines << QStringLiteral("  gap CV (median over requests): server %1, client %2; stalls: server %3, client %4 "
                                 "(decode %5, transport %6)")
                      .arg(ms(c.medianServerGapCv), ms(c.medianClientGapCv), grouped(c.serverStalls),
@@ -246,6 +246,7 @@ nlohmann::json json(const StreamSummary &summary)
             {"tpot", figureJson(summary.tpot)},
             {"coalescing",
              {{"requests", c.requests},
+              {"coalesced_requests", c.coalescedRequests},
               {"client_events", c.clientEvents},
               {"multi_token_events", c.multiTokenEvents},
               {"multi_token_share", c.multiTokenShare},

@@ -4,6 +4,7 @@
 // with a reason while the request loads; parallel chunks merge in order.
 
 #include "io/TraceFileLoader.h"
+#include "io/TracelaneContract.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -50,6 +51,7 @@ private slots:
     void mismatchedLengthsAreDroppedWithAReason();
     void parallelChunksMergeInOrder();
     void jsonArrayOfRecordsKeepsTokenTimes();
+    void spanClientCountsExpandToTokens();
 };
 
 void tst_SeedTokenTimes::goodListsLoadExactly()
@@ -254,6 +256,47 @@ void tst_SeedTokenTimes::jsonArrayOfRecordsKeepsTokenTimes()
     QCOMPARE(table.rowCount(), 2);
     QCOMPARE(table.clientTokens().times(0), (std::vector<qint64>{6 * kMs, 18 * kMs, 30 * kMs}));
     QCOMPARE(table.clientTokens().countFor(1), size_t(0));
+}
+
+void tst_SeedTokenTimes::spanClientCountsExpandToTokens()
+{
+    SpanRecord span;
+    const auto array = [&span](const char *key, std::vector<std::string> elements) {
+        SpanAttribute &attribute = span.attributes.add();
+        attribute.key = key;
+        attribute.value.type = AttributeValue::Type::Array;
+        attribute.value.elements = std::move(elements);
+    };
+    array("tracelane.tokens.client_unix_nano", {"100", "250", "400"});
+    array("tracelane.tokens.client_counts", {"1", "3", "2"});
+    std::vector<TracelaneContract::Problem> problems;
+    TracelaneContract::SpanContract contract = TracelaneContract::read(span, &problems);
+    QVERIFY(problems.empty());
+    QCOMPARE(contract.clientTokens, (std::vector<qint64>{100, 250, 250, 250, 400, 400}));
+
+    // A count list that does not fit is ignored with a reason; the times stay.
+    span.clear();
+    array("tracelane.tokens.client_unix_nano", {"100", "250"});
+    array("tracelane.tokens.client_counts", {"1", "0"});
+    contract = TracelaneContract::read(span, &problems);
+    QCOMPARE(problems.size(), size_t(1));
+    QCOMPARE(problems[0].field, QStringLiteral("tracelane.tokens.client_counts"));
+    QCOMPARE(contract.clientTokens, (std::vector<qint64>{100, 250}));
+
+    // One span event per client event, with its token count.
+    span.clear();
+    problems.clear();
+    for (const auto &[time, count] : {std::pair{qint64(500), "1"}, std::pair{qint64(700), "4"}}) {
+        SpanEventRecord &event = span.events.add();
+        event.name = "tracelane.token";
+        event.time = time;
+        SpanAttribute &attribute = event.attributes.add();
+        attribute.key = "tracelane.token.count";
+        attribute.value.type = AttributeValue::Type::Int;
+        attribute.value.text = count;
+    }
+    contract = TracelaneContract::read(span, &problems);
+    QCOMPARE(contract.clientTokens, (std::vector<qint64>{500, 700, 700, 700, 700}));
 }
 
 QTEST_GUILESS_MAIN(tst_SeedTokenTimes)

@@ -142,8 +142,9 @@ QString nextTestFor(StreamMechanism mechanism)
                               "joining, preemption, KV-cache swaps, cross-node transfers), then vary batch size or "
                               "turn on chunked prefill and check that the server gaps shrink");
     case StreamMechanism::Both:
-        return QStringLiteral("fix the order of evidence: first remove buffering on the return path (it is cheap to "
-                              "test), then line the remaining server pauses up with batch composition");
+        return QStringLiteral("first remove buffering on the return path (cheap to test) and check that the client "
+                              "clusters dissolve; then line the server pauses that remain up with what the batch held "
+                              "at that moment");
     case StreamMechanism::None:
         return QStringLiteral("none needed for the stream; look at TTFT phases or the load instead");
     case StreamMechanism::NotJudged:
@@ -167,10 +168,13 @@ CoalescingReport coalescing(const RequestTable &table, const RowSet *scope, cons
         const AlignedStream aligned = align(server, client, row, rule);
         ++report.requests;
         report.clientEvents += aligned.clientEvents;
+        qint64 several = 0;
         for (const qint32 tokens : aligned.tokensPerEvent) {
-            report.multiTokenEvents += tokens > 1 ? 1 : 0;
+            several += tokens > 1 ? 1 : 0;
             ++report.clusterSizes[size_t(qMin(tokens, CoalescingReport::kMaxClusterSize))];
         }
+        report.multiTokenEvents += several;
+        report.coalescedRequests += several * 10 >= aligned.clientEvents && several > 0 ? 1 : 0;
         serverCv.push_back(aligned.serverGapCv);
         clientCv.push_back(aligned.clientGapCv);
         report.serverStalls += aligned.serverStalls;
@@ -195,11 +199,11 @@ CoalescingReport coalescing(const RequestTable &table, const RowSet *scope, cons
     report.medianServerGapCv = median(serverCv);
     report.medianClientGapCv = median(clientCv);
 
-    // Clusters: a tenth of the client's events carry several tokens and its
-    // gaps vary half again as much as the server's.
-    const bool clustered = report.multiTokenShare >= 0.10
-        && (std::isnan(report.medianServerGapCv) || std::isnan(report.medianClientGapCv)
-            || report.medianClientGapCv >= 1.5 * report.medianServerGapCv);
+    // Clusters: client events that carry several tokens (a tenth of all
+    // events, or of the events of a tenth of the requests), or client gaps
+    // that vary half again as much as the server's (bursts of events).
+    const bool clustered = report.multiTokenShare >= 0.10 || report.coalescedRequests * 10 >= report.requests
+        || (report.medianClientGapCv >= 1.5 * report.medianServerGapCv && report.medianServerGapCv > 0.0);
     const bool decodeStalls = report.decodeStalls > 0 && report.decodeStalls >= report.transportStalls;
     const bool transportStalls = report.transportStalls > report.decodeStalls;
     const QString cv = QStringLiteral("median gap CV %1 at the server, %2 at the client")
@@ -207,11 +211,13 @@ CoalescingReport coalescing(const RequestTable &table, const RowSet *scope, cons
                            .arg(report.medianClientGapCv, 0, 'f', 2);
     if (decodeStalls && (clustered || report.transportStalls * 3 >= report.clientStalls)) {
         report.mechanism = StreamMechanism::Both;
-        report.reason = QStringLiteral("%1 of %2 client stalls line up with a server pause, but %3 of client events "
-                                       "carry several tokens and %4 stalls happened while the server kept producing "
-                                       "(%5)")
+        report.reason = QStringLiteral("%1 of %2 client stalls line up with a server pause, but client events of %3 "
+                                       "of %4 requests arrive in clusters (%5 of all events carry several tokens) and "
+                                       "%6 stalls happened while the server kept producing (%7)")
                             .arg(report.decodeStalls)
                             .arg(report.clientStalls)
+                            .arg(report.coalescedRequests)
+                            .arg(report.requests)
                             .arg(percent(report.multiTokenShare))
                             .arg(report.transportStalls)
                             .arg(cv);
@@ -224,9 +230,11 @@ CoalescingReport coalescing(const RequestTable &table, const RowSet *scope, cons
                             .arg(report.serverStalls);
     } else if (clustered || transportStalls) {
         report.mechanism = StreamMechanism::TransportBuffering;
-        report.reason = QStringLiteral("server token times are smooth while client events arrive in clusters: %1 of "
-                                       "client events carry several tokens, %2 of %3 client stalls happened while "
-                                       "the server kept producing (%4)")
+        report.reason = QStringLiteral("server token times are smooth while client events arrive in clusters: client "
+                                       "events of %1 of %2 requests carry several tokens (%3 of all events), %4 of %5 "
+                                       "client stalls happened while the server kept producing (%6)")
+                            .arg(report.coalescedRequests)
+                            .arg(report.requests)
                             .arg(percent(report.multiTokenShare))
                             .arg(report.transportStalls)
                             .arg(report.clientStalls)

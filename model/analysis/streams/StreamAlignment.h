@@ -49,6 +49,7 @@ struct CoalescingReport
     static constexpr int kMaxClusterSize = 16; // sizes above are counted together
 
     qint64 requests = 0;
+    qint64 coalescedRequests = 0; // a tenth or more of their client events carried several tokens
     qint64 clientEvents = 0;
     qint64 multiTokenEvents = 0; // client events carrying more than one token
     double multiTokenShare = 0.0;

@@ -1,0 +1,263 @@
+// The stream and load views: the request detail's stream strip, the Load dock
+// (series, picking a range into the shared slice, following the swimlanes'
+// time window), the Streams dock (verdict, editable stall rule) and the
+// wiring that carries the stall rule to the detail and the swimlanes.
+
+#include "LoadPanel.h"
+#include "MainWindow.h"
+#include "PhaseLegend.h"
+#include "RequestDetailPanel.h"
+#include "StreamPanel.h"
+#include "StreamsWiring.h"
+#include "SwimlaneCanvas.h"
+#include "SwimlaneView.h"
+#include "TokenStreamStrip.h"
+#include "ViewState.h"
+#include "analysis/load/LoadTimeline.h"
+#include "analysis/streams/StallMarks.h"
+#include "io/TraceFileLoader.h"
+#include "store/TraceStore.h"
+#include "support/TestData.h"
+
+#include <qcustomplot.h>
+
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QSignalSpy>
+#include <QTest>
+
+namespace {
+
+constexpr qint64 kMs = 1'000'000;
+constexpr qint64 kS = 1'000'000'000;
+
+using TestData::fixture;
+
+std::shared_ptr<TraceStore> proxyTrace()
+{
+    return TraceFileLoader::load(fixture(QStringLiteral("streams/proxy-buffering.jsonl")), {}).store;
+}
+
+qsizetype rowWithStall(const RequestTable &table)
+{
+    for (qsizetype row = 0; row < table.rowCount(); ++row) {
+        if (!RequestStream::stalls(table.serverTokens(), row, StallRule{}).empty())
+            return row;
+    }
+    return -1;
+}
+
+} // namespace
+
+class tst_StreamWidgets : public QObject
+{
+    Q_OBJECT
+private slots:
+    void stripShowsBothSidesAndStalls();
+    void stripKeepsItsRowsWideInANarrowDock();
+    void stripHiddenWithoutTokenTimes();
+    void loadSeriesOfTheTrace();
+    void pickingARangeSlicesEveryView();
+    void loadFollowsTheSwimlanes();
+    void streamPanelNamesTheMechanism();
+    void stallRuleReachesDetailAndLanes();
+};
+
+void tst_StreamWidgets::stripShowsBothSidesAndStalls()
+{
+    const auto store = proxyTrace();
+    QVERIFY(store && store->requests.rowCount() == 340);
+    const qsizetype row = rowWithStall(store->requests);
+    QVERIFY(row >= 0);
+    TokenStreamStrip strip;
+    strip.resize(900, strip.sizeHint().height());
+    strip.setRequest(&store->requests, qint32(row), StallRule{});
+    QVERIFY(strip.hasStream());
+    const auto server
+        = RequestStream::analyse(store->requests.serverTokens(), row, store->requests.outputTokens(row), StallRule{});
+    QVERIFY(strip.caption().startsWith(QStringLiteral("server: %1 events").arg(server.events)));
+    QVERIFY2(strip.caption().contains(QStringLiteral("1 stall(s)")), qPrintable(strip.caption()));
+    // A rule with a floor above the stall clears it.
+    strip.setRequest(&store->requests, qint32(row), StallRule{4.0, 5000.0});
+    QVERIFY2(!strip.caption().contains(QStringLiteral("1 stall(s)")), qPrintable(strip.caption()));
+    const QImage image = strip.grab().toImage();
+    QCOMPARE(image.width(), 900);
+}
+
+void tst_StreamWidgets::stripKeepsItsRowsWideInANarrowDock()
+{
+    const auto store = proxyTrace();
+    const qsizetype row = rowWithStall(store->requests);
+    QVERIFY(row >= 0);
+    const QColor tick(0x00, 0x72, 0xB2);
+    const QColor bar(0x00, 0x9E, 0x73);
+    // Where the ticks and the histogram's bars landed.
+    const auto extent = [](const QImage &image, const QColor &colour) {
+        QRect box;
+        for (int y = 0; y < image.height(); ++y) {
+            for (int x = 0; x < image.width(); ++x) {
+                if (image.pixelColor(x, y) == colour)
+                    box |= QRect(x, y, 1, 1);
+            }
+        }
+        return box;
+    };
+    TokenStreamStrip strip;
+    for (const int width : {900, 400}) {
+        strip.resize(width, strip.heightForWidth(width));
+        strip.setRequest(&store->requests, qint32(row), StallRule{});
+        const QImage image = strip.grab().toImage();
+        const QRect ticks = extent(image, tick);
+        const QRect bars = extent(image, bar);
+        QVERIFY(!ticks.isEmpty() && !bars.isEmpty());
+        QVERIFY2(ticks.bottom() <= strip.tickArea().bottom(), qPrintable(QString::number(width)));
+        QVERIFY(strip.histogramArea().contains(bars));
+        if (width == 900) {
+            // Beside: the rows stop short of the histogram.
+            QVERIFY(strip.histogramArea().left() > strip.tickArea().right());
+            QVERIFY(bars.left() > ticks.right());
+        } else {
+            // Below: the rows keep the strip's width, the bars sit under them.
+            QCOMPARE(strip.tickArea().width(), 400);
+            QVERIFY(bars.top() > ticks.bottom());
+            QVERIFY2(ticks.width() >= 400 - 52 - 8, qPrintable(QString::number(ticks.width())));
+            QVERIFY(strip.heightForWidth(400) > strip.heightForWidth(900));
+        }
+    }
+}
+
+void tst_StreamWidgets::stripHiddenWithoutTokenTimes()
+{
+    ViewState state;
+    RequestDetailPanel panel(&state);
+    panel.show();
+    state.setStore(TraceFileLoader::load(fixture(QStringLiteral("seed/three-requests.jsonl")), {}).store);
+    state.activateRow(0);
+    QVERIFY(!panel.streamStrip()->isVisible());
+    state.setStore(proxyTrace());
+    state.activateRow(3);
+    QVERIFY(panel.streamStrip()->isVisible());
+    QVERIFY(panel.streamStrip()->caption().contains(QStringLiteral("client: ")));
+}
+
+void tst_StreamWidgets::loadSeriesOfTheTrace()
+{
+    ViewState state;
+    LoadPanel panel(&state);
+    QSignalSpy ready(&panel, &LoadPanel::timelineReady);
+    const auto store = proxyTrace();
+    state.setStore(store);
+    QTRY_VERIFY(!panel.isComputing() && ready.count() > 0);
+    const LoadTimeline &shown = panel.timeline();
+    // Auto bins: 1-2-5 steps giving about 200 bins over the trace.
+    const LoadTimeline expected = LoadAnalysis::timeline(*store, nullptr, shown.binNs, Slo{}, Boundary::Client);
+    QCOMPARE(shown.binCount(), expected.binCount());
+    QCOMPARE(shown.arrivals, expected.arrivals);
+    QCOMPARE(shown.meanQueueDepth, expected.meanQueueDepth);
+    QCOMPARE(shown.binNs, 500 * kMs); // about 90 s of trace / 200 bins -> 0.5 s
+    // arrivals/s, completions/s, goodput/s in the top rect; in flight and queue below.
+    QCOMPARE(panel.plot()->graphCount(), 5);
+    QCOMPARE(panel.plot()->graph(0)->name(), QStringLiteral("arrivals/s"));
+    const auto *arrivals = panel.plot()->graph(0)->data().data();
+    QCOMPARE(arrivals->at(0)->value, double(expected.arrivals[0]) / 0.5);
+    QVERIFY(panel.summaryText().contains(QStringLiteral("Burst envelope")));
+    QVERIFY(panel.summaryText().contains(QStringLiteral("Little's law")));
+}
+
+void tst_StreamWidgets::pickingARangeSlicesEveryView()
+{
+    ViewState state;
+    LoadPanel panel(&state);
+    const auto store = proxyTrace();
+    state.setStore(store);
+    QTRY_VERIFY(!panel.isComputing() && panel.timeline().binCount() > 0);
+    const qint64 from = panel.timeline().startNs + 30 * kS;
+    panel.pickRange(from, from + kS);
+    QVERIFY(state.hasSlice());
+    QCOMPARE(state.slice(), LoadAnalysis::arrivedBetween(store->requests, from, from + kS));
+    QVERIFY(state.slice().size() >= 40); // the burst
+    QVERIFY(state.sliceLabel().startsWith(QStringLiteral("arrived +")));
+    // The panel keeps drawing the whole trace, the range shaded.
+    QTRY_VERIFY(!panel.isComputing());
+    QCOMPARE(panel.timeline().placed, qint64(340));
+    // Another slice (a class) scopes the series.
+    state.setSlice(RowSet::fromRows({0, 1, 2}), QStringLiteral("three"));
+    QTRY_VERIFY(!panel.isComputing() && panel.timeline().placed == 3);
+}
+
+void tst_StreamWidgets::loadFollowsTheSwimlanes()
+{
+    ViewState state;
+    LoadPanel panel(&state);
+    state.setStore(proxyTrace());
+    QTRY_VERIFY(!panel.isComputing() && panel.timeline().binCount() > 0);
+    const qint64 origin = panel.timeline().startNs;
+    state.setTimeWindow({origin + 10 * kS, origin + 20 * kS});
+    QCOMPARE(panel.plot()->xAxis->range().lower, 10.0);
+    QCOMPARE(panel.plot()->xAxis->range().upper, 20.0);
+    // Zooming the plot moves the swimlanes' window.
+    panel.plot()->xAxis->setRange(12.0, 14.0);
+    QCOMPARE(state.timeWindow().begin, origin + 12 * kS);
+    QCOMPARE(state.timeWindow().end, origin + 14 * kS);
+}
+
+void tst_StreamWidgets::streamPanelNamesTheMechanism()
+{
+    ViewState state;
+    StreamPanel panel(&state);
+    state.setStore(proxyTrace());
+    QTRY_VERIFY(!panel.isComputing());
+    const auto &c = panel.summary().coalescing;
+    QCOMPARE(c.requests, qint64(340));
+    QCOMPARE(c.mechanism, StreamMechanism::Both); // proxy clusters and server stalls
+    QVERIFY(panel.verdictText().contains(QStringLiteral("p95 inter-token gap")));
+    QVERIFY(panel.reportText().contains(QStringLiteral("Inter-token gap, every gap pooled")));
+    // Only the direct route: client events follow the server, stalls are the server's.
+    std::vector<qint32> direct;
+    const auto *route = state.store()->requests.attribute(QStringLiteral("route"));
+    for (qsizetype row = 0; row < state.store()->requests.rowCount(); ++row) {
+        if (route->text(row) == QStringLiteral("direct"))
+            direct.push_back(qint32(row));
+    }
+    state.setSlice(RowSet::fromRows(direct), QStringLiteral("route = direct"));
+    QTRY_VERIFY(!panel.isComputing() && panel.summary().scopeRequests == qsizetype(direct.size()));
+    QCOMPARE(panel.summary().coalescing.mechanism, StreamMechanism::Decode);
+    QCOMPARE(panel.summary().coalescing.multiTokenEvents, qint64(0));
+}
+
+void tst_StreamWidgets::stallRuleReachesDetailAndLanes()
+{
+    MainWindow window;
+    window.setPersistent(false);
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    window.openFile(fixture(QStringLiteral("streams/proxy-buffering.jsonl")));
+    QVERIFY(finished.wait(30'000));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 30'000);
+    QVERIFY(window.findChild<QDockWidget *>(QStringLiteral("loadDock")));
+    QVERIFY(window.findChild<QDockWidget *>(QStringLiteral("streamsDock")));
+    const auto store = window.store();
+    const qsizetype row = rowWithStall(store->requests);
+    window.viewState()->activateRow(qint32(row));
+    TokenStreamStrip *strip = window.requestDetail()->streamStrip();
+    QVERIFY(strip->isVisible());
+    QVERIFY(strip->caption().contains(QStringLiteral("1 stall(s)")));
+    // The swimlanes hold every client stall of the trace (33, as the CLI counts).
+    const StallMarks *marks = window.swimlanes()->canvas()->stallMarks();
+    QVERIFY(marks);
+    QCOMPARE(marks->stalls.size(), size_t(33));
+    QCOMPARE(marks->of(row).size(), size_t(1));
+    QVERIFY(window.swimlanes()->legend()->content().stalls);
+    // Raise the floor to 5 s in the Streams dock: no stall left anywhere.
+    auto *minimum = window.streams()->streamPanel()->findChild<QDoubleSpinBox *>(QStringLiteral("stallMinimum"));
+    minimum->setValue(5000.0);
+    QVERIFY(!strip->caption().contains(QStringLiteral("1 stall(s)")));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 30'000);
+    QVERIFY(window.streams()->streamPanel()->reportText().contains(QStringLiteral("Stalls (client): 0 in 0")));
+    QCOMPARE(window.swimlanes()->canvas()->stallMarks()->stalls.size(), size_t(0));
+    QVERIFY(!window.swimlanes()->legend()->content().stalls); // the legend names only what is drawn
+}
+
+QTEST_MAIN(tst_StreamWidgets)
+#include "tst_streamwidgets.moc"
