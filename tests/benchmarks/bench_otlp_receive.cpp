@@ -2,17 +2,18 @@
 // (2 OTLP/HTTP protobuf, 2 OTLP/gRPC by default) send agent-shaped traces at
 // a combined rate for a bounded time into one receiver (OtlpHttpServer on its
 // thread, OtlpGrpcServer on gRPC's), while this thread stores what arrives
-// through BatchIngest into a SpanTraceBuilder every 50 ms, as
-// `tracelane-cli receive` does. Then the same at 10x the rate (overload): the
-// receiver answers 429 / RESOURCE_EXHAUSTED while its queue is full and the
-// exporters retry after the delay it names (never dropping a batch), until
-// every span has been accepted.
+// through BatchIngest into a SpanTraceBuilder in bounded steps (SlicedDrain:
+// slices of 2,048 spans, 10 ms per step), as `tracelane-cli receive` does.
+// Then the same at 10x the rate (overload): the receiver answers 429 /
+// RESOURCE_EXHAUSTED while its queue is full and the exporters retry after
+// the delay it names (never dropping a batch), until every span has been
+// accepted.
 //
 // Reported per phase: spans sent and received, checked span id by span id
 // (missing, duplicated), the rate reached, each exporter's round-trip
 // latency per export (p50/p99/max, by transport), back-pressure answers and
-// retries, the longest store tick (the time a consumer thread is held per
-// 50 ms tick), the most spans buffered, and the peak RSS of the phase
+// retries, the longest store step (the time the consumer thread is held at
+// once), the most spans buffered, and the peak RSS of the phase
 // (VmHWM, reset between phases). The reference: OtlpExport::handle on the
 // same request bodies in this process, no sockets, one thread (the decode
 // ceiling); throughput is printed as a ratio of it.
@@ -29,6 +30,7 @@
 #include "live/OtlpExport.h"
 #include "live/OtlpGrpcServer.h"
 #include "live/OtlpHttpServer.h"
+#include "live/SlicedDrain.h"
 #include "live/SpanAdmission.h"
 #include "proto/otlp_trace.grpc.pb.h"
 #include "proto/otlp_trace.pb.h"
@@ -396,23 +398,22 @@ bool runPhase(const char *name, const Phase &phase, const Settings &settings, do
             exporter.join();
         running = 0;
     });
-    double longestTickMs = 0;
     qint64 mostBuffered = 0;
-    const auto storeTick = [&] {
-        mostBuffered = std::max(mostBuffered, queue.bufferedSpans());
-        QElapsedTimer tick;
-        tick.start();
-        for (ExportBatch &batch : queue.takeAll()) {
-            for (const SpanRecord &span : batch.spans)
-                received.push_back(span.spanId.size() == 16 ? std::strtoull(span.spanId.c_str(), nullptr, 16) : 0);
-            BatchIngest::feed(batch, builder);
-        }
-        longestTickMs = std::max(longestTickMs, double(tick.nsecsElapsed()) / 1e6);
+    // Stored as the live consumers store: in bounded steps (SlicedDrain), the
+    // next step at once while more waits, else after 50 ms.
+    SlicedDrain drain(queue);
+    const SlicedDrain::Store storeBatch = [&](ExportBatch &batch) {
+        for (const SpanRecord &span : batch.spans)
+            received.push_back(span.spanId.size() == 16 ? std::strtoull(span.spanId.c_str(), nullptr, 16) : 0);
+        BatchIngest::feed(batch, builder);
     };
     const auto deadline = begin + std::chrono::duration<double>(phase.seconds + 180.0);
+    bool more = false;
     while (running.load() != 0 && Clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        storeTick();
+        if (!more)
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        mostBuffered = std::max(mostBuffered, queue.bufferedSpans());
+        more = drain.step(storeBatch);
     }
     const bool drained = running.load() == 0;
     if (!drained)
@@ -423,7 +424,8 @@ bool runPhase(const char *name, const Phase &phase, const Settings &settings, do
     receiverThread.quit();
     receiverThread.wait();
     grpcServer.close();
-    storeTick();
+    mostBuffered = std::max(mostBuffered, queue.bufferedSpans());
+    drain.drainAll(storeBatch);
     const double elapsed = std::chrono::duration<double>(Clock::now() - begin).count();
     QElapsedTimer finishTimer;
     finishTimer.start();
@@ -481,10 +483,13 @@ bool runPhase(const char *name, const Phase &phase, const Settings &settings, do
                 "ms, p99 %.1f ms, max %.1f ms (n=%zu)\n",
                 percentile(httpMs, 0.5), percentile(httpMs, 0.99), percentile(httpMs, 1.0), httpMs.size(),
                 percentile(grpcMs, 0.5), percentile(grpcMs, 0.99), percentile(grpcMs, 1.0), grpcMs.size());
-    std::printf("  store: %lld spans in %lld workflows, longest 50 ms tick %.1f ms, finish %.0f ms; most buffered "
+    std::printf("  store: %lld spans in %lld workflows, in %lld steps of at most %lld spans per slice and %.0f ms "
+                "budget: longest step %.1f ms (largest slice %lld spans); finish %.0f ms; most buffered "
                 "%lld of %lld; peak RSS %.0f MiB (the store: %.0f MiB); wall %.1f s\n",
                 static_cast<long long>(store.spans.rowCount()), static_cast<long long>(store.workflows.rowCount()),
-                longestTickMs, finishMs, static_cast<long long>(mostBuffered),
+                static_cast<long long>(drain.steps()), static_cast<long long>(SlicedDrain::Limits{}.sliceSpans),
+                double(SlicedDrain::Limits{}.stepBudgetNs) / 1e6, double(drain.longestStepNs()) / 1e6,
+                static_cast<long long>(drain.longestSliceSpans()), finishMs, static_cast<long long>(mostBuffered),
                 static_cast<long long>(settings.maxBuffered), peak, double(store.memoryBytes()) / (1024.0 * 1024.0),
                 elapsed);
     std::fflush(stdout);
