@@ -9,6 +9,7 @@
 #include "live/OtlpGrpcServer.h"
 #include "live/OtlpHttpServer.h"
 #include "live/OtlpJsonWriter.h"
+#include "live/SlicedDrain.h"
 #include "report/ReportJson.h"
 #include "report/ReportText.h"
 
@@ -213,19 +214,22 @@ int runReceive(const CliContext &context)
     const auto previousTerm = std::signal(SIGTERM, onStopSignal);
 
     QEventLoop loop;
-    const auto drain = [&] {
-        for (ExportBatch &batch : queue.takeAll()) {
-            if (capture.isOpen())
-                capture.write(QByteArray::fromStdString(OtlpJsonWriter::line(batch)) + '\n');
-            BatchIngest::feed(batch, builder);
-            stored += qint64(batch.spans.size());
-        }
+    // Stored in bounded steps (SlicedDrain): after a burst the loop comes
+    // back between steps (Ctrl-C, --duration) instead of storing it at once.
+    SlicedDrain drain(queue);
+    const SlicedDrain::Store storeBatch = [&](ExportBatch &batch) {
         if (capture.isOpen())
-            capture.flush();
+            capture.write(QByteArray::fromStdString(OtlpJsonWriter::line(batch)) + '\n');
+        BatchIngest::feed(batch, builder);
+        stored += qint64(batch.spans.size());
     };
     QTimer tick;
     QObject::connect(&tick, &QTimer::timeout, &loop, [&] {
-        drain();
+        const bool more = drain.step(storeBatch);
+        if (capture.isOpen())
+            capture.flush();
+        // More waiting: the next step as soon as the loop is idle.
+        tick.setInterval(more ? 0 : 50);
         if (const int signal = g_stopSignal.load(); signal != 0)
             stopReason = signal == SIGINT ? QStringLiteral("interrupted") : QStringLiteral("terminated");
         else if (maxSpans > 0 && stored >= maxSpans)
@@ -243,7 +247,9 @@ int runReceive(const CliContext &context)
     receiverThread.quit();
     receiverThread.wait();
     grpcServer.close();
-    drain();
+    drain.drainAll(storeBatch);
+    if (capture.isOpen())
+        capture.flush();
     std::signal(SIGINT, previousInt);
     std::signal(SIGTERM, previousTerm);
     capture.close();

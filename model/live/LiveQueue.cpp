@@ -25,6 +25,20 @@ std::vector<ExportBatch> LiveQueue::takeAll()
     return out;
 }
 
+std::vector<ExportBatch> LiveQueue::take(qint64 maxSpans)
+{
+    std::vector<ExportBatch> out;
+    QMutexLocker locker(&m_mutex);
+    qint64 taken = 0;
+    while (!m_batches.empty() && (out.empty() || taken < maxSpans)) {
+        taken += qint64(m_batches.front().spans.size());
+        out.push_back(std::move(m_batches.front()));
+        m_batches.pop_front();
+    }
+    m_spans -= taken;
+    return out;
+}
+
 qint64 LiveQueue::bufferedSpans() const
 {
     QMutexLocker locker(&m_mutex);

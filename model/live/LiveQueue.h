@@ -21,6 +21,10 @@ public:
     bool full() const;
     void push(ExportBatch &&batch);
     std::vector<ExportBatch> takeAll();
+    // Whole batches from the front until they hold `maxSpans` or more (at
+    // least one batch when any is queued): a taker that stores in bounded
+    // slices never holds its thread for a burst's worth of spans.
+    std::vector<ExportBatch> take(qint64 maxSpans);
     qint64 bufferedSpans() const;
 
 private:
