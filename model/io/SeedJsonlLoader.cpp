@@ -299,6 +299,25 @@ public:
         }
     }
 
+    // The merged timelines hold exactly the chunks' rows and bytes (fewer
+    // when ids repeat): reserved once, so a 200M-token merge never regrows
+    // and the final squeeze copies nothing.
+    void reserveTokens(const std::vector<ChunkOutput> &outputs)
+    {
+        qsizetype rows = 0;
+        quint64 server = 0;
+        quint64 client = 0;
+        for (const auto &output : outputs) {
+            rows += output.table.rowCount();
+            server += output.serverTokens.encodedBytes();
+            client += output.clientTokens.encodedBytes();
+        }
+        if (server > 0)
+            m_serverTokens.reserveMore(rows, server);
+        if (client > 0)
+            m_clientTokens.reserveMore(rows, client);
+    }
+
     // Hands the merged per-token times to the store, if any record had them.
     void finish()
     {
@@ -378,6 +397,7 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     }
     store.requests.reserve(rows, idBytes);
     ChunkMerger merger(store, fileName, rows);
+    merger.reserveTokens(outputs);
     qint64 lineBase = 0;
     bool crlf = false;
     MixedFormats mixed(TraceFormat::SeedJsonl);

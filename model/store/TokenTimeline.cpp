@@ -143,6 +143,16 @@ void TokenTimeline::reserve(qsizetype rows, qint64 events)
     m_first.reserve(size_t(rows));
 }
 
+void TokenTimeline::reserveMore(qsizetype rows, quint64 bytes)
+{
+    const size_t offsets = m_eventOffsets.empty() ? size_t(rows) + 1 : m_eventOffsets.size() + size_t(rows);
+    m_bytes.reserve(m_bytes.size() + bytes);
+    m_byteOffsets.reserve(offsets);
+    m_eventOffsets.reserve(offsets);
+    m_tokenOffsets.reserve(offsets);
+    m_first.reserve(m_first.size() + size_t(rows));
+}
+
 void TokenTimeline::squeeze()
 {
     m_bytes.shrink_to_fit();

@@ -90,6 +90,9 @@ public:
     // Empty rows up to `rows` rows in total.
     void padTo(qsizetype rows);
     void reserve(qsizetype rows, qint64 events);
+    // Room for `rows` more rows holding `bytes` more encoded bytes (what a
+    // merge of known parts needs: no regrowth, and squeeze() copies nothing).
+    void reserveMore(qsizetype rows, quint64 bytes);
     void squeeze();
 
     size_t memoryBytes() const
