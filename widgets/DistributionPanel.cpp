@@ -294,7 +294,10 @@ void DistributionPanel::redraw()
         lo = qMin(lo, slo);
         hi = qMax(hi, slo);
     }
-    const double pad = log ? 1.0 : (hi - lo) * 0.03 + 1e-9;
+    // Every value equal (one workflow, or identical µs spans): ±10% around
+    // it, not ±1e-9 ms whose ticks all read the same number.
+    const double spread = hi - lo;
+    const double pad = log ? 1.0 : spread > 0.0 ? spread * 0.03 : qMax(std::abs(hi) * 0.1, 1e-3);
     if (log)
         m_plot->xAxis->setRange(lo / 1.15, hi * 1.15);
     else

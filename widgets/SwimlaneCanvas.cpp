@@ -24,6 +24,9 @@ namespace {
 
 constexpr double kWheelZoomPerStep = 0.8;
 constexpr double kMinLanesVisible = 5.0;
+// Half the narrowest window (minimumDuration, 1 µs): a trace of one instant
+// still opens on a window the zoom accepts.
+constexpr qint64 kMinimumMarginNs = 500;
 constexpr int kDragThresholdPx = 4;
 
 } // namespace
@@ -99,8 +102,10 @@ TimeWindow SwimlaneCanvas::boundsFor(const LaneLayout &layout, TimeAxis axis)
         begin = layout.traceBegin();
         end = layout.traceEnd();
     }
-    // A small margin so the first and last phases do not touch the edges.
-    const qint64 margin = qMax<qint64>((end - begin) / 50, 1'000'000);
+    // A small margin so the first and last phases do not touch the edges,
+    // relative to the data: span traces of a few µs must fill the view, not
+    // sit as a hairline in the middle of a fixed millisecond margin.
+    const qint64 margin = qMax<qint64>((end - begin) / 50, kMinimumMarginNs);
     return {begin - margin, end + margin};
 }
 

@@ -104,7 +104,9 @@ QVariant WorkflowListModel::data(const QModelIndex &index, int role) const
         const double ms = valueMs(workflow, column);
         if (!display)
             return ms;
-        return std::isnan(ms) ? QStringLiteral("\u2013") : QLocale().toString(ms, 'f', 1);
+        // Sub-millisecond workflows (µs spans) keep three decimals, not "0.0".
+        const int decimals = ms != 0.0 && std::abs(ms) < 1.0 ? 3 : 1;
+        return std::isnan(ms) ? QStringLiteral("\u2013") : QLocale().toString(ms, 'f', decimals);
     }
     case ColumnCount:
         break;

@@ -1,36 +1,42 @@
 #include "WorkflowPanel.h"
 
 #include "SpanCategoryColors.h"
-#include "WorkKindColors.h"
 #include "ViewState.h"
 #include "WhatIfPanel.h"
+#include "WorkKindColors.h"
 #include "WorkflowGantt.h"
 #include "WorkflowPathModel.h"
 #include "WorkflowPicker.h"
 
+#include "analysis/workflows/LongLivedStreams.h"
 #include "analysis/workflows/SpanGraphBuilder.h"
 #include "analysis/workflows/WhatIf.h"
-#include "analysis/workflows/LongLivedStreams.h"
 #include "analysis/workflows/WorkKinds.h"
 #include "store/TraceStore.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QKeyEvent>
-#include <QLocale>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QLocale>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
 namespace {
 
-QString ms(qint64 ns)
+// "5986.00 ms"; under a millisecond in µs ("5.0 µs"), which two decimals
+// of ms would show as 0.01 ms.
+QString duration(qint64 ns)
 {
-    return ns == kNoTime ? QStringLiteral("n/a") : QString::number(double(ns) / 1e6, 'f', 2);
+    if (ns == kNoTime)
+        return QStringLiteral("n/a");
+    if (ns > -1'000'000 && ns < 1'000'000)
+        return QString::number(double(ns) / 1e3, 'f', 1) + QStringLiteral(" \u00b5s");
+    return QString::number(double(ns) / 1e6, 'f', 2) + QStringLiteral(" ms");
 }
 
 } // namespace
@@ -91,7 +97,7 @@ WorkflowPanel::WorkflowPanel(ViewState *state, QWidget *parent)
     split->setStretchFactor(1, 3);
     split->setStretchFactor(2, 2);
     split->setCollapsible(1, false);
-    split->setSizes({250, 600, 400});   // relative: of whatever width the dock has
+    split->setSizes({250, 600, 400}); // relative: of whatever width the dock has
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
@@ -130,7 +136,7 @@ QString WorkflowPanel::legendHtml(const WorkflowSchedule *schedule, bool orphans
         const WorkKind kind = WorkKinds::ofSpan(graph, schedule->tree(), span);
         pieces.clear();
         WorkKinds::split(graph, span, kind, graph.start(span), graph.end(span), pieces);
-        if (pieces.empty())   // a span of no duration
+        if (pieces.empty()) // a span of no duration
             present[size_t(kind)] = true;
         for (const WorkPiece &piece : pieces)
             present[size_t(piece.kind)] = true;
@@ -181,8 +187,9 @@ void WorkflowPanel::showWorkflow(qint32 workflow)
         return;
     }
     m_title->setText(tr("Workflow %1: analysing…").arg(store->workflows.traceIdText(workflow)));
-    m_analysisJob.start([store, workflow](const std::atomic<bool> *) { return WorkflowAnalysis::analyse(*store, workflow); },
-                        [this](WorkflowAnalysis analysis) { applyAnalysis(std::move(analysis)); });
+    m_analysisJob.start(
+        [store, workflow](const std::atomic<bool> *) { return WorkflowAnalysis::analyse(*store, workflow); },
+        [this](WorkflowAnalysis analysis) { applyAnalysis(std::move(analysis)); });
 }
 
 void WorkflowPanel::showRepresentativeWorkflow()
@@ -207,8 +214,8 @@ void WorkflowPanel::showRepresentativeWorkflow()
     m_analysisJob.start(
         [store, metric, boundary](const std::atomic<bool> *) {
             Result result;
-            result.analysis =
-                WorkflowAnalysis::analyse(*store, WorkflowAnalysis::representativeWorkflow(*store, metric, boundary));
+            result.analysis
+                = WorkflowAnalysis::analyse(*store, WorkflowAnalysis::representativeWorkflow(*store, metric, boundary));
             result.longLived = LongLivedStreams::find(*store);
             return result;
         },
@@ -236,11 +243,12 @@ void WorkflowPanel::applyAnalysis(WorkflowAnalysis analysis)
     }
     m_pathModel->setPath(m_analysis.schedule, m_analysis.path, m_analysis.timing);
     const qint64 ttft = m_analysis.timing.ttft();
-    m_title->setText(tr("Workflow %1: %2 spans, E2E %3 ms, %4")
-                         .arg(m_analysis.workflowId)
-                         .arg(graph->spanCount())
-                         .arg(ms(m_analysis.timing.e2e()),
-                              ttft == kNoTime ? tr("no TTFT (no token time recorded)") : tr("TTFT %1 ms").arg(ms(ttft))));
+    m_title->setText(
+        tr("Workflow %1: %2 spans, E2E %3, %4")
+            .arg(m_analysis.workflowId)
+            .arg(graph->spanCount())
+            .arg(duration(m_analysis.timing.e2e()),
+                 ttft == kNoTime ? tr("no TTFT (no token time recorded)") : tr("TTFT %1").arg(duration(ttft))));
     if (m_workflow >= 0 && size_t(m_workflow) < m_longLived.size() && m_longLived[size_t(m_workflow)])
         m_title->setText(m_title->text()
                          + tr(" \u2014 a long-lived stream (one span, no children, far longer than the rest): "
@@ -302,9 +310,8 @@ QWidget *WorkflowPanel::createTailControls()
     layout->addWidget(m_unusualPercentile);
     layout->addWidget(m_unusualKey);
 
-    const auto remark = [this] {
-        m_gantt->setUnusualThreshold(m_unusual->isChecked() ? m_unusualPercentile->value() : -1.0);
-    };
+    const auto remark
+        = [this] { m_gantt->setUnusualThreshold(m_unusual->isChecked() ? m_unusualPercentile->value() : -1.0); };
     connect(m_unusual, &QCheckBox::toggled, this, remark);
     connect(m_unusualPercentile, &QDoubleSpinBox::valueChanged, this, remark);
     connect(m_unusualKey, &QComboBox::currentIndexChanged, this, &WorkflowPanel::recomputeUnusual);
@@ -377,7 +384,7 @@ void WorkflowPanel::fitWhatIf()
     if (sizes.size() != 2 || sizes[0] >= wanted)
         return;
     const int total = sizes[0] + sizes[1];
-    sizes[0] = std::min(wanted, total - 60);   // the path table keeps a few rows
+    sizes[0] = std::min(wanted, total - 60); // the path table keeps a few rows
     sizes[1] = total - sizes[0];
     m_side->setSizes(sizes);
 }
@@ -452,7 +459,8 @@ void WorkflowPanel::runPopulationWhatIf()
         if (const qint32 w = workflowOfRow[size_t(row)]; w >= 0)
             workflows.push_back(w);
     }
-    m_whatIf->showPopulationMessage(tr("Re-scheduling %1 workflows\u2026").arg(QLocale().toString(qint64(workflows.size()))));
+    m_whatIf->showPopulationMessage(
+        tr("Re-scheduling %1 workflows\u2026").arg(QLocale().toString(qint64(workflows.size()))));
     struct Result
     {
         PopulationWhatIfResult population;

@@ -1,9 +1,19 @@
 #include "WorkflowPathModel.h"
 
+namespace {
+
+// Two decimals of ms; three under a millisecond, so a 5 µs span reads 0.005.
+QString milliseconds(qint64 ns)
+{
+    const bool small = ns != 0 && ns > -1'000'000 && ns < 1'000'000;
+    return QString::number(double(ns) / 1e6, 'f', small ? 3 : 2);
+}
+
+} // namespace
+
 WorkflowPathModel::WorkflowPathModel(QObject *parent)
     : QAbstractTableModel(parent)
-{
-}
+{ }
 
 void WorkflowPathModel::setPath(std::shared_ptr<const WorkflowSchedule> schedule, std::vector<PathSection> path,
                                 WorkflowTiming timing)
@@ -52,10 +62,9 @@ QVariant WorkflowPathModel::data(const QModelIndex &index, int role) const
     case KindColumn:
         return idle ? QString() : graph.operation(section.span);
     case StartColumn:
-        return raw ? QVariant(section.start - m_timing.start)
-                   : QVariant(QString::number(double(section.start - m_timing.start) / 1e6, 'f', 2));
+        return raw ? QVariant(section.start - m_timing.start) : QVariant(milliseconds(section.start - m_timing.start));
     case DurationColumn:
-        return raw ? QVariant(section.duration()) : QVariant(QString::number(double(section.duration()) / 1e6, 'f', 2));
+        return raw ? QVariant(section.duration()) : QVariant(milliseconds(section.duration()));
     case ShareColumn:
         return raw ? QVariant(share) : QVariant(QStringLiteral("%1%").arg(share * 100.0, 0, 'f', 1));
     default:

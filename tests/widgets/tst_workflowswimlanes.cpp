@@ -11,21 +11,25 @@
 #include "SwimlaneCanvas.h"
 #include "SwimlaneColors.h"
 #include "SwimlaneView.h"
+#include "TimeRuler.h"
 #include "ViewState.h"
 #include "WorkKindColors.h"
 #include "analysis/lanes/LaneLayout.h"
 #include "analysis/lanes/WorkflowLanes.h"
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
+#include "support/TestData.h"
 
 #include <QFile>
 #include <QLayout>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <array>
 #include <cmath>
+#include <limits>
 
 namespace {
 
@@ -190,6 +194,8 @@ private slots:
     void exceedanceStepScrollsAndTints();
     void kindColoursSurviveColourBlindness_data();
     void kindColoursSurviveColourBlindness();
+    void microsecondTracesOpenFramed_data();
+    void microsecondTracesOpenFramed();
 };
 
 void tst_WorkflowSwimlanes::adviserPathColours_data()
@@ -513,6 +519,61 @@ void tst_WorkflowSwimlanes::kindColoursSurviveColourBlindness()
                 qPrintable(
                     QStringLiteral("%1 vs %2: %3").arg(colours[a].first, colours[b].first).arg(distance, 0, 'f', 1)));
         }
+    }
+}
+
+// Issue 18, first view: Jaeger/OTel captures whose spans last a few µs
+// opened on a 2 ms window (a fixed 1 ms margin each side), the workflows a
+// hairline in its middle and the ruler in ms. The window now frames the
+// spans with a margin relative to them, on both axes, and the ruler reads µs.
+void tst_WorkflowSwimlanes::microsecondTracesOpenFramed_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<qint64>("extentNs");
+    QTest::newRow("jaeger otel_traces_01: two 5 us workflows")
+        << TestData::realdata(QStringLiteral("jaeger/otel_traces_01.json")) << qint64(5'000);
+    QTest::newRow("jaeger-ui otlp2jaeger-in: one 123 us workflow")
+        << TestData::realdata(QStringLiteral("jaeger-ui/otlp2jaeger-in.json")) << qint64(123'000);
+}
+
+void tst_WorkflowSwimlanes::microsecondTracesOpenFramed()
+{
+    QFETCH(QString, file);
+    QFETCH(qint64, extentNs);
+    Fixture f(load(file));
+    const TraceStore &store = *f.state.store();
+    qint64 begin = std::numeric_limits<qint64>::max();
+    qint64 end = std::numeric_limits<qint64>::min();
+    for (qint32 row = 0; row < qint32(store.spans.rowCount()); ++row) {
+        begin = std::min(begin, store.spans.start(row));
+        end = std::max(end, store.spans.end(row));
+    }
+    QCOMPARE(end - begin, extentNs);
+    for (const TimeAxis axis : {TimeAxis::Absolute, TimeAxis::AlignedAtSend}) {
+        f.state.setTimeAxis(axis);
+        const TimeWindow window = f.state.timeWindow();
+        const qint64 dataBegin = axis == TimeAxis::Absolute ? begin : 0;
+        const qint64 dataEnd = dataBegin + extentNs;
+        QVERIFY2(window.begin <= dataBegin && window.end >= dataEnd, qPrintable(QString::number(window.begin)));
+        // The spans fill at least 80% of the window (a 5 us trace had 0.25%).
+        QVERIFY2(double(extentNs) >= 0.8 * double(window.duration()),
+                 qPrintable(QStringLiteral("window %1 ns for %2 ns of spans").arg(window.duration()).arg(extentNs)));
+        const TimeRuler *ruler = f.view.ruler();
+        QVERIFY2(ruler->axisTitle().endsWith(QStringLiteral("(\u00b5s)")), qPrintable(ruler->axisTitle()));
+        const QStringList labels = ruler->tickLabels();
+        QVERIFY2(labels.size() >= 3, qPrintable(labels.join(QLatin1Char(' '))));
+        QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), labels.size());
+        // Ticks on the data in µs: from about 0 to about the extent.
+        bool ok = false;
+        const double last = labels.last().toDouble(&ok);
+        QVERIFY(ok);
+        QVERIFY2(last <= double(extentNs) / 1e3 * 1.1 && last >= double(extentNs) / 1e3 * 0.6,
+                 qPrintable(labels.join(QLatin1Char(' '))));
+        // The first lane is coloured across the middle of the view, not blank.
+        f.canvas()->setLaneWindow({0.0, double(f.layout().slotCount())});
+        const QImage frame = f.canvas()->renderFrame();
+        const int x = f.canvas()->width() / 2;
+        QVERIFY2(frame.pixelColor(x, f.pathY(0)).lightness() < 200, qPrintable(frame.pixelColor(x, f.pathY(0)).name()));
     }
 }
 
