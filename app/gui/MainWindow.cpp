@@ -9,6 +9,7 @@
 #include "DockLayout.h"
 #include "ExceedancePanel.h"
 #include "KeyboardShortcutsDialog.h"
+#include "LiveWiring.h"
 #include "LoadProgressBar.h"
 #include "MessageBanner.h"
 #include "RecentFiles.h"
@@ -74,6 +75,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_review = new ReviewWiring(this, m_state);
     createCompareDock();
     m_streams = new StreamsWiring(this, m_state);
+    m_live = new LiveWiring(this, m_state);
     createActions();
     m_review->installViewActions();
     createStatusBar();
@@ -235,6 +237,9 @@ void MainWindow::createActions()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Compare &With\u2026"), this, &MainWindow::chooseCandidate)
         ->setToolTip(tr("Put a second trace (the candidate) beside the loaded one (the baseline)"));
+    file->addSeparator();
+    m_live->addFileActions(file);
+    file->addSeparator();
     m_reloadAction = file->addAction(tr("&Reload"), this, &MainWindow::reload);
     m_reloadAction->setShortcut(QKeySequence(Qt::Key_F5));
     m_closeAction = file->addAction(tr("&Close"), this, &MainWindow::closeTrace);
@@ -546,6 +551,12 @@ void MainWindow::updateStatus()
     m_statusRejected->setText(tr("%1 rejected").arg(locale.toString(rejected)));
     m_statusSpan->setText(store ? tr("span %1").arg(SwimlaneCoordinates::formatDuration(m_spanNs)) : QString());
     m_statusBoundary->setText(tr("%1 boundary").arg(boundaryKey(m_state->boundary())));
+}
+
+void MainWindow::setTraceSpan(qint64 spanNs)
+{
+    m_spanNs = spanNs;
+    updateStatus();
 }
 
 QString MainWindow::statusSummary() const

@@ -13,6 +13,7 @@ class ComparePanel;
 class DistributionPanel;
 class DockLayout;
 class ExceedancePanel;
+class LiveWiring;
 class LoadProgressBar;
 class MessageBanner;
 class QActionGroup;
@@ -68,6 +69,7 @@ public:
     ReviewWiring *review() const { return m_review; }
     ComparePanel *comparePanel() const { return m_compare; }
     StreamsWiring *streams() const { return m_streams; }
+    LiveWiring *live() const { return m_live; }
     // Shows and raises the dock with this object name (and keeps it in front
     // when a trace loads); false if there is none.
     bool showPanel(const QString &dockName);
@@ -77,6 +79,8 @@ public:
     bool isBusy() const;
     QString statusSummary() const;
     QString currentFile() const { return m_currentFile; }
+    // The time the shown trace spans, for the status bar (a live store sets it).
+    void setTraceSpan(qint64 spanNs);
     // A panel in a dock (scrolling inside it) under a stable object name.
     QDockWidget *addDock(const QString &objectName, const QString &title, QWidget *widget, Qt::DockWidgetArea area);
     // What the window must tell the user (a file that did not load, files
@@ -138,6 +142,7 @@ private:
     QDockWidget *m_compareDock = nullptr;
     TraceLoadJob *m_candidateLoad = nullptr;   // the trace to compare with
     StreamsWiring *m_streams = nullptr;
+    LiveWiring *m_live = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_panelsMenu = nullptr;
     QComboBox *m_boundary = nullptr;

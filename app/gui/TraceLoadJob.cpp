@@ -5,10 +5,8 @@
 
 #include <limits>
 
-namespace {
-
 // First and last observed time of the trace: one pass over two columns.
-void timeSpan(const RequestTable &table, LoadOutcome *outcome)
+void TraceLoadJob::timeSpan(const RequestTable &table, qint64 *firstNs, qint64 *lastNs)
 {
     qint64 first = std::numeric_limits<qint64>::max();
     qint64 last = std::numeric_limits<qint64>::min();
@@ -21,12 +19,10 @@ void timeSpan(const RequestTable &table, LoadOutcome *outcome)
         }
     }
     if (first <= last) {
-        outcome->firstNs = first;
-        outcome->lastNs = last;
+        *firstNs = first;
+        *lastNs = last;
     }
 }
-
-} // namespace
 
 TraceLoadJob::TraceLoadJob(QObject *parent)
     : QObject(parent)
@@ -45,7 +41,7 @@ void TraceLoadJob::start(const QString &path)
             control->followCancel(cancelled);
             LoadOutcome outcome;
             outcome.result = TraceFileLoader::load(path, LoadOptions{}, control.get());
-            timeSpan(outcome.result.store->requests, &outcome);
+            timeSpan(outcome.result.store->requests, &outcome.firstNs, &outcome.lastNs);
             return outcome;
         },
         [this, path](const LoadOutcome &outcome) {

@@ -42,6 +42,10 @@ public:
     qint64 records() const;
     qint64 elapsedMs() const { return m_clock.isValid() ? m_clock.elapsed() : 0; }
 
+    // First and last observed time of a trace (client send, last token);
+    // left alone when it has none.
+    static void timeSpan(const RequestTable &table, qint64 *firstNs, qint64 *lastNs);
+
 signals:
     void finished(const LoadOutcome &outcome, const QString &path);
 

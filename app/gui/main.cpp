@@ -1,6 +1,7 @@
 // tracelane: the desktop application.
 
 #include "Appearance.h"
+#include "LiveWiring.h"
 #include "MainWindow.h"
 #include "ReviewWiring.h"
 #include "SessionController.h"
@@ -11,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace {
@@ -79,7 +81,17 @@ int main(int argc, char *argv[])
                                            QStringLiteral("Compare the opened trace (the baseline) with this "
                                                           "candidate, as File > Compare With does."),
                                            QStringLiteral("CANDIDATE"));
-    parser.addOptions({screenshotOption, sizeOption, appearanceOption, panelOption, compareOption});
+    const QCommandLineOption listenOption(QStringLiteral("listen"),
+                                          QStringLiteral("Receive OTLP while the window is open: OTLP/HTTP on "
+                                                         "[ADDR:]PORT (loopback unless ADDR says otherwise), and "
+                                                         "OTLP/gRPC on GRPC_PORT when given, e.g. 4318,4317."),
+                                          QStringLiteral("[ADDR:]PORT[,GRPC_PORT]"));
+    const QCommandLineOption listenSecondsOption(
+        QStringLiteral("listen-seconds"),
+        QStringLiteral("With --listen and --screenshot: stop listening after S seconds, then render (default 10)."),
+        QStringLiteral("S"), QStringLiteral("10"));
+    parser.addOptions({screenshotOption, sizeOption, appearanceOption, panelOption, compareOption, listenOption,
+                       listenSecondsOption});
     parser.process(app);
 
     QSize size;
@@ -157,10 +169,33 @@ int main(int argc, char *argv[])
         QObject::connect(&window, &MainWindow::loadFinished, &app,
                          [&window, screenshot](bool ok) { grabWhenSettled(&window, screenshot, ok); });
     }
+    if (parser.isSet(listenOption)) {
+        LiveReceiver::Settings settings;
+        QString error;
+        if (!LiveWiring::parseListen(parser.value(listenOption), &settings, &error)
+            || !window.live()->listen(settings, &error)) {
+            std::fprintf(stderr, "tracelane: --listen: %s\n", qPrintable(error));
+            return 2;
+        }
+        const LiveReceiver::Status status = window.live()->receiver()->status();
+        if (status.beyondLoopback)
+            std::fprintf(stderr, "tracelane: warning: listening beyond this machine: anyone who can reach it can "
+                                 "send spans\n");
+        std::fprintf(stderr, "tracelane: listening for OTLP/HTTP on %s%s%s\n", qPrintable(status.httpEndpoint),
+                     status.grpcEndpoint.isEmpty() ? "" : " and OTLP/gRPC on ", qPrintable(status.grpcEndpoint));
+        if (headless && files.isEmpty()) {
+            // Renders what arrived within the time given, after the last snapshot.
+            const double seconds = parser.value(listenSecondsOption).toDouble();
+            QTimer::singleShot(int(std::max(0.0, seconds) * 1000), &window, [&window] {
+                window.live()->stop();
+                emit window.loadFinished(true);
+            });
+        }
+    }
     window.show();
     if (!files.isEmpty())
         window.openFiles(files);
-    else if (headless)
+    else if (headless && !parser.isSet(listenOption))
         QTimer::singleShot(0, &window, [&window] { emit window.loadFinished(true); });
     return app.exec();
 }

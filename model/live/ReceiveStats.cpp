@@ -81,3 +81,9 @@ ReceiveStats::Snapshot ReceiveStats::snapshot() const
     QMutexLocker locker(&m_mutex);
     return m_data;
 }
+
+void ReceiveStats::reset()
+{
+    QMutexLocker locker(&m_mutex);
+    m_data = {};
+}

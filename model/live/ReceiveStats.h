@@ -43,6 +43,7 @@ public:
     // "RESOURCE_EXHAUSTED" for 8 and so on.
     static QString grpcCodeName(int grpcCode);
     Snapshot snapshot() const;
+    void reset();
 
 private:
     void addBatch(const ExportBatch &batch, qint64 bodyBytes);

@@ -1,0 +1,288 @@
+#include "LiveReceiver.h"
+
+#include "LiveQueue.h"
+#include "OtlpGrpcServer.h"
+#include "OtlpHttpServer.h"
+#include "SlicedDrain.h"
+
+#include <QElapsedTimer>
+#include <QThread>
+#include <QTimer>
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+namespace {
+
+QString hostText(const QHostAddress &address)
+{
+    return address.protocol() == QAbstractSocket::IPv6Protocol ? QStringLiteral("[%1]").arg(address.toString())
+                                                               : address.toString();
+}
+
+} // namespace
+
+// Lives on the store thread: stores in bounded steps every 50 ms (at once
+// while more waits), evicts past the rolling limits, builds snapshots.
+class LiveReceiver::StoreWorker : public QObject
+{
+public:
+    StoreWorker(LiveReceiver *owner, LiveQueue &queue, ReceiveStats &stats, const Settings &settings)
+        : m_owner(owner)
+        , m_stats(stats)
+        , m_drain(queue)
+        , m_store(settings.store)
+        , m_refreshMs(settings.refreshIntervalMs)
+    { }
+
+    void begin()
+    {
+        m_clock.start();
+        m_timer = new QTimer(this);
+        connect(m_timer, &QTimer::timeout, this, &StoreWorker::tick);
+        m_timer->start(50);
+    }
+
+    void setRolling(LiveStore::Rolling rolling)
+    {
+        m_store.setRolling(rolling);
+        m_store.evict(m_clock.nsecsElapsed());
+        publish(m_clock.nsecsElapsed());
+    }
+
+    // Everything received, stored; a snapshot holding every trace held.
+    std::shared_ptr<const TraceStore> finish()
+    {
+        if (m_timer)
+            m_timer->stop();
+        const qint64 now = m_clock.nsecsElapsed();
+        m_drain.drainAll([&](ExportBatch &batch) { m_store.add(batch, now); });
+        m_store.evict(now);
+        auto store = build(std::numeric_limits<qint64>::max() / 2);
+        publish(now);
+        return store;
+    }
+
+    void tick()
+    {
+        const qint64 now = m_clock.nsecsElapsed();
+        const bool more = m_drain.step([&](ExportBatch &batch) { m_store.add(batch, now); });
+        m_store.evict(now);
+        m_timer->setInterval(more ? 0 : 50);
+        if (!m_owner->m_paused.load() && due() && m_store.changed(now, m_stats.snapshot())) {
+            auto store = build(now);
+            QMetaObject::invokeMethod(
+                m_owner,
+                [owner = m_owner, store] {
+                    if (!owner->isPaused())
+                        emit owner->snapshotReady(store);
+                },
+                Qt::QueuedConnection);
+        }
+        publish(now);
+    }
+
+private:
+    bool due() const
+    {
+        if (!m_sinceBuild.isValid())
+            return true;
+        // At most every refresh interval, and never more than a third of
+        // this thread's time spent building.
+        return m_sinceBuild.elapsed() >= std::max<qint64>(m_refreshMs, 2 * m_lastBuildNs / 1'000'000);
+    }
+
+    std::shared_ptr<const TraceStore> build(qint64 now)
+    {
+        QElapsedTimer clock;
+        clock.start();
+        std::shared_ptr<const TraceStore> store = m_store.snapshot(now, m_stats.snapshot());
+        m_lastBuildNs = clock.nsecsElapsed();
+        m_sinceBuild.start();
+        QMutexLocker locker(&m_owner->m_statusMutex);
+        Status &status = m_owner->m_status;
+        ++status.snapshots;
+        status.shownWorkflows = store->workflows.rowCount();
+        status.lastBuildNs = m_lastBuildNs;
+        status.longestBuildNs = std::max(status.longestBuildNs, m_lastBuildNs);
+        return store;
+    }
+
+    void publish(qint64 now)
+    {
+        const LiveStore::Counts counts = m_store.counts(now);
+        QMutexLocker locker(&m_owner->m_statusMutex);
+        m_owner->m_status.held = counts;
+        m_owner->m_status.longestStepNs = m_drain.longestStepNs();
+    }
+
+    LiveReceiver *m_owner;
+    ReceiveStats &m_stats;
+    SlicedDrain m_drain;
+    LiveStore m_store;
+    int m_refreshMs;
+    QTimer *m_timer = nullptr;
+    QElapsedTimer m_clock;
+    QElapsedTimer m_sinceBuild;
+    qint64 m_lastBuildNs = 0;
+};
+
+LiveReceiver::LiveReceiver(QObject *parent)
+    : QObject(parent)
+{ }
+
+LiveReceiver::~LiveReceiver()
+{
+    if (!m_listening)
+        return;
+    blockSignals(true);
+    stop();
+}
+
+bool LiveReceiver::start(const Settings &settings, QString *error)
+{
+    if (m_listening)
+        stop();
+    m_settings = settings;
+    m_heldBack.reset();
+    m_queue = std::make_unique<LiveQueue>(settings.maxBufferedSpans);
+    m_stats.reset();
+    OtlpHttpServer::Options options;
+    options.limits.maxBufferedSpans = settings.maxBufferedSpans;
+    options.bearerToken = settings.bearerToken;
+
+    m_httpThread = new QThread(this);
+    m_httpThread->setObjectName(QStringLiteral("otlp-http"));
+    m_http = new OtlpHttpServer(options, *m_queue, m_stats);
+    m_http->moveToThread(m_httpThread);
+    connect(m_httpThread, &QThread::finished, m_http, &QObject::deleteLater);
+    m_httpThread->start();
+    bool listening = false;
+    QMetaObject::invokeMethod(
+        m_http,
+        [&] {
+            listening = m_http->listen(settings.httpAddress, settings.httpPort, error);
+            m_httpPort = m_http->port();
+        },
+        Qt::BlockingQueuedConnection);
+    const auto stopHttp = [this] {
+        QMetaObject::invokeMethod(
+            m_http, [http = m_http] { http->close(); }, Qt::BlockingQueuedConnection);
+        m_httpThread->quit();
+        m_httpThread->wait();
+        delete m_httpThread;
+        m_httpThread = nullptr;
+        m_http = nullptr;
+    };
+    if (!listening) {
+        *error = QStringLiteral("cannot listen for OTLP/HTTP on %1:%2: %3")
+                     .arg(hostText(settings.httpAddress))
+                     .arg(settings.httpPort)
+                     .arg(*error);
+        stopHttp();
+        return false;
+    }
+    m_grpcPort = 0;
+    if (settings.grpc) {
+        OtlpGrpcServer::Options grpcOptions;
+        grpcOptions.limits = options.limits;
+        grpcOptions.bearerToken = options.bearerToken;
+        m_grpc = std::make_unique<OtlpGrpcServer>(grpcOptions, *m_queue, m_stats);
+        QString grpcError;
+        if (!m_grpc->listen(settings.grpcAddress, settings.grpcPort, &grpcError)) {
+            *error = QStringLiteral("cannot listen for OTLP/gRPC on %1:%2: %3")
+                         .arg(hostText(settings.grpcAddress))
+                         .arg(settings.grpcPort)
+                         .arg(grpcError);
+            m_grpc.reset();
+            stopHttp();
+            return false;
+        }
+        m_grpcPort = m_grpc->port();
+    }
+
+    {
+        QMutexLocker locker(&m_statusMutex);
+        m_status = {};
+        m_status.httpEndpoint
+            = QStringLiteral("http://%1:%2/v1/traces").arg(hostText(settings.httpAddress)).arg(m_httpPort);
+        if (settings.grpc)
+            m_status.grpcEndpoint = QStringLiteral("%1:%2").arg(hostText(settings.grpcAddress)).arg(m_grpcPort);
+        m_status.beyondLoopback
+            = !settings.httpAddress.isLoopback() || (settings.grpc && !settings.grpcAddress.isLoopback());
+    }
+    m_storeThread = new QThread(this);
+    m_storeThread->setObjectName(QStringLiteral("otlp-store"));
+    m_worker = new StoreWorker(this, *m_queue, m_stats, settings);
+    m_worker->moveToThread(m_storeThread);
+    m_storeThread->start();
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker] { worker->begin(); }, Qt::QueuedConnection);
+    m_listening = true;
+    return true;
+}
+
+void LiveReceiver::stop()
+{
+    if (!m_listening)
+        return;
+    m_listening = false;
+    QMetaObject::invokeMethod(
+        m_http, [http = m_http] { http->close(); }, Qt::BlockingQueuedConnection);
+    m_httpThread->quit();
+    m_httpThread->wait();
+    delete m_httpThread;
+    m_httpThread = nullptr;
+    m_http = nullptr;
+    if (m_grpc) {
+        m_grpc->close();
+        m_grpc.reset();
+    }
+    std::shared_ptr<const TraceStore> last;
+    QMetaObject::invokeMethod(
+        m_worker, [&] { last = m_worker->finish(); }, Qt::BlockingQueuedConnection);
+    m_storeThread->quit();
+    m_storeThread->wait();
+    delete m_worker;
+    m_worker = nullptr;
+    delete m_storeThread;
+    m_storeThread = nullptr;
+    if (isPaused())
+        m_heldBack = std::move(last); // shown on resume
+    else
+        emit snapshotReady(last);
+}
+
+void LiveReceiver::setPaused(bool paused)
+{
+    if (m_paused.exchange(paused) == paused)
+        return;
+    emit pausedChanged(paused);
+    if (!paused && m_heldBack)
+        emit snapshotReady(std::exchange(m_heldBack, nullptr));
+}
+
+void LiveReceiver::setRolling(LiveStore::Rolling rolling)
+{
+    m_settings.store.rolling = rolling;
+    if (m_worker)
+        QMetaObject::invokeMethod(
+            m_worker, [worker = m_worker, rolling] { worker->setRolling(rolling); }, Qt::QueuedConnection);
+}
+
+LiveReceiver::Status LiveReceiver::status() const
+{
+    Status status;
+    {
+        QMutexLocker locker(&m_statusMutex);
+        status = m_status;
+    }
+    status.listening = m_listening;
+    status.paused = isPaused();
+    status.received = m_stats.snapshot();
+    for (const auto &[key, group] : status.received.refusals)
+        status.refusedRequests += group.count;
+    status.bufferedSpans = m_queue ? m_queue->bufferedSpans() : 0;
+    return status;
+}

@@ -1,0 +1,104 @@
+#pragma once
+
+#include "LiveStore.h"
+#include "ReceiveStats.h"
+
+#include <QHostAddress>
+#include <QMutex>
+#include <QObject>
+
+#include <atomic>
+#include <memory>
+
+class LiveQueue;
+class OtlpGrpcServer;
+class OtlpHttpServer;
+class QThread;
+
+// A live session for a window: OTLP/HTTP (and OTLP/gRPC) received on their
+// own threads into a LiveQueue, stored in bounded steps (SlicedDrain) into a
+// LiveStore on a store thread, and a new TraceStore built there from the
+// complete traces at most every `refreshIntervalMs` (and never more often
+// than twice the last build's time apart, so building never takes more than
+// a third of that thread). snapshotReady() brings each one to the thread
+// this object lives on; nothing of the receiving or building runs there.
+//
+// Pausing stops the snapshots, not the receiver: spans keep being received
+// and stored (the counts rise), and resuming shows everything held.
+class LiveReceiver : public QObject
+{
+    Q_OBJECT
+public:
+    struct Settings
+    {
+        QHostAddress httpAddress = QHostAddress(QHostAddress::LocalHost);
+        quint16 httpPort = 4318; // 0 picks a free port
+        bool grpc = true;
+        QHostAddress grpcAddress = QHostAddress(QHostAddress::LocalHost);
+        quint16 grpcPort = 4317;
+        QByteArray bearerToken; // empty: no check
+        LiveStore::Options store;
+        int refreshIntervalMs = 250;
+        qint64 maxBufferedSpans = 500'000;
+    };
+    // What the status bar shows; read at any time from any thread.
+    struct Status
+    {
+        bool listening = false;
+        bool paused = false;
+        QString httpEndpoint; // "http://127.0.0.1:4318/v1/traces"
+        QString grpcEndpoint; // "127.0.0.1:4317", empty without gRPC
+        bool beyondLoopback = false;
+        ReceiveStats::Snapshot received;
+        qint64 refusedRequests = 0;
+        LiveStore::Counts held;
+        qint64 bufferedSpans = 0;
+        qint64 snapshots = 0;      // built so far
+        qint64 shownWorkflows = 0; // in the newest snapshot
+        qint64 longestStepNs = 0;  // the store thread, storing
+        qint64 longestBuildNs = 0; // the store thread, building a snapshot
+        qint64 lastBuildNs = 0;
+    };
+
+    explicit LiveReceiver(QObject *parent = nullptr);
+    ~LiveReceiver() override;
+
+    // Listens and starts storing; false (nothing left running) with `error`.
+    bool start(const Settings &settings, QString *error);
+    // Stops listening, stores what was received and emits a last snapshot
+    // holding every trace held, complete or not (unless paused).
+    void stop();
+    bool isListening() const { return m_listening; }
+    const Settings &settings() const { return m_settings; }
+    quint16 httpPort() const { return m_httpPort; }
+    quint16 grpcPort() const { return m_grpcPort; }
+
+    void setPaused(bool paused);
+    bool isPaused() const { return m_paused.load(); }
+    void setRolling(LiveStore::Rolling rolling);
+
+    Status status() const;
+
+signals:
+    void snapshotReady(std::shared_ptr<const TraceStore> store);
+    void pausedChanged(bool paused);
+
+private:
+    class StoreWorker;
+
+    Settings m_settings;
+    bool m_listening = false;
+    std::atomic<bool> m_paused{false};
+    quint16 m_httpPort = 0;
+    quint16 m_grpcPort = 0;
+    std::unique_ptr<LiveQueue> m_queue;
+    ReceiveStats m_stats;
+    QThread *m_httpThread = nullptr;
+    OtlpHttpServer *m_http = nullptr;
+    std::unique_ptr<OtlpGrpcServer> m_grpc;
+    QThread *m_storeThread = nullptr;
+    StoreWorker *m_worker = nullptr;
+    std::shared_ptr<const TraceStore> m_heldBack; // the last snapshot, stopped while paused
+    mutable QMutex m_statusMutex;
+    Status m_status; // the store thread's part, under m_statusMutex
+};

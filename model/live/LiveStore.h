@@ -1,0 +1,104 @@
+#pragma once
+
+#include "ExportBatch.h"
+#include "ReceiveStats.h"
+
+#include "store/TraceStore.h"
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+// The spans a live session holds, grouped by trace in the order traces were
+// first seen, and the TraceStore the views show, built from them on demand.
+//
+// A trace is shown once it is complete: its root span has arrived and a
+// grace period has passed for late children (OTLP exporters send a span
+// when it ends, so children usually come first); a trace whose root never
+// comes is shown after `rootlessAfterNs`, its spans flagged as orphans by the
+// linker. Late spans of a shown trace join it at the next snapshot (traces
+// split across batches merge, as in a file).
+//
+// A snapshot is a new TraceStore built by the file loaders' SpanTraceBuilder
+// from every shown span (so one set of rules), never a copy of the store the
+// views hold; its cost grows with the spans held, which the rolling mode
+// bounds: keep the workflows first seen in the last N minutes and/or the
+// newest N workflows, evicting the oldest and counting what went.
+// Rejected spans of accepted requests become the store's rejected records
+// and requests refused whole its notices. Not thread-safe: one thread owns it.
+class LiveStore
+{
+public:
+    struct Rolling
+    {
+        qint64 maxAgeNs = 0;     // 0: no age limit
+        qint64 maxWorkflows = 0; // 0: no count limit
+        bool active() const { return maxAgeNs > 0 || maxWorkflows > 0; }
+    };
+    struct Options
+    {
+        Rolling rolling;
+        qint64 graceNs = 1'000'000'000;
+        qint64 rootlessAfterNs = 30'000'000'000;
+        QString label = QStringLiteral("otlp-live");
+    };
+    struct Counts
+    {
+        qint64 spansHeld = 0;
+        qint64 workflowsHeld = 0;    // traces held, complete or not
+        qint64 workflowsPending = 0; // held, not yet complete
+        qint64 evictedWorkflows = 0;
+        qint64 evictedSpans = 0;
+        qint64 rejectedSpans = 0; // rejected by admission, from accepted requests
+    };
+
+    LiveStore();
+    explicit LiveStore(Options options);
+
+    void setRolling(Rolling rolling) { m_options.rolling = rolling; }
+    const Options &options() const { return m_options; }
+
+    // Takes the batch's accepted spans (moved out) and its rejections.
+    void add(ExportBatch &batch, qint64 receivedNs);
+    // Drops the oldest traces past the rolling limits; returns how many.
+    qint64 evict(qint64 nowNs);
+
+    // True when a snapshot at `nowNs` would differ from the last one built
+    // (`received`: the receiver's answers, whose refusals become notices).
+    bool changed(qint64 nowNs, const ReceiveStats::Snapshot &received) const;
+    // The store of every complete trace at `nowNs`, with `refusals` (the
+    // receiver's requests refused whole) as notices.
+    std::shared_ptr<TraceStore> snapshot(qint64 nowNs, const ReceiveStats::Snapshot &received);
+    Counts counts(qint64 nowNs) const;
+
+private:
+    struct Trace
+    {
+        std::string id;
+        std::vector<SpanRecord> spans;
+        qint64 firstReceivedNs = 0;
+        qint64 rootReceivedNs = -1; // -1: no root yet
+    };
+    bool complete(const Trace &trace, qint64 nowNs) const;
+    qint64 completeCount(qint64 nowNs) const;
+    qint32 resourceIndex(const RecycledList<SpanAttribute> &attributes);
+    qint32 scopeIndex(const ExportBatch::Scope &scope);
+
+    Options m_options;
+    std::deque<Trace> m_traces;
+    qint64 m_firstTrace = 0; // the index of m_traces.front() among every trace ever seen
+    std::unordered_map<std::string, qint64> m_traceIndex;
+    std::vector<RecycledList<SpanAttribute>> m_resources; // deduplicated by content
+    std::unordered_map<std::string, qint32> m_resourceKeys;
+    std::vector<ExportBatch::Scope> m_scopes;
+    std::unordered_map<std::string, qint32> m_scopeKeys;
+    std::deque<RejectedRecord> m_rejected; // the newest kMaxRejected
+    Counts m_counts;
+    // What the last snapshot showed, to tell whether a new one is needed.
+    qint64 m_changes = 0;
+    qint64 m_builtChanges = -1;
+    qint64 m_builtComplete = -1;
+    qint64 m_builtRefusals = -1;
+};

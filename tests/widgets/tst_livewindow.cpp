@@ -1,0 +1,307 @@
+// The GUI live store: File → Listen for OTLP… end to end in the main window.
+// Spans posted over real sockets (OTLP/HTTP JSON and protobuf, OTLP/gRPC's
+// port opened beside it) become workflows in the views through the
+// ViewState; Pause freezes the views while the counts keep rising; the
+// rolling mode drops the oldest workflows; a malformed request is refused
+// with its reason in the status bar and the notices while the rest shows;
+// the listen dialog warns beyond loopback; --listen's syntax.
+
+#include "ListenDialog.h"
+#include "LiveWiring.h"
+#include "MainWindow.h"
+#include "ViewState.h"
+#include "WorkflowListModel.h"
+#include "WorkflowPanel.h"
+#include "WorkflowPicker.h"
+#include "store/TraceStore.h"
+#include "support/OtlpRequests.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+
+#include <set>
+
+using namespace OtlpRequests;
+
+namespace {
+
+constexpr char kTraceA[] = "5b8efff798038103d269b633813fc60c";
+constexpr char kTraceB[] = "0af7651916cd43dd8448eb211c80319c";
+constexpr char kTraceC[] = "4bf92f3577b34da6a3ce929d0e0e4736";
+constexpr char kTraceD[] = "a3ce929d0e0e47364bf92f3577b34da6";
+
+QByteArray protobufTrace(const char *trace, const char *root, const char *child)
+{
+    otlp::ExportTraceServiceRequest request;
+    addTrace(request, trace, root, child, nowNs() - 10'000'000'000LL);
+    return QByteArray::fromStdString(request.SerializeAsString());
+}
+
+QByteArray jsonTraceBody(const char *trace, const char *root, const char *child)
+{
+    return QByteArray::fromStdString(jsonTrace(trace, root, child, nowNs() - 10'000'000'000LL));
+}
+
+// POSTs `body` to the window's OTLP/HTTP endpoint; the HTTP status.
+int post(QNetworkAccessManager &network, quint16 port, const QByteArray &body, const QByteArray &type)
+{
+    QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/traces").arg(port)));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, type);
+    QNetworkReply *reply = network.post(request, body);
+    if (!QTest::qWaitFor([reply] { return reply->isFinished(); }, 10'000))
+        return -1;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    reply->deleteLater();
+    return status;
+}
+
+std::set<QString> workflowIds(const TraceStore &store)
+{
+    std::set<QString> ids;
+    for (qsizetype row = 0; row < store.requests.rowCount(); ++row)
+        ids.insert(store.requests.idText(row));
+    return ids;
+}
+
+LiveReceiver::Settings loopbackSettings()
+{
+    LiveReceiver::Settings settings;
+    settings.httpPort = 0; // a free port: tests run side by side
+    settings.grpc = true;
+    settings.grpcPort = 0;
+    settings.store.graceNs = 0; // shown as soon as the root is in
+    return settings;
+}
+
+} // namespace
+
+class TestLiveWindow : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void receivedSpansBecomeWorkflows()
+    {
+        MainWindow window;
+        window.setPersistent(false);
+        window.resize(1400, 900);
+        window.show();
+        LiveWiring *live = window.live();
+        QString error;
+        QVERIFY2(live->listen(loopbackSettings(), &error), qPrintable(error));
+        const quint16 port = live->receiver()->httpPort();
+        QVERIFY(port != 0);
+        QVERIFY(live->receiver()->grpcPort() != 0);
+        QVERIFY(live->statusText().startsWith(QStringLiteral("Listening on http://127.0.0.1:%1/v1/traces and gRPC "
+                                                             "127.0.0.1:%2")
+                                                  .arg(port)
+                                                  .arg(live->receiver()->grpcPort())));
+        QCOMPARE(window.windowTitle(), QStringLiteral("Live OTLP \u2014 Tracelane"));
+
+        QNetworkAccessManager network;
+        QCOMPARE(
+            post(network, port, jsonTraceBody(kTraceA, "eee19b7ec3c1b174", "eee19b7ec3c1b175"), "application/json"),
+            200);
+        QCOMPARE(post(network, port, protobufTrace(kTraceB, "00f067aa0ba902b7", "00f067aa0ba902b8"),
+                      "application/x-protobuf"),
+                 200);
+        QTRY_VERIFY_WITH_TIMEOUT(window.store() && window.store()->workflows.rowCount() == 2, 10'000);
+        const auto store = window.store();
+        QCOMPARE(store->format, QStringLiteral("otlp-live"));
+        QCOMPARE(store->spans.rowCount(), 4);
+        QCOMPARE(workflowIds(*store), (std::set<QString>{QString::fromLatin1(kTraceA), QString::fromLatin1(kTraceB)}));
+        QVERIFY(store->rejected.empty());
+        // The Workflow dock lists both; the status bar counts them.
+        QTRY_COMPARE_WITH_TIMEOUT(window.workflowPanel()->picker()->model()->rowCount(), 2, 10'000);
+        QTRY_VERIFY_WITH_TIMEOUT(live->statusText().contains(QStringLiteral("4 spans received")), 5'000);
+        QVERIFY(live->statusText().contains(QStringLiteral("2 workflows held")));
+        QVERIFY(live->statusText().contains(QStringLiteral("0 spans rejected")));
+        QVERIFY(live->statusText().contains(QStringLiteral("0 requests refused")));
+        QCOMPARE(window.statusSummary().section(QStringLiteral(" | "), 0, 0), QStringLiteral("2 requests"));
+
+        // The workflow being looked at stays current across refreshes.
+        qint32 rowOfB = -1;
+        for (qsizetype row = 0; row < store->requests.rowCount(); ++row) {
+            if (store->requests.idText(row) == QLatin1String(kTraceB))
+                rowOfB = qint32(row);
+        }
+        window.viewState()->setCurrentRow(rowOfB);
+
+        // Paused: the views keep their store while spans keep arriving.
+        live->setPaused(true);
+        QVERIFY(live->statusText().contains(QStringLiteral("PAUSED")));
+        QCOMPARE(post(network, port, protobufTrace(kTraceC, "b7ad6b7169203331", "b7ad6b7169203332"),
+                      "application/x-protobuf"),
+                 200);
+        QTRY_VERIFY_WITH_TIMEOUT(live->statusText().contains(QStringLiteral("6 spans received")), 5'000);
+        QTRY_VERIFY_WITH_TIMEOUT(live->statusText().contains(QStringLiteral("3 workflows held")), 5'000);
+        QTest::qWait(800); // three refresh intervals: nothing may replace the paused view
+        QCOMPARE(window.store(), store);
+        QCOMPARE(window.store()->workflows.rowCount(), 2);
+
+        // Resumed: everything received meanwhile shows.
+        live->setPaused(false);
+        QTRY_VERIFY_WITH_TIMEOUT(window.store() != store && window.store()->workflows.rowCount() == 3, 10'000);
+        QCOMPARE(window.store()->spans.rowCount(), 6);
+        const auto resumed = window.store();
+        QCOMPARE(resumed->requests.idText(window.viewState()->currentRow()), QString::fromLatin1(kTraceB));
+
+        // A malformed request is refused whole, with its reason; the rest still shows.
+        QCOMPARE(post(network, port, QByteArray("\x0a\xff\xff\xff\x0f truncated", 15), "application/x-protobuf"), 400);
+        QCOMPARE(post(network, port, QByteArray("{\"resourceSpans\": [", 19), "application/json"), 400);
+        QTRY_VERIFY_WITH_TIMEOUT(live->statusText().contains(QStringLiteral("2 requests refused")), 5'000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            live->statusLabel()->toolTip().startsWith(QStringLiteral("refused 2 request(s) with 400: ")), 5'000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.store() != resumed, 10'000);
+        QCOMPARE(window.store()->workflows.rowCount(), 3);
+        QCOMPARE(window.store()->notices.size(), size_t(1));
+        QVERIFY2(window.store()->notices[0].message.startsWith(
+                     QStringLiteral("2 export request(s) refused whole with HTTP 400: ")),
+                 qPrintable(window.store()->notices[0].message));
+
+        // Rolling: keep the newest 2 workflows; the oldest (A) goes.
+        live->receiver()->setRolling({0, 2});
+        QTRY_VERIFY_WITH_TIMEOUT(window.store()->workflows.rowCount() == 2, 10'000);
+        QCOMPARE(workflowIds(*window.store()),
+                 (std::set<QString>{QString::fromLatin1(kTraceB), QString::fromLatin1(kTraceC)}));
+        QTRY_VERIFY_WITH_TIMEOUT(live->statusText().contains(QStringLiteral("1 evicted")), 5'000);
+        QCOMPARE(
+            post(network, port, jsonTraceBody(kTraceD, "c1b174eee19b7ec3", "c1b175eee19b7ec3"), "application/json"),
+            200);
+        QTRY_VERIFY_WITH_TIMEOUT(workflowIds(*window.store())
+                                     == (std::set<QString>{QString::fromLatin1(kTraceC), QString::fromLatin1(kTraceD)}),
+                                 10'000);
+        QVERIFY(live->statusText().contains(QStringLiteral("2 evicted")));
+        QVERIFY(live->statusText().contains(QStringLiteral("8 spans received")));
+        QCOMPARE(window.store()->spans.rowCount(), 4);
+
+        live->stop();
+        QVERIFY(!live->isListening());
+        QVERIFY(live->statusText().startsWith(QStringLiteral("Stopped listening on")));
+        // Stopped: nothing listens on the port any more.
+        QCOMPARE(
+            post(network, port, jsonTraceBody(kTraceA, "eee19b7ec3c1b174", "eee19b7ec3c1b175"), "application/json"), 0);
+    }
+
+    void rejectedSpansAreListedWithTheirReason()
+    {
+        MainWindow window;
+        window.setPersistent(false);
+        LiveWiring *live = window.live();
+        QString error;
+        LiveReceiver::Settings settings = loopbackSettings();
+        settings.grpc = false;
+        QVERIFY2(live->listen(settings, &error), qPrintable(error));
+        QNetworkAccessManager network;
+        // The child's span id is 7 bytes: that span is rejected, its trace still shows.
+        otlp::ExportTraceServiceRequest request;
+        addTrace(request, kTraceA, "eee19b7ec3c1b174", "eee19b7ec3c1b175", nowNs() - 10'000'000'000LL);
+        request.mutable_resource_spans(0)->mutable_scope_spans(0)->mutable_spans(1)->set_span_id(
+            bytesOfHex("eee19b7ec3c1b1"));
+        QCOMPARE(post(network, live->receiver()->httpPort(), QByteArray::fromStdString(request.SerializeAsString()),
+                      "application/x-protobuf"),
+                 200);
+        QTRY_VERIFY_WITH_TIMEOUT(window.store() && window.store()->workflows.rowCount() == 1, 10'000);
+        QCOMPARE(window.store()->spans.rowCount(), 1);
+        QCOMPARE(window.store()->rejected.size(), size_t(1));
+        const RejectedRecord &rejected = window.store()->rejected[0];
+        QCOMPARE(rejected.requestId, QString::fromLatin1(kTraceA));
+        QCOMPARE(rejected.field, QStringLiteral("spanId"));
+        QCOMPARE(rejected.reason, QStringLiteral("must be 8 bytes, got 7"));
+        QCOMPARE(rejected.spanId, QStringLiteral("eee19b7ec3c1b1"));
+        QTRY_VERIFY_WITH_TIMEOUT(live->statusText().contains(QStringLiteral("1 span rejected")), 5'000);
+        QVERIFY(!live->statusText().contains(QStringLiteral("gRPC")));
+    }
+
+    void aPortInUseIsAClearError()
+    {
+        MainWindow first;
+        first.setPersistent(false);
+        QString error;
+        LiveReceiver::Settings settings = loopbackSettings();
+        settings.grpc = false;
+        QVERIFY(first.live()->listen(settings, &error));
+        MainWindow second;
+        second.setPersistent(false);
+        settings.httpPort = first.live()->receiver()->httpPort();
+        QVERIFY(!second.live()->listen(settings, &error));
+        QVERIFY2(
+            error.startsWith(QStringLiteral("cannot listen for OTLP/HTTP on 127.0.0.1:%1: ").arg(settings.httpPort)),
+            qPrintable(error));
+        QVERIFY(!second.live()->isListening());
+        QVERIFY(second.live()->statusText().isEmpty());
+    }
+
+    void listenDialogWarnsBeyondLoopback()
+    {
+        ListenDialog dialog(LiveReceiver::Settings{});
+        QCOMPARE(dialog.httpPortBox()->value(), 4318);
+        QCOMPARE(dialog.grpcPortBox()->value(), 4317);
+        QVERIFY(dialog.grpcBox()->isChecked());
+        QCOMPARE(dialog.addressBox()->currentText(), QStringLiteral("127.0.0.1"));
+        QVERIFY(dialog.warning().isEmpty());
+        dialog.addressBox()->setCurrentText(QStringLiteral("0.0.0.0"));
+        QCOMPARE(dialog.warning(),
+                 QStringLiteral("Listening on 0.0.0.0 reaches beyond this machine: anyone who can "
+                                "reach port 4318 can send spans to Tracelane (set a bearer token "
+                                "to require one)."));
+        LiveReceiver::Settings settings;
+        QString error;
+        QVERIFY(dialog.settings(&settings, &error));
+        QVERIFY(settings.httpAddress == QHostAddress(QStringLiteral("0.0.0.0")));
+        dialog.addressBox()->setCurrentText(QStringLiteral("::1"));
+        QVERIFY(dialog.warning().isEmpty());
+        dialog.addressBox()->setCurrentText(QStringLiteral("my-host"));
+        QVERIFY(!dialog.settings(&settings, &error));
+        QCOMPARE(error, QStringLiteral("'my-host' is not an IP address (use 127.0.0.1, ::1 or 0.0.0.0)"));
+    }
+
+    void listenSyntax_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<QString>("address");
+        QTest::addColumn<int>("httpPort");
+        QTest::addColumn<bool>("grpc");
+        QTest::addColumn<int>("grpcPort");
+        QTest::newRow("bare port") << "4318" << true << "127.0.0.1" << 4318 << false << 0;
+        QTest::newRow("colon port") << ":9000" << true << "127.0.0.1" << 9000 << false << 0;
+        QTest::newRow("with gRPC") << "4318,4317" << true << "127.0.0.1" << 4318 << true << 4317;
+        QTest::newRow("all interfaces") << "0.0.0.0:4318,4317" << true << "0.0.0.0" << 4318 << true << 4317;
+        QTest::newRow("IPv6") << "[::1]:4318" << true << "::1" << 4318 << false << 0;
+        QTest::newRow("bad port") << "43x8" << false << "" << 0 << false << 0;
+        QTest::newRow("bad gRPC port") << "4318,99999" << false << "" << 0 << false << 0;
+        QTest::newRow("host name") << "example.com:4318" << false << "" << 0 << false << 0;
+    }
+
+    void listenSyntax()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, ok);
+        LiveReceiver::Settings settings;
+        QString error;
+        QCOMPARE(LiveWiring::parseListen(text, &settings, &error), ok);
+        if (!ok) {
+            QVERIFY(!error.isEmpty());
+            return;
+        }
+        QFETCH(QString, address);
+        QFETCH(int, httpPort);
+        QFETCH(bool, grpc);
+        QFETCH(int, grpcPort);
+        QCOMPARE(settings.httpAddress.toString(), address);
+        QCOMPARE(int(settings.httpPort), httpPort);
+        QCOMPARE(settings.grpc, grpc);
+        if (grpc)
+            QCOMPARE(int(settings.grpcPort), grpcPort);
+    }
+};
+
+QTEST_MAIN(TestLiveWindow)
+#include "tst_livewindow.moc"
