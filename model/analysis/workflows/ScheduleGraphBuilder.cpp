@@ -224,28 +224,34 @@ bool ScheduleGraphBuilder::orderTopologically(QString *error)
     struct Frame
     {
         qint32 node;
-        qint32 next;   // index into its predecessor list
+        const qint32 *next;   // into its predecessor list, up to `end`
+        const qint32 *end;
     };
+    const auto frameOf = [this](qint32 node) {
+        const auto preds = m_out.predecessors(node);
+        return Frame{node, preds.data(), preds.data() + preds.size()};
+    };
+    // Each node is pushed once at most: the reserve keeps `frame` valid.
     std::vector<Frame> stack;
+    stack.reserve(size_t(nodes));
     m_out.m_order.reserve(size_t(nodes));
     for (qint32 root = nodes - 1; root >= 0; --root) {
         if (state[size_t(root)] != Unseen)
             continue;
-        stack.push_back({root, 0});
+        stack.push_back(frameOf(root));
         state[size_t(root)] = OnStack;
         while (!stack.empty()) {
             Frame &frame = stack.back();
-            const auto preds = m_out.predecessors(frame.node);
-            if (frame.next == qint32(preds.size())) {
+            if (frame.next == frame.end) {
                 state[size_t(frame.node)] = Done;
                 m_out.m_order.push_back(frame.node);
                 stack.pop_back();
                 continue;
             }
-            const qint32 pred = preds[size_t(frame.next++)];
+            const qint32 pred = *frame.next++;
             if (state[size_t(pred)] == Unseen) {
                 state[size_t(pred)] = OnStack;
-                stack.push_back({pred, 0});
+                stack.push_back(frameOf(pred));
             } else if (state[size_t(pred)] == OnStack) {
                 QStringList members;
                 auto it = std::find_if(stack.begin(), stack.end(), [pred](const Frame &f) { return f.node == pred; });

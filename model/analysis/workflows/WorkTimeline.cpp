@@ -3,7 +3,6 @@
 #include "WorkflowSchedule.h"
 
 #include <algorithm>
-#include <set>
 #include <tuple>
 
 namespace {
@@ -83,21 +82,26 @@ void WorkTimeline::build(const WorkflowSchedule &schedule, const std::vector<Pat
     if (events.empty())
         return;
     std::sort(events.begin(), events.end(), [](const Event &a, const Event &b) { return a.time < b.time; });
+    // The running spans, kept sorted: a handful at a time, so a sorted
+    // vector beats a node-allocating std::set.
     using Running = std::tuple<qint32, qint64, qint32>; // depth, start, span
-    std::set<Running> running;
+    std::vector<Running> running;
     for (size_t i = 0; i < events.size();) {
         const qint64 now = events[i].time;
         for (; i < events.size() && events[i].time == now; ++i) {
             const qint32 span = events[i].span;
             const Running key{depth[size_t(span)], graph.start(span), span};
-            if (events[i].start)
-                running.insert(key);
-            else
-                running.erase(key);
+            const auto at = std::lower_bound(running.begin(), running.end(), key);
+            if (events[i].start) {
+                if (at == running.end() || *at != key)
+                    running.insert(at, key);
+            } else if (at != running.end() && *at == key) {
+                running.erase(at);
+            }
         }
         if (running.empty() || i == events.size())
             continue;
-        const qint32 top = std::get<2>(*running.rbegin());
+        const qint32 top = std::get<2>(running.back());
         pieces.clear();
         WorkKinds::split(graph, top, WorkKinds::ofSpan(graph, tree, top), now, events[i].time, pieces);
         appendPieces(out.offPath, pieces, top);
