@@ -4,6 +4,7 @@
 #include "ComparisonCdfPlot.h"
 #include "ComparisonTableModel.h"
 #include "ComparisonVerdictView.h"
+#include "PathAttributionView.h"
 #include "PhaseShiftBars.h"
 #include "SwimlaneView.h"
 #include "ViewState.h"
@@ -60,6 +61,7 @@ ComparePanel::ComparePanel(ViewState *state, QWidget *parent)
     , m_cdf(new ComparisonCdfPlot(this))
     , m_bars(new PhaseShiftBars(this))
     , m_verdict(new ComparisonVerdictView(this))
+    , m_paths(new PathAttributionView(this))
     , m_lanesState(new ViewState(this))
     , m_lanes(new SwimlaneView(m_lanesState, this))
 {
@@ -129,6 +131,11 @@ ComparePanel::ComparePanel(ViewState *state, QWidget *parent)
     m_tabs->addTab(m_bars, tr("Phase shift"));
     m_tabs->addTab(m_verdict, tr("Stop rule && workload"));
     m_tabs->addTab(m_lanes, tr("Lanes, both sides"));
+    m_tabs->addTab(m_paths, tr("Critical path"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_paths),
+                          tr("Workflow traces: the candidate's mean E2E (or TTFT) minus the baseline's, split exactly "
+                             "over critical-path time by key"));
+    m_tabs->setTabEnabled(m_tabs->indexOf(m_paths), false);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -151,6 +158,7 @@ ComparePanel::ComparePanel(ViewState *state, QWidget *parent)
     connect(m_predicted, &QLineEdit::editingFinished, this, &ComparePanel::evaluate);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ComparePanel::updateCurves);
     connect(m_tabs, &QTabWidget::currentChanged, this, &ComparePanel::updateLanes);
+    connect(m_paths, &PathAttributionView::keyKindChanged, this, &ComparePanel::prepare);
     connect(m_lanes, &SwimlaneView::layoutReady, this, &ComparePanel::lanesReady);
     connect(state, &ViewState::storeChanged, this, &ComparePanel::rebuildDimensions);
     connect(state, &ViewState::candidateChanged, this, &ComparePanel::prepare);
@@ -215,6 +223,7 @@ ComparisonSpec ComparePanel::spec() const
         }
     }
     spec.bands = m_split->bands();
+    spec.pathKey = m_paths->keyKind();
     spec.q = m_percentile->value() / 100.0;
     if (m_slo->value() > 0.0)
         spec.sloMs = m_slo->value();
@@ -251,6 +260,8 @@ void ComparePanel::showIdle(const QString &message)
     m_cdf->setCurves({}, m_state->metric(), m_state->boundary(), spec().q, 0.0);
     m_bars->setShift({});
     m_verdict->showMessage(message);
+    m_paths->clear();
+    m_tabs->setTabEnabled(m_tabs->indexOf(m_paths), false);
     m_banner->setText(message);
     m_banner->setStyleSheet({});
 }
@@ -317,6 +328,12 @@ void ComparePanel::apply(TraceComparison comparison)
     const TraceComparison &shown = m_model->comparison();
     m_bars->setShift(shown.phaseShift);
     m_verdict->setComparison(shown);
+    const bool paths = shown.workflows && shown.workflows->paths;
+    if (paths)
+        m_paths->setAttribution(*shown.workflows->paths);
+    else
+        m_paths->clear();
+    m_tabs->setTabEnabled(m_tabs->indexOf(m_paths), paths);
     updateBanner();
     updateCurves();
     emit comparisonReady();

@@ -12,6 +12,7 @@ class ComparisonCdfPlot;
 class ComparisonSamples;
 class ComparisonTableModel;
 class ComparisonVerdictView;
+class PathAttributionView;
 class PhaseShiftBars;
 class QCheckBox;
 class QDoubleSpinBox;
@@ -46,6 +47,9 @@ public:
     ComparisonCdfPlot *cdfPlot() const { return m_cdf; }
     PhaseShiftBars *phaseBars() const { return m_bars; }
     ComparisonVerdictView *verdictView() const { return m_verdict; }
+    // Workflow traces: the candidate's mean total minus the baseline's split
+    // over critical-path time by key (its own key picker re-prepares).
+    PathAttributionView *pathAttribution() const { return m_paths; }
     QTabWidget *tabs() const { return m_tabs; }
     SwimlaneView *lanes() const { return m_lanes; }
     ViewState *lanesState() const { return m_lanesState; }
@@ -97,6 +101,7 @@ private:
     ComparisonCdfPlot *m_cdf = nullptr;
     PhaseShiftBars *m_bars = nullptr;
     ComparisonVerdictView *m_verdict = nullptr;
+    PathAttributionView *m_paths = nullptr;
     ViewState *m_lanesState = nullptr;
     SwimlaneView *m_lanes = nullptr;
 };

@@ -177,6 +177,29 @@ QVariant PathAttributionModel::headerData(int section, Qt::Orientation orientati
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
+    const QString &set = m_attribution.setName;
+    const QString &rest = m_attribution.restName;
+    // A comparison names its sides (candidate, baseline); the Exceedance
+    // dock keeps "set" and "rest".
+    if (set != QStringLiteral("set")) {
+        const auto capital = [](const QString &name) -> QString { return name.left(1).toUpper() + name.mid(1); };
+        switch (Column(section)) {
+        case SetMean:
+            return tr("%1 mean").arg(capital(set));
+        case RestMean:
+            return tr("%1 mean").arg(capital(rest));
+        case SetOnPath:
+            return tr("On path (%1)").arg(set);
+        case RestOnPath:
+            return tr("On path (%1)").arg(rest);
+        case WhenOnPath:
+            return tr("When on path (%1 / %2)").arg(set, rest);
+        case SlackOffPath:
+            return tr("Slack off path (%1 / %2)").arg(set, rest);
+        default:
+            break;
+        }
+    }
     switch (Column(section)) {
     case Key:
         return tr("Key");

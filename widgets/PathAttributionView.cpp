@@ -92,35 +92,57 @@ void PathAttributionView::showComputing()
 void PathAttributionView::setAttribution(const PathAttribution &a)
 {
     m_model->setAttribution(a);
+    // The Exceedance dock's slow set and rest, or the Compare dock's
+    // candidate and baseline.
+    const bool slowSet = a.setName == QStringLiteral("set");
     if (a.isEmpty()) {
-        m_excess->setText(a.setN == 0 ? tr("No slow workflow has a critical path to attribute.")
-                                      : tr("The rest has no workflow with a critical path to compare with."));
+        if (slowSet)
+            m_excess->setText(a.setN == 0 ? tr("No slow workflow has a critical path to attribute.")
+                                          : tr("The rest has no workflow with a critical path to compare with."));
+        else
+            m_excess->setText(tr("The %1 has no workflow with a critical path to attribute.")
+                                  .arg(a.setN == 0 ? a.setName : a.restName));
         m_suspect->clear();
         return;
     }
     const QLocale locale;
     const QString ms = QStringLiteral("ms");
     const QString total = PathAttribution::targetLabel(a.target);
-    QString excess = tr("Mean %1: slow set %2 (n = %3) \u2212 rest %4 (n = %5) = <b>%6</b>, split exactly over "
+    const QString setName = slowSet ? tr("slow set") : a.setName;
+    const QString restName = a.restName;
+    QString excess = tr("Mean %1: %8 %2 (n = %3) \u2212 %9 %4 (n = %5) = <b>%6</b>, split exactly over "
                         "critical-path time by %7:")
                          .arg(total, FeatureText::withUnit(a.setMeanMs, ms), locale.toString(a.setN),
                               FeatureText::withUnit(a.restMeanMs, ms), locale.toString(a.restN),
-                              FeatureText::withUnit(a.differenceMs, ms), m_key->currentText());
+                              FeatureText::withUnit(a.differenceMs, ms), m_key->currentText(), setName, restName);
     if (a.setSkipped + a.restSkipped > 0)
         excess += tr(" (%1 left out: no %2 or no schedulable path)").arg(locale.toString(a.setSkipped + a.restSkipped), total);
     m_excess->setText(excess);
     QString suspect;
     if (a.suspect) {
         const auto &key = a.keys[*a.suspect];
-        suspect = tr("<b>Suspect: %1</b> (%2 of the %3 excess; on the path in %4 of the slow workflows, %5 of the rest)")
-                      .arg(a.label(key).toHtmlEscaped(), FeatureText::withUnit(key.differenceMs, ms),
-                           FeatureText::withUnit(a.differenceMs, ms), FeatureText::share(key.setShareOnPath),
-                           FeatureText::share(key.restShareOnPath));
+        const QString keyText = a.label(key).toHtmlEscaped();
+        const QString part = FeatureText::withUnit(key.differenceMs, ms);
+        const QString whole = FeatureText::withUnit(a.differenceMs, ms);
+        const QString setShare = FeatureText::share(key.setShareOnPath);
+        const QString restShare = FeatureText::share(key.restShareOnPath);
+        suspect = slowSet ? tr("<b>Suspect: %1</b> (%2 of the %3 excess; on the path in %4 of the slow workflows, %5 "
+                               "of the rest)")
+                                .arg(keyText, part, whole, setShare, restShare)
+                          : tr("<b>Suspect: %1</b> (%2 of the %3 difference; on the path in %4 of the %6's "
+                               "workflows, %5 of the %7's)")
+                                .arg(keyText, part, whole, setShare, restShare, a.setName, a.restName);
     } else if (a.outsideCarriesMost) {
         suspect = tr("<b>Most of the excess lies outside the span tree</b> (%1)")
                       .arg(FeatureText::withUnit(a.outsideDifferenceMs, ms));
+    } else if (a.differenceMs < 0.0 && a.largestSaving()) {
+        suspect = tr("No suspect: the %1 is faster by %2 on average, most of all in %3 (%4).")
+                      .arg(a.setName, FeatureText::withUnit(-a.differenceMs, ms),
+                           a.label(*a.largestSaving()).toHtmlEscaped(),
+                           FeatureText::withUnit(a.largestSaving()->differenceMs, ms));
     } else {
-        suspect = tr("No key is slower on the slow workflows' paths.");
+        suspect = slowSet ? tr("No key is slower on the slow workflows' paths.")
+                          : tr("No key is slower on the %1's paths.").arg(a.setName);
     }
     if (!a.nextTest.isEmpty())
         suspect += tr("<br>Next test: %1").arg(a.nextTest.toHtmlEscaped());

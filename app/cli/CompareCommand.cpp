@@ -2,6 +2,7 @@
 
 #include "ClassOptions.h"
 #include "CliContext.h"
+#include "PathOptions.h"
 
 #include "analysis/compare/ComparisonSamples.h"
 #include "analysis/compare/ComparisonSplit.h"
@@ -166,6 +167,10 @@ int runCompare(const CliContext &context)
     spec.by = options.by;
     spec.bands = options.bands;
     spec.q = options.percentile;
+    // Workflow traces: the candidate's mean total minus the baseline's split
+    // over critical-path time by this key.
+    if (!readKeyKind(context, &spec.pathKey))
+        return ExitUsage;
     if (!readNumber(context, QStringLiteral("slo"), &spec.sloMs, true)
         || !readNumber(context, QStringLiteral("predicted-saving"), &spec.predictedSavingMs, false))
         return ExitUsage;

@@ -8,8 +8,8 @@ void addPathOptions(QCommandLineParser &parser)
 {
     parser.addOptions({
         {QStringLiteral("by-key"),
-         QStringLiteral("exceed/critical-path on workflows: group critical-path time by kind, service, operation or "
-                        "name (names normalised: ids and numbers do not split groups)."),
+         QStringLiteral("exceed/critical-path/compare on workflows: group critical-path time by kind, service, "
+                        "operation or name (names normalised: ids and numbers do not split groups)."),
          QStringLiteral("key"), QStringLiteral("kind")},
         {QStringLiteral("aggregate"),
          QStringLiteral("critical-path: the slow set's critical paths (--metric, --percentile, --where) against the "

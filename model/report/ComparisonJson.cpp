@@ -1,5 +1,6 @@
 #include "ComparisonJson.h"
 
+#include "PathReportJson.h"
 #include "ReportFormat.h"
 #include "analysis/compare/TraceComparison.h"
 #include "store/Utf8.h"
@@ -217,6 +218,8 @@ nlohmann::json report(const TraceComparison &comparison)
                                {"ttft", difference(comparison.workflows->ttft)},
                                {"baseline_critical_path", shares(comparison.workflows->baseline)},
                                {"candidate_critical_path", shares(comparison.workflows->candidate)}};
+        if (comparison.workflows->paths)
+            result["workflows"]["critical_path_attribution"] = PathReportJson::attribution(*comparison.workflows->paths);
     }
     return result;
 }

@@ -1,5 +1,6 @@
 #include "ComparisonText.h"
 
+#include "PathReportText.h"
 #include "ReportFormat.h"
 #include "TextTable.h"
 #include "analysis/compare/TraceComparison.h"
@@ -259,6 +260,8 @@ QString report(const TraceComparison &comparison)
                           ReportFormat::fixed(workflows.ttft.candidate.value), change(workflows.ttft),
                           PercentileDifference::verdictLabel(workflows.ttft.verdict));
         lines << sharesTable(workflows);
+        if (workflows.paths)
+            lines << QString() << PathReportText::attribution(*workflows.paths);
     }
     return lines.join(QLatin1Char('\n'));
 }

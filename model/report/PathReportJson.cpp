@@ -49,6 +49,8 @@ nlohmann::json attribution(const PathAttribution &a)
     }
     nlohmann::json result = {{"total", utf8(PathAttribution::targetLabel(a.target).toLower())},
                              {"by", utf8(spanKeyKindKey(a.keyKind))},
+                             {"set", utf8(a.setName)},
+                             {"rest", utf8(a.restName)},
                              {"set_n", a.setN},
                              {"rest_n", a.restN},
                              {"set_left_out", a.setSkipped},

@@ -30,26 +30,30 @@ QString attribution(const PathAttribution &a)
 {
     QStringList lines;
     const QString total = PathAttribution::targetLabel(a.target);
-    lines << QStringLiteral("Critical-path attribution: mean %1 of the set minus the rest, split over critical-path "
-                            "time by %2 (set n=%3, rest n=%4)")
-                 .arg(total, spanKeyKindKey(a.keyKind))
+    const QString &set = a.setName;
+    const QString &rest = a.restName;
+    lines << QStringLiteral("Critical-path attribution: mean %1 of the %2 minus the %3, split over critical-path "
+                            "time by %4 (%2 n=%5, %3 n=%6)")
+                 .arg(total, set, rest, spanKeyKindKey(a.keyKind))
                  .arg(a.setN)
                  .arg(a.restN);
     if (a.setSkipped + a.restSkipped > 0)
-        lines << QStringLiteral("  left out: %1 of the set, %2 of the rest (not workflows, not schedulable, or no %3)")
+        lines << QStringLiteral("  left out: %1 of the %2, %3 of the %4 (not workflows, not schedulable, or no %5)")
                      .arg(a.setSkipped)
+                     .arg(set)
                      .arg(a.restSkipped)
-                     .arg(total);
+                     .arg(rest, total);
     if (a.isEmpty()) {
-        lines << QStringLiteral("  not available: the set or the rest has no workflow with a critical path");
+        lines << QStringLiteral("  not available: the %1 or the %2 has no workflow with a critical path").arg(set, rest);
         return lines.join(QLatin1Char('\n'));
     }
     lines << QStringLiteral("  %1 - %2 = %3 ms")
                  .arg(ms(a.setMeanMs), ms(a.restMeanMs),
                       ms(a.differenceMs));
-    TextTable text({QStringLiteral("key"), QStringLiteral("set mean ms"), QStringLiteral("rest mean ms"),
-                    QStringLiteral("difference ms"), QStringLiteral("of total"), QStringLiteral("on path set/rest"),
-                    QStringLiteral("when on path ms set/rest"), QStringLiteral("slack off path ms set/rest")},
+    const QString sides = set + QLatin1Char('/') + rest;
+    TextTable text({QStringLiteral("key"), set + QStringLiteral(" mean ms"), rest + QStringLiteral(" mean ms"),
+                    QStringLiteral("difference ms"), QStringLiteral("of total"), QStringLiteral("on path ") + sides,
+                    QStringLiteral("when on path ms ") + sides, QStringLiteral("slack off path ms ") + sides},
                    {Align::Left, Align::Right, Align::Right, Align::Right, Align::Right, Align::Right, Align::Right,
                     Align::Right});
     const auto shareOf = [&](double difference) {
@@ -77,8 +81,11 @@ QString attribution(const PathAttribution &a)
                      .arg(a.label(key), ms(key.differenceMs), ms(a.differenceMs));
     } else if (a.outsideCarriesMost) {
         lines << QStringLiteral("Suspect: none; time outside the span tree carries most of the excess");
+    } else if (a.differenceMs < 0.0 && a.largestSaving()) {
+        lines << QStringLiteral("Suspect: none; the %1 is faster by %2 ms on average, most of all in %3 (%4 ms)")
+                     .arg(set, ms(-a.differenceMs), a.label(*a.largestSaving()), ms(a.largestSaving()->differenceMs));
     } else {
-        lines << QStringLiteral("Suspect: none; no key is slower on the set's paths");
+        lines << QStringLiteral("Suspect: none; no key is slower on the %1's paths").arg(set);
     }
     if (!a.nextTest.isEmpty())
         lines << QStringLiteral("Next test: ") + a.nextTest;

@@ -376,6 +376,58 @@ void addWorkflow(ReportDocument &document, const TraceStore &store, const Design
                      ReportFigures::whatIfSavings(savings)});
 }
 
+// Workflow traces: the candidate's mean total minus the baseline's, split
+// over critical-path time by key (the keys that moved, largest first).
+void addPathComparison(ReportDocument &document, const PathAttribution &paths)
+{
+    const QString total = PathAttribution::targetLabel(paths.target);
+    document.heading(QStringLiteral("Critical path: candidate against baseline"), 3);
+    if (paths.isEmpty()) {
+        document.note(QStringLiteral("No critical path to compare: the %1 has no workflow with a %2.")
+                          .arg(paths.setN == 0 ? paths.setName : paths.restName, total));
+        return;
+    }
+    document.paragraph(QStringLiteral("Mean %1: candidate %2 \u2212 baseline %3 = %4, split exactly over critical-path "
+                                      "time by %5 (candidate n = %6, baseline n = %7; sums in integer ns).")
+                           .arg(total, ReportText::duration(paths.setMeanMs), ReportText::duration(paths.restMeanMs),
+                                ReportText::duration(paths.differenceMs), spanKeyKindKey(paths.keyKind))
+                           .arg(paths.setN)
+                           .arg(paths.restN));
+    ReportTable table;
+    table.header = {QStringLiteral("key"), QStringLiteral("baseline mean (ms)"), QStringLiteral("candidate mean (ms)"),
+                    QStringLiteral("difference (ms)"), QStringLiteral("on path baseline / candidate")};
+    table.numeric = {false, true, true, true, true};
+    const auto fixed = [](double ms) { return ReportFormat::fixed(std::abs(ms) < 0.05 ? 0.0 : ms); };
+    for (const auto &key : paths.keys) {
+        if (key.setSumNs == 0 && key.restSumNs == 0)
+            continue;
+        table.rows.push_back({paths.label(key), fixed(key.restMeanMs), fixed(key.setMeanMs), fixed(key.differenceMs),
+                              ReportFormat::share(key.restShareOnPath) + QStringLiteral(" / ")
+                                  + ReportFormat::share(key.setShareOnPath)});
+    }
+    table.rows.push_back({QStringLiteral("outside the span tree"), fixed(paths.outsideRestMeanMs),
+                          fixed(paths.outsideSetMeanMs), fixed(paths.outsideDifferenceMs), QString()});
+    table.rows.push_back({QStringLiteral("total"), fixed(paths.restMeanMs), fixed(paths.setMeanMs),
+                          fixed(paths.sumOfContributions()), QString()});
+    document.table(std::move(table));
+    QStringList verdict;
+    if (paths.suspect)
+        verdict << QStringLiteral("Suspect: %1 (%2 of the %3 difference)")
+                       .arg(paths.label(paths.keys[*paths.suspect]),
+                            ReportText::duration(paths.keys[*paths.suspect].differenceMs),
+                            ReportText::duration(paths.differenceMs));
+    else if (paths.outsideCarriesMost)
+        verdict << QStringLiteral("Suspect: none; time outside the span tree carries most of the difference");
+    else if (paths.differenceMs < 0.0 && paths.largestSaving())
+        verdict << QStringLiteral("Suspect: none; the candidate is faster on average, most of all in %1 (%2)")
+                       .arg(paths.label(*paths.largestSaving()), ReportText::duration(paths.largestSaving()->differenceMs));
+    else
+        verdict << QStringLiteral("Suspect: none; no key is slower on the candidate's critical paths");
+    if (!paths.nextTest.isEmpty())
+        verdict << QStringLiteral("Next test: ") + paths.nextTest;
+    document.bullets(verdict);
+}
+
 void addComparison(ReportDocument &document, const DiagnosisRecord &record, const DesignReport::Options &options)
 {
     if (!options.comparison)
@@ -405,6 +457,8 @@ void addComparison(ReportDocument &document, const DiagnosisRecord &record, cons
     for (const QString &warning : comparison.workload.warnings())
         reasons.append(QStringLiteral("Workload: ") + warning);
     document.bullets(reasons);
+    if (comparison.workflows && comparison.workflows->paths)
+        addPathComparison(document, *comparison.workflows->paths);
 }
 
 } // namespace

@@ -8,6 +8,8 @@
 #include "ComparisonCdfPlot.h"
 #include "ComparisonTableModel.h"
 #include "ComparisonVerdictView.h"
+#include "PathAttributionModel.h"
+#include "PathAttributionView.h"
 #include "PhaseColors.h"
 #include "PhaseShiftBars.h"
 #include "SwimlaneCanvas.h"
@@ -16,17 +18,19 @@
 #include "analysis/lanes/LaneLayout.h"
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
+#include "support/WorkflowPopulation.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
-#include <QTemporaryDir>
-#include <QCheckBox>
-#include <QDoubleSpinBox>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace {
@@ -37,6 +41,29 @@ std::shared_ptr<TraceStore> load(const QString &path)
     if (!result.ok())
         qFatal("cannot load %s: %s", qPrintable(path), qPrintable(result.fatalError));
     return result.store;
+}
+
+// 40 agent workflows in sequence (retrieval, model call, tool, model call,
+// 2 ms of the agent's own time before each); only the tool's time varies.
+std::shared_ptr<TraceStore> agents(double toolMs)
+{
+    WorkflowPopulation population;
+    for (int i = 0; i < 40; ++i) {
+        std::vector<PopulationSpan> spans;
+        double t = 2.0;
+        const auto step = [&](const std::string &id, const std::string &name, const std::string &operation,
+                              const std::string &service, double ms) {
+            spans.push_back({id, "agent", name, operation, service, t, t + ms});
+            t += ms + 2.0;
+        };
+        step("retrieve", "retrieve documents", "retrieval", "vector-db", 100.0);
+        step("plan", "chat plan", "chat", "llm", 300.0);
+        step("tool", "lookup_order " + std::to_string(10'000 + i), "execute_tool", "orders", toolMs);
+        step("answer", "chat answer", "chat", "llm", 500.0);
+        spans.insert(spans.begin(), {"agent", "", "invoke_agent support", "invoke_agent", "agent", 0.0, t});
+        population.add(spans, i * 10'000.0);
+    }
+    return population.store();
 }
 
 QString fixture(const QString &name)
@@ -74,8 +101,7 @@ struct Fixture
         return -1;
     }
     // Changes a control and waits for the recomputed comparison.
-    template<typename Change>
-    void change(Change change)
+    template<typename Change> void change(Change change)
     {
         QSignalSpy ready(&panel, &ComparePanel::comparisonReady);
         change();
@@ -102,6 +128,7 @@ private slots:
     void whatCannotBeComparedIsSaid();
     void noCandidateYet();
     void sameFileNamesAreToldApart();
+    void workflowsSplitTheDifferenceOverTheCriticalPath();
 };
 
 void tst_ComparePanel::tableAsTheCliPrintsIt()
@@ -136,10 +163,9 @@ void tst_ComparePanel::verdictColoursAndWords()
     const int us = f.rowOf(QStringLiteral("us"));
     QCOMPARE(f.text(eu, C::Verdict), QStringLiteral("\u25bc improved"));
     QCOMPARE(f.text(us, C::Verdict), QStringLiteral("= no detectable change"));
-    const auto colour = [&](int row) {
-        return f.panel.model()->index(row, C::Verdict).data(Qt::BackgroundRole).value<QColor>();
-    };
-    QCOMPARE(colour(eu), QColor(0x00, 0x9E, 0x73));   // Okabe–Ito bluish green
+    const auto colour
+        = [&](int row) { return f.panel.model()->index(row, C::Verdict).data(Qt::BackgroundRole).value<QColor>(); };
+    QCOMPARE(colour(eu), QColor(0x00, 0x9E, 0x73)); // Okabe–Ito bluish green
     QCOMPARE(colour(us), QColor(0x99, 0x99, 0x99));
     QCOMPARE(ComparisonTableModel::verdictColour(PercentileDifference::Verdict::Regressed), QColor(0xD5, 0x5E, 0x00));
     // The words are on screen, not only the colour: render the row and find the text.
@@ -166,7 +192,7 @@ void tst_ComparePanel::bannerSaysTheStopRule()
     QVERIFY(words.contains(QStringLiteral("suspected phase queue (carries the baseline's tail above its p95)")));
     QVERIFY(words.contains(QStringLiteral("guardrail E2E p95 1829.6 \u2192 1708.7 ms")));
     QVERIFY(words.contains(QStringLiteral("Arrival rate: 10.25 req/s vs 10.17 req/s \u2014 ok")));
-    QVERIFY(words.contains(QStringLiteral("Queue: 504.7 \u2192 213.2 ms")));   // phase p95s side by side
+    QVERIFY(words.contains(QStringLiteral("Queue: 504.7 \u2192 213.2 ms"))); // phase p95s side by side
 }
 
 void tst_ComparePanel::percentileChangeRecomputesOffTheGuiThread()
@@ -192,7 +218,8 @@ void tst_ComparePanel::sloAndPrediction()
     Fixture f;
     using C = ComparisonTableModel::Column;
     f.change([&] { f.panel.setSloMs(400.0); });
-    QCOMPARE(f.panel.model()->headerData(C::BaselineMisses, Qt::Horizontal).toString(), QStringLiteral("Above SLO base"));
+    QCOMPARE(f.panel.model()->headerData(C::BaselineMisses, Qt::Horizontal).toString(),
+             QStringLiteral("Above SLO base"));
     QVERIFY(f.panel.model()->comparison().missesAgainstSlo);
     f.change([&] { f.panel.setPredictedSavingMs(1000.0); });
     QVERIFY(f.panel.model()->comparison().prediction.has_value());
@@ -203,14 +230,14 @@ void tst_ComparePanel::classesAndMetricChange()
 {
     Fixture f;
     f.change([&] { QVERIFY(f.panel.setDimensions({})); });
-    QCOMPARE(f.panel.model()->rowCount(), 1);   // overall only
+    QCOMPARE(f.panel.model()->rowCount(), 1); // overall only
     QCOMPARE(f.panel.model()->headerData(ComparisonTableModel::Class, Qt::Horizontal).toString(),
              QStringLiteral("Population"));
     f.change([&] { QVERIFY(f.panel.setDimensions({QStringLiteral("region"), QStringLiteral("variant")})); });
     // The two variants never meet a region on both sides: every cell is one-sided.
     QCOMPARE(f.panel.model()->rowCount(), 7);
-    QCOMPARE(f.text(0, ComparisonTableModel::Verdict), QStringLiteral("baseline only"));   // ap · old
-    QCOMPARE(f.text(1, ComparisonTableModel::Verdict), QStringLiteral("candidate only"));  // ap · new
+    QCOMPARE(f.text(0, ComparisonTableModel::Verdict), QStringLiteral("baseline only"));  // ap · old
+    QCOMPARE(f.text(1, ComparisonTableModel::Verdict), QStringLiteral("candidate only")); // ap · new
     f.change([&] { f.state.setMetric(Metric::E2e); });
     QCOMPARE(f.panel.model()->comparison().spec.metric, Metric::E2e);
     QVERIFY(f.panel.bannerText().contains(QStringLiteral("target p95 E2E (client)")));
@@ -220,30 +247,32 @@ void tst_ComparePanel::pickedClassesDrawBothSides()
 {
     Fixture f;
     // Nothing picked: overall and the two classes that moved most.
-    QCOMPARE(f.panel.cdfPlot()->legendNames(),
-             (QStringList{QStringLiteral("overall \u00b7 baseline (n = 600)"),
-                          QStringLiteral("overall \u00b7 candidate (n = 600)"),
-                          QStringLiteral("eu \u00b7 baseline (n = 200)"), QStringLiteral("eu \u00b7 candidate (n = 200)"),
-                          QStringLiteral("us \u00b7 baseline (n = 200)"), QStringLiteral("us \u00b7 candidate (n = 200)")}));
+    QCOMPARE(
+        f.panel.cdfPlot()->legendNames(),
+        (QStringList{QStringLiteral("overall \u00b7 baseline (n = 600)"),
+                     QStringLiteral("overall \u00b7 candidate (n = 600)"),
+                     QStringLiteral("eu \u00b7 baseline (n = 200)"), QStringLiteral("eu \u00b7 candidate (n = 200)"),
+                     QStringLiteral("us \u00b7 baseline (n = 200)"), QStringLiteral("us \u00b7 candidate (n = 200)")}));
     QCOMPARE(f.panel.cdfPlot()->title(),
              QStringLiteral("dashed: baseline \u00b7 solid: candidate \u00b7 marks: p95 with its 95% interval"));
     f.panel.selectRows({f.rowOf(QStringLiteral("ap"))});
-    QCOMPARE(f.panel.cdfPlot()->legendNames(),
-             (QStringList{QStringLiteral("ap \u00b7 baseline (n = 200)"), QStringLiteral("ap \u00b7 candidate (n = 200)")}));
+    QCOMPARE(
+        f.panel.cdfPlot()->legendNames(),
+        (QStringList{QStringLiteral("ap \u00b7 baseline (n = 200)"), QStringLiteral("ap \u00b7 candidate (n = 200)")}));
 }
 
 void tst_ComparePanel::phaseShiftBars()
 {
     Fixture f;
     const auto bars = f.panel.phaseBars()->bars();
-    QCOMPARE(bars.size(), 7);   // six TTFT phases and the residual
+    QCOMPARE(bars.size(), 7); // six TTFT phases and the residual
     QCOMPARE(bars[2].first, QStringLiteral("Queue"));
     QVERIFY(std::abs(bars[2].second - (-75.207007)) < 1e-9);
     QCOMPARE(bars.last().first, QStringLiteral("Residual (unobserved)"));
     double sum = 0.0;
     for (const auto &bar : bars)
         sum += bar.second;
-    QVERIFY(std::abs(sum - (-73.395385)) < 1e-9);   // the parts add up to the total
+    QVERIFY(std::abs(sum - (-73.395385)) < 1e-9); // the parts add up to the total
     // The queue's bar is drawn in the queue colour, left of the zero line.
     f.panel.tabs()->setCurrentWidget(f.panel.phaseBars());
     f.panel.show();
@@ -251,8 +280,8 @@ void tst_ComparePanel::phaseShiftBars()
     PhaseShiftBars *barsView = f.panel.phaseBars();
     const QImage image = barsView->grab().toImage();
     const QRect queue = barsView->barRect(2);
-    QVERIFY(queue.right() < barsView->zeroLine());   // faster: left of zero
-    QVERIFY(queue.width() > barsView->width() / 5);  // the longest bar
+    QVERIFY(queue.right() < barsView->zeroLine());  // faster: left of zero
+    QVERIFY(queue.width() > barsView->width() / 5); // the longest bar
     int orange = 0;
     for (int y = queue.top() + 1; y < queue.bottom(); ++y) {
         for (int x = queue.left() + 1; x < queue.right(); ++x)
@@ -288,14 +317,15 @@ void tst_ComparePanel::whatCannotBeComparedIsSaid()
 {
     Fixture f;
     const auto vllm = load(QStringLiteral(TRACELANE_REALDATA_DIR "/vllm-bench/serving_meta-llama-Llama-3.3-70B-"
-                                          "Instruct_tp8_pp1_sharegpt_qps_01.json"));
+                                                                 "Instruct_tp8_pp1_sharegpt_qps_01.json"));
     f.change([&] {
         f.state.setMetric(phaseMetric(Phase::Queue));
         f.state.setCandidate(vllm, QStringLiteral("vllm.json"));
     });
     // First the class split: vLLM's results have no region.
-    QCOMPARE(f.panel.bannerText(), QStringLiteral("Cannot compare: no dimension 'region' in the candidate; dimensions "
-                                                  "both sides have: prompt_band, output_band"));
+    QCOMPARE(f.panel.bannerText(),
+             QStringLiteral("Cannot compare: no dimension 'region' in the candidate; dimensions "
+                            "both sides have: prompt_band, output_band"));
     f.change([&] { f.panel.setDimensions({}); });
     QVERIFY2(f.panel.bannerText().startsWith(QStringLiteral("Cannot compare: Queue is not observed in the candidate")),
              qPrintable(f.panel.bannerText()));
@@ -312,7 +342,6 @@ void tst_ComparePanel::noCandidateYet()
     QCOMPARE(panel.bannerText(), QStringLiteral("No comparison yet."));
     QVERIFY(!panel.isComputing());
 }
-
 
 // Two runs of one benchmark write the same file name into different folders:
 // the sides are named by the folder that tells them apart.
@@ -335,8 +364,63 @@ void tst_ComparePanel::sameFileNamesAreToldApart()
     QCOMPARE(panel.model()->comparison().candidateLabel, QStringLiteral("llm-d-70b/\u2026/LMBench_output_1.jsonl"));
     auto *sides = panel.findChild<QLabel *>(QStringLiteral("compareSides"));
     QVERIFY(sides);
-    QCOMPARE(sides->text(), QStringLiteral("<b>Baseline:</b> vllm-70b/\u2026/LMBench_output_1.jsonl (600 requests) &nbsp; "
-                                           "<b>Candidate:</b> llm-d-70b/\u2026/LMBench_output_1.jsonl (600 requests)"));
+    QCOMPARE(sides->text(),
+             QStringLiteral("<b>Baseline:</b> vllm-70b/\u2026/LMBench_output_1.jsonl (600 requests) &nbsp; "
+                            "<b>Candidate:</b> llm-d-70b/\u2026/LMBench_output_1.jsonl (600 requests)"));
+}
+
+// Issue 17: baseline vs candidate for workflow traces. The candidate's tool
+// takes 300 ms longer; the Critical path tab splits the mean E2E difference
+// over critical-path time, names the tool and the sides; another key re-prepares.
+void tst_ComparePanel::workflowsSplitTheDifferenceOverTheCriticalPath()
+{
+    {
+        Fixture flat; // flat requests: nothing to split over spans
+        QVERIFY(!flat.panel.tabs()->isTabEnabled(flat.panel.tabs()->indexOf(flat.panel.pathAttribution())));
+    }
+    ViewState state;
+    ComparePanel panel(&state);
+    panel.resize(1500, 700);
+    QSignalSpy ready(&panel, &ComparePanel::comparisonReady);
+    state.setStore(agents(100.0));
+    state.setMetric(Metric::E2e);
+    state.setCandidate(agents(400.0), QStringLiteral("after.jsonl"));
+    QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty() && !panel.isComputing(), 20'000);
+    QCOMPARE(panel.spec().metric, Metric::E2e);
+    QTabWidget *tabs = panel.tabs();
+    QVERIFY(tabs->isTabEnabled(tabs->indexOf(panel.pathAttribution())));
+    const PathAttributionModel *model = panel.pathAttribution()->model();
+    const PathAttribution &a = model->attribution();
+    QCOMPARE(a.setName, QStringLiteral("candidate"));
+    QCOMPARE(a.restName, QStringLiteral("baseline"));
+    QCOMPARE(a.setN, 40);
+    QCOMPARE(a.restN, 40);
+    QCOMPARE(a.differenceMs, 300.0);
+    QVERIFY(a.exact);
+    QCOMPARE(model->index(0, PathAttributionModel::Key).data().toString(), QStringLiteral("tool"));
+    QCOMPARE(model->index(0, PathAttributionModel::Difference).data(PathAttributionModel::SortRole).toDouble(), 300.0);
+    QCOMPARE(model->headerData(PathAttributionModel::SetMean, Qt::Horizontal).toString(),
+             QStringLiteral("Candidate mean"));
+    QCOMPARE(model->headerData(PathAttributionModel::RestMean, Qt::Horizontal).toString(),
+             QStringLiteral("Baseline mean"));
+    const QString suspect = panel.pathAttribution()->suspectLabel()->text();
+    QVERIFY2(suspect.contains(QStringLiteral("Suspect: tool")), qPrintable(suspect));
+    QVERIFY2(suspect.contains(QStringLiteral("of the candidate's workflows")), qPrintable(suspect));
+    const QString excess = panel.pathAttribution()->excessLabel()->text();
+    QVERIFY2(excess.contains(QStringLiteral("candidate")) && excess.contains(QStringLiteral("baseline")),
+             qPrintable(excess));
+
+    // Another key: the sides are prepared again and the service is named.
+    ready.clear();
+    QComboBox *key = panel.pathAttribution()->keyBox();
+    key->setCurrentIndex(key->findData(int(SpanKeyKind::Service)));
+    emit key->activated(key->currentIndex());
+    QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty() && !panel.isComputing(), 20'000);
+    const PathAttribution &byService = panel.pathAttribution()->model()->attribution();
+    QCOMPARE(byService.keyKind, SpanKeyKind::Service);
+    QVERIFY(byService.suspect);
+    QCOMPARE(byService.keys[*byService.suspect].key, QStringLiteral("orders"));
+    QCOMPARE(byService.keys[*byService.suspect].differenceMs, 300.0);
 }
 
 QTEST_MAIN(tst_ComparePanel)

@@ -205,6 +205,16 @@ void prepareSide(SideInput &input, const ComparisonSpec &spec, bool workflows, b
         out->ttft = spec.metric == Metric::Ttft ? out->metric
                                                 : sortedStampMetric(table, mask, Metric::Ttft, spec.boundary);
         out->criticalPath = CriticalPathShares::of(*side.store, side.rows, cancelled);
+        if (stop())
+            return;
+        // One thread per side: the two sides already run in parallel.
+        const WorkflowPaths paths = WorkflowPaths::compute(*side.store, 1, cancelled);
+        if (paths.cancelled())
+            return;
+        const std::vector<qint32> rows = side.rows.rows();
+        out->pathGroup = PathGroup::gather(*side.store, paths, SpanKeys::build(*side.store, spec.pathKey), rows,
+                                           total == Metric::E2e ? WorkflowPaths::Target::End
+                                                                : WorkflowPaths::Target::FirstToken);
     }
 }
 

@@ -7,6 +7,7 @@
 #include "WorkloadComparability.h"
 #include "analysis/load/ServiceLoad.h"
 #include "analysis/stats/Distribution.h"
+#include "analysis/workflows/PathAttribution.h"
 
 #include <QString>
 #include <QStringList>
@@ -39,6 +40,9 @@ struct SideSamples
     // (baseline side only; see TraceComparison::evaluate).
     std::optional<Phase> tailSuspect;
     std::optional<CriticalPathShares> criticalPath;   // workflow traces only
+    // Workflow traces: the side's critical-path time by spec.pathKey, at the
+    // total the metric belongs to (E2E, or the path to the first token).
+    std::optional<PathGroup> pathGroup;
 
     std::span<const double> cell(qsizetype index) const
     {

@@ -2,6 +2,7 @@
 
 #include "analysis/classes/ClassDimension.h"
 #include "analysis/requests/Metric.h"
+#include "analysis/workflows/SpanKey.h"
 #include "store/Phase.h"
 
 #include <QStringList>
@@ -20,6 +21,9 @@ struct ComparisonSpec
     Boundary boundary = Boundary::Client;
     QStringList by;            // zero, one or two class dimension keys
     ClassBands bands;
+    // Workflow traces: critical-path time of the two sides grouped by this
+    // key (span kind, service, operation or normalised name).
+    SpanKeyKind pathKey = SpanKeyKind::Kind;
 
     // Evaluated --------------------------------------------------------------
     double q = 0.95;
@@ -35,6 +39,7 @@ struct ComparisonSpec
 
     bool samePreparation(const ComparisonSpec &other) const
     {
-        return metric == other.metric && boundary == other.boundary && by == other.by && bands == other.bands;
+        return metric == other.metric && boundary == other.boundary && by == other.by && bands == other.bands
+            && pathKey == other.pathKey;
     }
 };

@@ -289,6 +289,13 @@ TraceComparison TraceComparison::evaluate(const ComparisonSamples &samples, cons
         workflows.ttft = PercentileDifference::of(samples.base.ttft, samples.cand.ttft, spec.q, spec.confidence);
         workflows.baseline = *samples.base.criticalPath;
         workflows.candidate = *samples.cand.criticalPath;
+        if (samples.base.pathGroup && samples.cand.pathGroup) {
+            PathAttribution paths = PathAttribution::compare(*samples.cand.pathGroup, *samples.base.pathGroup,
+                                                             samples.spec.pathKey);
+            paths.setName = QStringLiteral("candidate");
+            paths.restName = QStringLiteral("baseline");
+            workflows.paths = std::move(paths);
+        }
         result.workflows = workflows;
     }
     return result;

@@ -7,6 +7,7 @@
 #include "PredictionCheck.h"
 #include "ComparisonStopRule.h"
 #include "WorkloadComparability.h"
+#include "analysis/workflows/PathAttribution.h"
 
 #include <QString>
 #include <QStringList>
@@ -45,6 +46,10 @@ struct WorkflowComparison
     PercentileDifference ttft;
     CriticalPathShares baseline;
     CriticalPathShares candidate;
+    // The candidate's mean E2E (or TTFT) minus the baseline's, split exactly
+    // over critical-path time by spec.pathKey (set = candidate, rest =
+    // baseline), with the suspect key and its next test.
+    std::optional<PathAttribution> paths;
 };
 
 // The answer to "did the change move the target percentile?": per class

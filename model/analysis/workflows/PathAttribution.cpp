@@ -136,6 +136,11 @@ PathGroup PathGroup::gather(const TraceStore &store, const WorkflowPaths &paths,
     return group;
 }
 
+const PathKeyContribution *PathAttribution::largestSaving() const
+{
+    return !keys.empty() && keys.back().differenceMs < 0.0 ? &keys.back() : nullptr;
+}
+
 double PathAttribution::sumOfContributions() const
 {
     double sum = outsideDifferenceMs;
@@ -237,6 +242,10 @@ PathAttribution PathAttribution::compare(const PathGroup &set, const PathGroup &
                          return a.differenceMs > b.differenceMs;
                      });
 
+    // A suspect explains an excess: a set (or candidate) that is faster on
+    // average has none, however one key moved.
+    if (result.differenceMs <= 0.0)
+        return result;
     if (!result.keys.empty() && result.keys.front().differenceMs > 0.0
         && result.keys.front().differenceMs >= result.outsideDifferenceMs) {
         result.suspect = 0;

@@ -81,6 +81,10 @@ struct PathAttribution
 {
     WorkflowPaths::Target target = WorkflowPaths::Target::End;
     SpanKeyKind keyKind = SpanKeyKind::Kind;
+    // What the two groups are called where they are shown: the slow set and
+    // the rest, or (a before/after comparison) the candidate and the baseline.
+    QString setName = QStringLiteral("set");
+    QString restName = QStringLiteral("rest");
     qint64 setN = 0;
     qint64 restN = 0;
     qint64 setSkipped = 0;
@@ -100,6 +104,8 @@ struct PathAttribution
 
     bool isEmpty() const { return setN == 0 || restN == 0; }
     double sumOfContributions() const;
+    // The key whose mean time fell most (a faster candidate's main saving), or nullptr.
+    const PathKeyContribution *largestSaving() const;
     // What a person reads: "tool", "agent coordination gap",
     // "checkout (coordination gap)", "GET (past its parent's end)",
     // "idle between root spans".
