@@ -1,24 +1,49 @@
 #include "SortedColumn.h"
 
+#include "StableKeySort.h"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
 
+namespace {
+
+// Below this a comparison sort wins: the radix sort's 8 x 256 counters and
+// its buffer cost more than they save.
+constexpr size_t kRadixThreshold = 2048;
+
+} // namespace
+
 SortedColumn SortedColumn::build(std::vector<double> values)
 {
     SortedColumn column;
-    // Sorting (value, row) pairs keeps the comparisons on contiguous memory,
-    // several times faster than an indirect sort of row numbers.
-    std::vector<std::pair<double, qint32>> pairs;
-    pairs.reserve(values.size());
-    for (size_t row = 0; row < values.size(); ++row) {
-        if (!std::isnan(values[row]))
-            pairs.emplace_back(values[row], qint32(row));
+    const auto defined = size_t(std::count_if(values.begin(), values.end(), [](double v) { return !std::isnan(v); }));
+    column.ascending.reserve(defined);
+    if (defined < kRadixThreshold) {
+        // Sorting (value, row) pairs keeps the comparisons on contiguous memory.
+        std::vector<std::pair<double, qint32>> pairs;
+        pairs.reserve(defined);
+        for (size_t row = 0; row < values.size(); ++row) {
+            if (!std::isnan(values[row]))
+                pairs.emplace_back(values[row], qint32(row));
+        }
+        std::sort(pairs.begin(), pairs.end());
+        for (const auto &pair : pairs)
+            column.ascending.push_back(pair.second);
+    } else {
+        // A stable radix sort of rows appended in row order: ties stay by
+        // row, exactly the order the pair sort gives, several times faster
+        // at a million rows (feature rankings sort a dozen columns).
+        std::vector<StableKeySort::KeyedRow> keyed;
+        keyed.reserve(defined);
+        for (size_t row = 0; row < values.size(); ++row) {
+            if (!std::isnan(values[row]))
+                keyed.push_back({StableKeySort::orderedKey(values[row], false), qint32(row)});
+        }
+        StableKeySort::sort(keyed);
+        for (const auto &item : keyed)
+            column.ascending.push_back(item.row);
     }
-    std::sort(pairs.begin(), pairs.end());
-    column.ascending.resize(pairs.size());
-    for (size_t i = 0; i < pairs.size(); ++i)
-        column.ascending[i] = pairs[i].second;
     column.values = std::move(values);
     return column;
 }
