@@ -11,6 +11,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -287,6 +288,12 @@ public:
             }
             into.finishRow();
         }
+        mergeMessages(chunk, lineBase);
+    }
+
+    // The chunk's rejected records and notices, on the lines of the whole file.
+    void mergeMessages(ChunkOutput &chunk, qint64 lineBase)
+    {
         for (auto rejected : chunk.rejected) {
             rejected.file = m_file;
             rejected.line += lineBase;
@@ -338,6 +345,53 @@ private:
     TokenTimeline m_serverTokens;
     TokenTimeline m_clientTokens;
 };
+
+// True when some request_id occurs in two records. The ids are partitioned
+// by hash over the threads, each checking its part over every chunk, so the
+// check shares the cores instead of running after the parse on one.
+bool anyDuplicateId(const std::vector<ChunkOutput> &outputs, int threads)
+{
+    std::vector<qsizetype> firstRow;   // global row of each chunk's row 0
+    qsizetype rows = 0;
+    for (const auto &output : outputs) {
+        firstRow.push_back(rows);
+        rows += output.table.rowCount();
+    }
+    const auto idOf = [&](quint32 row) {
+        const auto chunk
+            = size_t(std::upper_bound(firstRow.begin(), firstRow.end(), qsizetype(row)) - firstRow.begin()) - 1;
+        return outputs[chunk].table.id(qsizetype(row) - firstRow[chunk]);
+    };
+    const auto parts = quint64(rows < 65536 ? 1 : qMax(1, threads));
+    std::atomic<bool> found{false};
+    const auto checkPart = [&](quint64 part) {
+        IdIndex seen;
+        seen.reserve(rows / qsizetype(parts) + rows / 16 + 16);
+        quint32 row = 0;
+        for (const auto &output : outputs) {
+            const auto &table = output.table;
+            for (qsizetype r = 0; r < table.rowCount(); ++r, ++row) {
+                const auto id = table.id(r);
+                const quint64 hash = IdIndex::hashOf(id);
+                if (((hash >> 32) * parts) >> 32 != part)
+                    continue;
+                if (seen.findOrInsertHashed(id, hash, row, idOf) != IdIndex::kNotFound) {
+                    found.store(true);
+                    return;
+                }
+            }
+            if (found.load())
+                return;
+        }
+    };
+    std::vector<std::thread> workers;
+    for (quint64 part = 1; part < parts; ++part)
+        workers.emplace_back(checkPart, part);
+    checkPart(0);
+    for (auto &worker : workers)
+        worker.join();
+    return found.load();
+}
 
 } // namespace
 
@@ -396,13 +450,26 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         idBytes += qsizetype(output.table.idBytes());
     }
     store.requests.reserve(rows, idBytes);
-    ChunkMerger merger(store, fileName, rows);
-    merger.reserveTokens(outputs);
+    // Without repeated ids or per-token times (the common case) the chunks
+    // are appended column by column; otherwise row by row, which rejects
+    // each repeat with the line it was first seen on.
+    const bool tokenTimes = std::any_of(outputs.begin(), outputs.end(), [](const ChunkOutput &output) {
+        return !output.serverTokens.isEmpty() || !output.clientTokens.isEmpty();
+    });
+    const bool rowByRow = tokenTimes || anyDuplicateId(outputs, threads);
+    ChunkMerger merger(store, fileName, rowByRow ? rows : 0);
+    if (rowByRow)
+        merger.reserveTokens(outputs);
     qint64 lineBase = 0;
     bool crlf = false;
     MixedFormats mixed(TraceFormat::SeedJsonl);
     for (auto &output : outputs) {
-        merger.merge(output, lineBase);
+        if (rowByRow) {
+            merger.merge(output, lineBase);
+        } else {
+            store.requests.appendTable(std::move(output.table), lineBase);
+            merger.mergeMessages(output, lineBase);
+        }
         lineBase += output.lines;
         crlf = crlf || output.crlf;
         mixed.merge(output.mixed);

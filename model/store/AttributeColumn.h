@@ -89,6 +89,31 @@ public:
 
     void appendAbsent() { padTo(rowCount() + 1); }
 
+    // Appends every row of `other` (another chunk of the same attribute):
+    // numbers stay numbers while both are numeric; otherwise this column
+    // turns categorical and `other`'s values are interned in its code order,
+    // then its codes remapped, as appending its rows one by one would.
+    void appendColumn(const AttributeColumn &other)
+    {
+        if (isNumeric() && other.isNumeric()) {
+            m_numbers.insert(m_numbers.end(), other.m_numbers.begin(), other.m_numbers.end());
+            return;
+        }
+        if (other.isNumeric()) {   // text here already: each number joins as its text
+            m_codes.reserve(m_codes.size() + other.m_numbers.size());
+            for (const double value : other.m_numbers)
+                m_codes.push_back(std::isnan(value) ? 0 : internValue(QString::number(value, 'g', 15)));
+            return;
+        }
+        convertToCategorical();
+        std::vector<quint32> remap(size_t(other.valueCount()));
+        for (qsizetype v = 0; v < other.valueCount(); ++v)
+            remap[size_t(v)] = internValue(other.m_values[v]);
+        m_codes.reserve(m_codes.size() + other.m_codes.size());
+        for (const quint32 code : other.m_codes)
+            m_codes.push_back(remap[code]);
+    }
+
     quint32 internValue(const QString &value)
     {
         if (value.isEmpty())

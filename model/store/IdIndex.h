@@ -29,9 +29,15 @@ public:
     template<typename IdOf>
     qint64 findOrInsert(std::string_view id, quint32 row, IdOf &&idOf)
     {
+        return findOrInsertHashed(id, hashOf(id), row, idOf);
+    }
+
+    // The same with `hash` == hashOf(id) already computed.
+    template<typename IdOf>
+    qint64 findOrInsertHashed(std::string_view id, quint64 hash, quint32 row, IdOf &&idOf)
+    {
         if (m_slots.empty() || (m_size + 1) * 2 > m_slots.size())
             grow(idOf);
-        const quint64 hash = hashOf(id);
         const auto tag = quint32(hash >> 32);
         for (size_t slot = hash & m_mask;; slot = (slot + 1) & m_mask) {
             const quint64 entry = m_slots[slot];

@@ -9,6 +9,7 @@
 #include <QString>
 
 #include <array>
+#include <type_traits>
 #include <vector>
 
 // All flat requests of a trace, column-wise. A row is one request; every
@@ -124,6 +125,46 @@ public:
         for (auto &column : m_stamps)
             column.reserve(static_cast<size_t>(rows));
         m_sourceLines.reserve(static_cast<size_t>(rows));
+    }
+
+    // Appends every row of `from` column by column (a loader's per-thread
+    // chunks), adding `lineBase` to its source lines; each column of `from`
+    // is released as soon as it is copied, so the peak is the merged table
+    // plus one chunk column. Attribute columns are matched by name (new ones
+    // added in `from`'s order); categorical codes are remapped through the
+    // values of `from` interned in its code order, a numeric column meeting
+    // text turns categorical, exactly as appending the rows one by one would.
+    // Token timelines are not carried over (callers merge them row by row).
+    void appendTable(RequestTable &&from, qint64 lineBase)
+    {
+        const qsizetype base = rowCount();
+        const qsizetype added = from.rowCount();
+        const auto release = [](auto &column) { std::decay_t<decltype(column)>().swap(column); };
+        m_ids.appendAll(from.m_ids);
+        from.m_ids = StringArena();
+        m_promptTokens.insert(m_promptTokens.end(), from.m_promptTokens.begin(), from.m_promptTokens.end());
+        release(from.m_promptTokens);
+        m_outputTokens.insert(m_outputTokens.end(), from.m_outputTokens.begin(), from.m_outputTokens.end());
+        release(from.m_outputTokens);
+        for (size_t s = 0; s < m_stamps.size(); ++s) {
+            m_stamps[s].insert(m_stamps[s].end(), from.m_stamps[s].begin(), from.m_stamps[s].end());
+            release(from.m_stamps[s]);
+        }
+        m_sourceLines.reserve(m_sourceLines.size() + from.m_sourceLines.size());
+        for (const qint64 line : from.m_sourceLines)
+            m_sourceLines.push_back(line + lineBase);
+        release(from.m_sourceLines);
+        for (auto &column : from.m_attributes) {
+            auto &into = attributeColumn(column.name(), column.kind());
+            into.padTo(base);
+            into.appendColumn(column);
+            column = AttributeColumn();
+        }
+        for (auto &column : m_attributes) {
+            if (column.rowCount() < base + added)
+                column.padTo(base + added);
+        }
+        from.m_attributes.clear();
     }
 
     // Releases growth slack once loading is done.

@@ -18,6 +18,16 @@ public:
         return static_cast<quint32>(m_ends.size() - 1);
     }
 
+    // Appends every string of `other`, in order.
+    void appendAll(const StringArena &other)
+    {
+        const size_t base = m_bytes.size();
+        m_bytes.insert(m_bytes.end(), other.m_bytes.begin(), other.m_bytes.end());
+        m_ends.reserve(m_ends.size() + other.m_ends.size());
+        for (const size_t end : other.m_ends)
+            m_ends.push_back(base + end);
+    }
+
     std::string_view view(qsizetype index) const
     {
         const auto begin = index == 0 ? 0 : m_ends[static_cast<size_t>(index) - 1];

@@ -44,6 +44,8 @@ private slots:
     void timestampsAreExactNanoseconds();
     void chunksAgreeWithSingleThread();
     void duplicateAcrossChunksIsRejected();
+    void columnMergeEqualsRowByRowMerge();
+    void duplicateFoundByPartitionedCheck();
     void hundredMegabyteLineIsRejectedNotRead();
     void cancelStopsTheLoad();
     void missingFileIsAFatalError();
@@ -248,6 +250,116 @@ void tst_SeedLoader::duplicateAcrossChunksIsRejected()
     QCOMPARE(int(result.store->rejected.size()), 1);
     QCOMPARE(result.store->rejected[0].line, 10001);
     QCOMPARE(result.store->rejected[0].reason, QStringLiteral("duplicate request_id; first seen on line 5"));
+}
+
+void tst_SeedLoader::columnMergeEqualsRowByRowMerge()
+{
+    // The chunks of a JSON Lines file are appended column by column; the same
+    // records as one JSON array go through the row-by-row merge. Attribute
+    // values arrive in a different order in each chunk, one attribute turns
+    // from numbers to text and back, one stays numeric, one appears only late.
+    QTemporaryDir dir;
+    const QString lines = dir.filePath(QStringLiteral("records.jsonl"));
+    const QString array = dir.filePath(QStringLiteral("records.json"));
+    QFile jsonl(lines);
+    QFile json(array);
+    QVERIFY(jsonl.open(QIODevice::WriteOnly) && json.open(QIODevice::WriteOnly));
+    json.write("[\n");
+    const int count = 70000;
+    const char *early[] = {"eu", "us"};
+    const char *late[] = {"ap", "us", "eu"};
+    for (int i = 1; i <= count; ++i) {
+        QByteArray extra = ",\"region\":\"" + QByteArray(i < count / 2 ? early[i % 2] : late[i % 3]) + "\"";
+        // tier: numbers, text in the second quarter, numbers again: the last
+        // chunk is numeric and joins a column that turned categorical.
+        if (i % 7 != 0 && (i < count / 4 || i >= count / 2))
+            extra += ",\"tier\":" + QByteArray::number(i % 5);
+        else if (i % 7 != 0)
+            extra += ",\"tier\":\"" + QByteArray(i % 2 ? "gold" : "silver") + "\"";
+        if (i % 11 != 0)
+            extra += ",\"score\":" + QByteArray::number(i * 0.5);
+        if (i > count * 9 / 10)
+            extra += ",\"late\":\"yes\"";
+        extra += i % 3 ? ",\"cached_prefix\":true" : ",\"cached_prefix\":false";
+        const QByteArray text = record(i, extra);
+        jsonl.write(text + "\n");
+        json.write(text + (i < count ? ",\n" : "\n]\n"));
+    }
+    jsonl.close();
+    json.close();
+    LoadOptions options;
+    options.threads = 3;
+    const LoadResult merged = TraceFileLoader::load(lines, options);
+    const LoadResult reference = TraceFileLoader::load(array, options);
+    QVERIFY(merged.ok() && reference.ok());
+    QCOMPARE(reference.store->format, QStringLiteral("seed-json-array"));
+    const auto &a = merged.store->requests;
+    const auto &b = reference.store->requests;
+    QCOMPARE(a.rowCount(), qsizetype(count));
+    QCOMPARE(b.rowCount(), qsizetype(count));
+    QVERIFY(merged.store->rejected.empty());
+    QCOMPARE(a.attributes().size(), b.attributes().size());
+    for (size_t c = 0; c < a.attributes().size(); ++c) {
+        const auto &x = a.attributes()[c];
+        const auto &y = b.attributes()[c];
+        QCOMPARE(x.name(), y.name());
+        QCOMPARE(x.kind(), y.kind());
+        QCOMPARE(x.values(), y.values());
+        QCOMPARE(x.rowCount(), a.rowCount());
+    }
+    QCOMPARE(a.attribute(QStringLiteral("tier"))->kind(), AttributeColumn::Kind::Categorical);
+    QCOMPARE(a.attribute(QStringLiteral("score"))->kind(), AttributeColumn::Kind::Numeric);
+    for (qsizetype row = 0; row < a.rowCount(); ++row) {
+        if (a.id(row) != b.id(row) || a.sourceLine(row) + 1 != b.sourceLine(row)
+            || a.promptTokens(row) != b.promptTokens(row) || a.outputTokens(row) != b.outputTokens(row))
+            QFAIL(qPrintable(QStringLiteral("row %1 differs").arg(row)));
+        for (int s = 0; s < kStampCount; ++s) {
+            if (a.stamp(row, Stamp(s)) != b.stamp(row, Stamp(s)))
+                QFAIL(qPrintable(QStringLiteral("row %1 stamp %2 differs").arg(row).arg(s)));
+        }
+        for (size_t c = 0; c < a.attributes().size(); ++c) {
+            const auto &x = a.attributes()[c];
+            const auto &y = b.attributes()[c];
+            if (x.text(row) != y.text(row) || (!x.isNumeric() && x.code(row) != y.code(row)))
+                QFAIL(
+                    qPrintable(QStringLiteral("row %1 %2: %3 vs %4").arg(row).arg(x.name(), x.text(row), y.text(row))));
+        }
+    }
+    QCOMPARE(a.attribute(QStringLiteral("tier"))->text(6), QString()); // line 7: absent
+    QCOMPARE(a.attribute(QStringLiteral("tier"))->text(0), QStringLiteral("1"));
+    QCOMPARE(a.attribute(QStringLiteral("tier"))->text(count - 2), QStringLiteral("4"));   // line 69999: 69999 % 5
+    QCOMPARE(a.attribute(QStringLiteral("score"))->text(10), QString());                 // line 11: absent
+    QCOMPARE(a.attribute(QStringLiteral("score"))->number(count - 1), 35000.0);
+    QCOMPARE(a.attribute(QStringLiteral("late"))->text(0), QString());
+    QCOMPARE(a.attribute(QStringLiteral("late"))->text(count - 1), QStringLiteral("yes"));
+}
+
+void tst_SeedLoader::duplicateFoundByPartitionedCheck()
+{
+    // Past 65,536 records the duplicate check is split over the threads by
+    // hash; a repeat must still be found and reported with both lines.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("dupes.jsonl"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    for (int i = 1; i <= 70000; ++i)
+        file.write(record(i) + "\n");
+    file.write(record(40000) + "\n"); // line 70001 repeats line 40000's id
+    file.write(record(3) + "\n");     // line 70002 repeats line 3's id
+    file.close();
+    for (const int threads : {1, 2, 3}) {
+        LoadOptions options;
+        options.threads = threads;
+        const LoadResult result = TraceFileLoader::load(path, options);
+        QVERIFY(result.ok());
+        QCOMPARE(result.store->requests.rowCount(), 70000);
+        QCOMPARE(int(result.store->rejected.size()), 2);
+        QCOMPARE(result.store->rejected[0].line, 70001);
+        QCOMPARE(result.store->rejected[0].reason, QStringLiteral("duplicate request_id; first seen on line 40000"));
+        QCOMPARE(result.store->rejected[1].line, 70002);
+        QCOMPARE(result.store->rejected[1].reason, QStringLiteral("duplicate request_id; first seen on line 3"));
+        QCOMPARE(result.store->requests.idText(69999), QStringLiteral("req-70000"));
+    }
 }
 
 void tst_SeedLoader::hundredMegabyteLineIsRejectedNotRead()
