@@ -11,6 +11,19 @@ __extension__ typedef unsigned __int128 UInt128;
 
 int decimalExponentOf(qint64 nsPerUnit)
 {
+    // Called for every stamp of every record: the units in use answer at once.
+    switch (nsPerUnit) {
+    case 1'000'000:
+        return 6;
+    case 1'000:
+        return 3;
+    case 1'000'000'000:
+        return 9;
+    case 1:
+        return 0;
+    default:
+        break;
+    }
     int exponent = 0;
     while (nsPerUnit > 1 && nsPerUnit % 10 == 0) {
         nsPerUnit /= 10;
