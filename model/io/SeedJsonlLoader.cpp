@@ -11,7 +11,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
-#include <atomic>
+#include <array>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -346,43 +346,49 @@ private:
     TokenTimeline m_clientTokens;
 };
 
-// True when some request_id occurs in two records. The ids are partitioned
-// by hash over the threads, each checking its part over every chunk, so the
-// check shares the cores instead of running after the parse on one.
-bool anyDuplicateId(const std::vector<ChunkOutput> &outputs, int threads)
+// LSD radix sort of 64-bit hashes, a byte per pass: sequential memory
+// traffic instead of the cache misses of a comparison sort or a hash table.
+void sortHashes(std::vector<quint64> &keys)
 {
-    std::vector<qsizetype> firstRow;   // global row of each chunk's row 0
-    qsizetype rows = 0;
-    for (const auto &output : outputs) {
-        firstRow.push_back(rows);
-        rows += output.table.rowCount();
+    std::vector<quint64> buffer(keys.size());
+    for (int shift = 0; shift < 64; shift += 8) {
+        std::array<size_t, 257> offsets{};
+        for (const quint64 key : keys)
+            ++offsets[((key >> shift) & 0xFF) + 1];
+        for (size_t b = 1; b < offsets.size(); ++b)
+            offsets[b] += offsets[b - 1];
+        for (const quint64 key : keys)
+            buffer[offsets[(key >> shift) & 0xFF]++] = key;
+        keys.swap(buffer);
     }
-    const auto idOf = [&](quint32 row) {
-        const auto chunk
-            = size_t(std::upper_bound(firstRow.begin(), firstRow.end(), qsizetype(row)) - firstRow.begin()) - 1;
-        return outputs[chunk].table.id(qsizetype(row) - firstRow[chunk]);
-    };
+}
+
+// False when every request_id is distinct, true when two may be equal.
+// Each thread takes the ids whose 64-bit hash falls in its part, sorts the
+// hashes (radix: sequential memory, no probing of a large table) and looks
+// for two equal neighbours. Equal hashes send the load to the row-by-row
+// merge, which compares the ids themselves, so a hash collision costs time,
+// never a wrong answer.
+bool mayRepeatIds(const std::vector<ChunkOutput> &outputs, int threads)
+{
+    qsizetype rows = 0;
+    for (const auto &output : outputs)
+        rows += output.table.rowCount();
     const auto parts = quint64(rows < 65536 ? 1 : qMax(1, threads));
-    std::atomic<bool> found{false};
+    std::vector<char> repeats(parts, 0);
     const auto checkPart = [&](quint64 part) {
-        IdIndex seen;
-        seen.reserve(rows / qsizetype(parts) + rows / 16 + 16);
-        quint32 row = 0;
+        std::vector<quint64> hashes;
+        hashes.reserve(size_t(rows / qsizetype(parts) + rows / 16 + 16));
         for (const auto &output : outputs) {
             const auto &table = output.table;
-            for (qsizetype r = 0; r < table.rowCount(); ++r, ++row) {
-                const auto id = table.id(r);
-                const quint64 hash = IdIndex::hashOf(id);
-                if (((hash >> 32) * parts) >> 32 != part)
-                    continue;
-                if (seen.findOrInsertHashed(id, hash, row, idOf) != IdIndex::kNotFound) {
-                    found.store(true);
-                    return;
-                }
+            for (qsizetype r = 0; r < table.rowCount(); ++r) {
+                const quint64 hash = IdIndex::hashOf(table.id(r));
+                if (((hash >> 32) * parts) >> 32 == part)
+                    hashes.push_back(hash);
             }
-            if (found.load())
-                return;
         }
+        sortHashes(hashes);
+        repeats[part] = std::adjacent_find(hashes.begin(), hashes.end()) != hashes.end();
     };
     std::vector<std::thread> workers;
     for (quint64 part = 1; part < parts; ++part)
@@ -390,7 +396,7 @@ bool anyDuplicateId(const std::vector<ChunkOutput> &outputs, int threads)
     checkPart(0);
     for (auto &worker : workers)
         worker.join();
-    return found.load();
+    return std::find(repeats.begin(), repeats.end(), 1) != repeats.end();
 }
 
 } // namespace
@@ -456,7 +462,7 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     const bool tokenTimes = std::any_of(outputs.begin(), outputs.end(), [](const ChunkOutput &output) {
         return !output.serverTokens.isEmpty() || !output.clientTokens.isEmpty();
     });
-    const bool rowByRow = tokenTimes || anyDuplicateId(outputs, threads);
+    const bool rowByRow = tokenTimes || mayRepeatIds(outputs, threads);
     ChunkMerger merger(store, fileName, rowByRow ? rows : 0);
     if (rowByRow)
         merger.reserveTokens(outputs);
