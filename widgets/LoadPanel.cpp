@@ -348,7 +348,9 @@ void LoadPanel::followTimeWindow()
     m_following = true;
     m_plot->xAxis->setRange(range);
     m_following = false;
-    m_plot->replot();
+    // Queued: the swimlanes move the time window on every pan, zoom and new
+    // (live) store; one replot per event-loop turn, not one drawn on the spot.
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void LoadPanel::recheckLittle()

@@ -9,6 +9,7 @@
 
 #include <QAction>
 #include <QDateTime>
+#include <QFontMetrics>
 #include <QLabel>
 #include <QLocale>
 #include <QMenu>
@@ -16,6 +17,8 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolButton>
+
+#include <algorithm>
 
 namespace {
 
@@ -84,6 +87,8 @@ LiveWiring::LiveWiring(MainWindow *window, ViewState *state)
     m_status->hide();
     m_pauseButton->setObjectName(QStringLiteral("livePauseButton"));
     m_pauseButton->setAutoRaise(true);
+    m_pauseButton->setText(tr("Resume")); // the wider text: a fixed size never relays out the window
+    m_pauseButton->setFixedSize(m_pauseButton->sizeHint());
     m_pauseButton->hide();
     window->statusBar()->insertPermanentWidget(0, m_status);
     window->statusBar()->insertPermanentWidget(1, m_pauseButton);
@@ -233,7 +238,16 @@ void LiveWiring::updateStatus()
             m_rate.pop_front();
     }
     const QString text = statusText();
-    m_status->setText(text);
+    // A fixed size that only grows in 40 px steps: a label whose size hint
+    // changes relays out the whole main window (every dock) 4 times a second;
+    // a fixed one does not. Capped at half the window, elided past it (the
+    // whole text is the tooltip's first line).
+    const QFontMetrics metrics = m_status->fontMetrics();
+    const int cap = std::max(200, m_window->width() / 2);
+    const int wanted = std::min(cap, (metrics.horizontalAdvance(text) + 8 + 39) / 40 * 40);
+    if (wanted > m_status->width() || m_status->width() > cap || m_status->minimumWidth() != m_status->maximumWidth())
+        m_status->setFixedSize(wanted, metrics.height() + 4);
+    m_status->setText(metrics.elidedText(text, Qt::ElideRight, m_status->width() - 8));
     m_status->setVisible(!text.isEmpty());
     // The reasons behind the counts, in the tooltip: the first of each kind.
     QStringList reasons;
@@ -241,7 +255,8 @@ void LiveWiring::updateStatus()
         reasons << tr("rejected %1 \u00d7 %2: %3").arg(group.count).arg(field, group.example);
     for (const auto &[answer, group] : status.received.refusals)
         reasons << tr("refused %1 request(s) with %2: %3").arg(group.count).arg(answer, group.example);
-    m_status->setToolTip(reasons.isEmpty() ? tr("Nothing rejected or refused") : reasons.join(QLatin1Char('\n')));
+    reasons.prepend(reasons.isEmpty() ? tr("%1\nNothing rejected or refused").arg(text) : text);
+    m_status->setToolTip(reasons.join(QLatin1Char('\n')));
     m_pauseButton->setVisible(status.listening);
     m_pauseButton->setText(status.paused ? tr("Resume") : tr("Pause"));
     m_pauseButton->setToolTip(status.paused ? tr("Show what was received meanwhile and follow it again")

@@ -186,10 +186,9 @@ int main(int argc, char *argv[])
         if (headless && files.isEmpty()) {
             // Renders what arrived within the time given, after the last snapshot.
             const double seconds = parser.value(listenSecondsOption).toDouble();
-            QTimer::singleShot(int(std::max(0.0, seconds) * 1000), &window, [&window] {
-                window.live()->stop();
-                emit window.loadFinished(true);
-            });
+            QObject::connect(window.live()->receiver(), &LiveReceiver::stopped, &window,
+                             [&window] { emit window.loadFinished(true); });
+            QTimer::singleShot(int(std::max(0.0, seconds) * 1000), &window, [&window] { window.live()->stop(); });
         }
     }
     window.show();

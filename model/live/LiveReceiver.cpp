@@ -51,16 +51,18 @@ public:
         publish(m_clock.nsecsElapsed());
     }
 
-    // Everything received, stored; a snapshot holding every trace held.
+    // Everything received, stored; a snapshot holding every trace held. The
+    // held spans are freed here, on this thread.
     std::shared_ptr<const TraceStore> finish()
     {
-        if (m_timer)
-            m_timer->stop();
+        delete m_timer; // on its own thread
+        m_timer = nullptr;
         const qint64 now = m_clock.nsecsElapsed();
         m_drain.drainAll([&](ExportBatch &batch) { m_store.add(batch, now); });
         m_store.evict(now);
         auto store = build(std::numeric_limits<qint64>::max() / 2);
         publish(now);
+        m_store = LiveStore(m_store.options());
         return store;
     }
 
@@ -134,16 +136,32 @@ LiveReceiver::LiveReceiver(QObject *parent)
 
 LiveReceiver::~LiveReceiver()
 {
-    if (!m_listening)
-        return;
     blockSignals(true);
     stop();
+    joinFinishing();
+}
+
+void LiveReceiver::joinFinishing()
+{
+    if (!m_finishingThread)
+        return;
+    // The queued finish() runs before this (events keep their order), so
+    // its timer and store are gone on their own thread before it quits.
+    QMetaObject::invokeMethod(
+        m_finishingWorker, [] {}, Qt::BlockingQueuedConnection);
+    m_finishingThread->quit();
+    m_finishingThread->wait();
+    delete m_finishingWorker;
+    delete m_finishingThread;
+    m_finishingWorker = nullptr;
+    m_finishingThread = nullptr;
 }
 
 bool LiveReceiver::start(const Settings &settings, QString *error)
 {
     if (m_listening)
         stop();
+    joinFinishing(); // the queue and counts are about to be replaced
     m_settings = settings;
     m_heldBack.reset();
     m_queue = std::make_unique<LiveQueue>(settings.maxBufferedSpans);
@@ -236,22 +254,34 @@ void LiveReceiver::stop()
     m_httpThread = nullptr;
     m_http = nullptr;
     if (m_grpc) {
-        m_grpc->close();
+        m_grpc->close(500); // calls in flight get half a second, not gRPC's 2 s
         m_grpc.reset();
     }
-    std::shared_ptr<const TraceStore> last;
+    joinFinishing();
+    m_finishingThread = std::exchange(m_storeThread, nullptr);
+    m_finishingWorker = std::exchange(m_worker, nullptr);
+    const quint64 finishing = ++m_finishing;
+    // The last store and build run on the store thread; the result comes back
+    // here (dropped if this object is gone: the destructor joins the thread).
     QMetaObject::invokeMethod(
-        m_worker, [&] { last = m_worker->finish(); }, Qt::BlockingQueuedConnection);
-    m_storeThread->quit();
-    m_storeThread->wait();
-    delete m_worker;
-    m_worker = nullptr;
-    delete m_storeThread;
-    m_storeThread = nullptr;
-    if (isPaused())
-        m_heldBack = std::move(last); // shown on resume
-    else
-        emit snapshotReady(last);
+        m_finishingWorker,
+        [this, worker = m_finishingWorker, finishing] {
+            std::shared_ptr<const TraceStore> last = worker->finish();
+            QMetaObject::invokeMethod(
+                this,
+                [this, last, finishing] {
+                    if (finishing != m_finishing || !m_finishingThread)
+                        return; // a newer session joined it meanwhile
+                    joinFinishing();
+                    if (isPaused())
+                        m_heldBack = last; // shown on resume
+                    else
+                        emit snapshotReady(last);
+                    emit stopped();
+                },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
 }
 
 void LiveReceiver::setPaused(bool paused)

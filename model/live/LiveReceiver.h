@@ -65,8 +65,10 @@ public:
 
     // Listens and starts storing; false (nothing left running) with `error`.
     bool start(const Settings &settings, QString *error);
-    // Stops listening, stores what was received and emits a last snapshot
-    // holding every trace held, complete or not (unless paused).
+    // Stops listening at once; the store thread then stores what was
+    // received, builds a last snapshot holding every trace held, complete or
+    // not (emitted unless paused, else shown on resume) and stopped() follows.
+    // Nothing of it runs on this object's thread.
     void stop();
     bool isListening() const { return m_listening; }
     const Settings &settings() const { return m_settings; }
@@ -82,9 +84,13 @@ public:
 signals:
     void snapshotReady(std::shared_ptr<const TraceStore> store);
     void pausedChanged(bool paused);
+    // After stop(): the last snapshot has been delivered (or held back).
+    void stopped();
 
 private:
     class StoreWorker;
+    // Waits for a stopped session's store thread and frees it.
+    void joinFinishing();
 
     Settings m_settings;
     bool m_listening = false;
@@ -98,6 +104,9 @@ private:
     std::unique_ptr<OtlpGrpcServer> m_grpc;
     QThread *m_storeThread = nullptr;
     StoreWorker *m_worker = nullptr;
+    QThread *m_finishingThread = nullptr; // a stopped session's, until its last snapshot is in
+    StoreWorker *m_finishingWorker = nullptr;
+    quint64 m_finishing = 0;
     std::shared_ptr<const TraceStore> m_heldBack; // the last snapshot, stopped while paused
     mutable QMutex m_statusMutex;
     Status m_status; // the store thread's part, under m_statusMutex

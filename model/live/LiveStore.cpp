@@ -3,10 +3,69 @@
 #include "io/SpanTraceBuilder.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 
 namespace {
 
 constexpr size_t kMaxRejected = 10'000;
+
+// One thread that frees replaced snapshots (see snapshot()): plain
+// std::thread, no QObject, so it belongs to no event loop.
+class StoreDisposer
+{
+public:
+    static void dispose(TraceStore *store) { instance().push(store); }
+
+private:
+    static StoreDisposer &instance()
+    {
+        static StoreDisposer disposer;
+        return disposer;
+    }
+    StoreDisposer()
+        : m_thread([this] { run(); })
+    { }
+    ~StoreDisposer()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_wake.notify_one();
+        m_thread.join();
+    }
+    void push(TraceStore *store)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_queue.push_back(store);
+        }
+        m_wake.notify_one();
+    }
+    void run()
+    {
+        std::unique_lock lock(m_mutex);
+        while (true) {
+            m_wake.wait(lock, [this] { return m_stop || !m_queue.empty(); });
+            if (m_queue.empty())
+                return; // stopping, nothing left
+            TraceStore *store = m_queue.front();
+            m_queue.pop_front();
+            lock.unlock();
+            delete store;
+            lock.lock();
+        }
+    }
+
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::deque<TraceStore *> m_queue;
+    bool m_stop = false;
+    std::thread m_thread;
+};
 
 void appendAttributes(std::string &key, const RecycledList<SpanAttribute> &attributes)
 {
@@ -149,7 +208,11 @@ bool LiveStore::changed(qint64 nowNs, const ReceiveStats::Snapshot &received) co
 
 std::shared_ptr<TraceStore> LiveStore::snapshot(qint64 nowNs, const ReceiveStats::Snapshot &received)
 {
-    auto store = std::make_shared<TraceStore>();
+    // A snapshot is replaced 4 times a second and its last holder is usually
+    // the GUI thread: freeing ~100 MB of columns and strings there took it
+    // away for tens of ms, so the last holder hands the store to a thread of
+    // its own to free (not Qt's global pool, which painting waits on).
+    std::shared_ptr<TraceStore> store(new TraceStore, [](TraceStore *old) { StoreDisposer::dispose(old); });
     store->format = QStringLiteral("otlp-live");
     store->sourceFiles = {m_options.label};
     SpanTraceBuilder builder(*store, m_options.label);

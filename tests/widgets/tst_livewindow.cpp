@@ -156,8 +156,11 @@ private slots:
         QCOMPARE(post(network, port, QByteArray("\x0a\xff\xff\xff\x0f truncated", 15), "application/x-protobuf"), 400);
         QCOMPARE(post(network, port, QByteArray("{\"resourceSpans\": [", 19), "application/json"), 400);
         QTRY_VERIFY_WITH_TIMEOUT(live->statusText().contains(QStringLiteral("2 requests refused")), 5'000);
-        QTRY_VERIFY_WITH_TIMEOUT(
-            live->statusLabel()->toolTip().startsWith(QStringLiteral("refused 2 request(s) with 400: ")), 5'000);
+        QTRY_VERIFY_WITH_TIMEOUT(live->statusLabel()
+                                     ->toolTip()
+                                     .section(QLatin1Char('\n'), 1, 1)
+                                     .startsWith(QStringLiteral("refused 2 request(s) with 400: ")),
+                                 5'000);
         QTRY_VERIFY_WITH_TIMEOUT(window.store() != resumed, 10'000);
         QCOMPARE(window.store()->workflows.rowCount(), 3);
         QCOMPARE(window.store()->notices.size(), size_t(1));
@@ -181,12 +184,49 @@ private slots:
         QVERIFY(live->statusText().contains(QStringLiteral("8 spans received")));
         QCOMPARE(window.store()->spans.rowCount(), 4);
 
+        QSignalSpy stopped(live->receiver(), &LiveReceiver::stopped);
         live->stop();
         QVERIFY(!live->isListening());
+        QVERIFY(stopped.wait(10'000));
+        QCOMPARE(workflowIds(*window.store()),
+                 (std::set<QString>{QString::fromLatin1(kTraceC), QString::fromLatin1(kTraceD)}));
         QVERIFY(live->statusText().startsWith(QStringLiteral("Stopped listening on")));
         // Stopped: nothing listens on the port any more.
         QCOMPARE(
             post(network, port, jsonTraceBody(kTraceA, "eee19b7ec3c1b174", "eee19b7ec3c1b175"), "application/json"), 0);
+    }
+
+    void stoppedWhilePausedShowsEverythingOnResume()
+    {
+        MainWindow window;
+        window.setPersistent(false);
+        LiveWiring *live = window.live();
+        QString error;
+        LiveReceiver::Settings settings = loopbackSettings();
+        settings.grpc = false;
+        settings.store.graceNs = 60'000'000'000LL; // nothing completes by itself here
+        QVERIFY2(live->listen(settings, &error), qPrintable(error));
+        QNetworkAccessManager network;
+        const quint16 port = live->receiver()->httpPort();
+        QCOMPARE(
+            post(network, port, jsonTraceBody(kTraceA, "eee19b7ec3c1b174", "eee19b7ec3c1b175"), "application/json"),
+            200);
+        QTRY_VERIFY_WITH_TIMEOUT(live->statusText().contains(QStringLiteral("1 workflow held (1 in progress)")), 5'000);
+        QVERIFY(!window.store() || window.store()->workflows.rowCount() == 0); // waiting for its grace period
+        live->setPaused(true);
+        QCOMPARE(post(network, port, protobufTrace(kTraceB, "00f067aa0ba902b7", "00f067aa0ba902b8"),
+                      "application/x-protobuf"),
+                 200);
+        QSignalSpy stopped(live->receiver(), &LiveReceiver::stopped);
+        live->stop();
+        QVERIFY(stopped.wait(10'000));
+        QVERIFY(!window.store() || window.store()->workflows.rowCount() == 0); // paused: held back
+        live->setPaused(false);
+        // Stopping shows every trace held, complete or not.
+        QVERIFY(window.store());
+        QCOMPARE(workflowIds(*window.store()),
+                 (std::set<QString>{QString::fromLatin1(kTraceA), QString::fromLatin1(kTraceB)}));
+        QCOMPARE(window.store()->spans.rowCount(), 4);
     }
 
     void rejectedSpansAreListedWithTheirReason()

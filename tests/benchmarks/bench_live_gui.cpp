@@ -1,0 +1,326 @@
+// The GUI live store under load: the real main window listens for OTLP/HTTP
+// on loopback (File → Listen for OTLP…), 4 exporter threads send agent
+// traces of 4 spans in exports of 512 spans at a sustained combined rate,
+// and a 5 ms timer on the GUI thread measures how long that thread is ever
+// away (the gap between two firings) while snapshots replace the views'
+// store up to 4 times a second and every view rebuilds.
+//
+// Reported: the GUI-thread gaps under load (longest, p99, p99.9, count over
+// 50 ms — the goal is ≤ 50 ms) against the same timer on the idle
+// window first (the reference, same process); each export's round trip
+// (p50/p99/max); spans sent and received; snapshots shown and the store
+// thread's longest build and store step; the load average before and after.
+//
+//   tracelane-bench-live-gui [--seconds S] [--rate SPANS_PER_S] [--batch N]
+//                            [--keep-workflows N] [--keep-minutes M]
+//
+// Defaults: 20 s at 20,000 spans/s, no rolling limit. Loopback only.
+
+#include "OtlpBenchExport.h"
+
+#include "LiveWiring.h"
+#include "MainWindow.h"
+#include "store/TraceStore.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QThread>
+#include <QTimer>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+#include <vector>
+
+using namespace OtlpBench;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+QString loadAverage()
+{
+    QFile file(QStringLiteral("/proc/loadavg"));
+    if (!file.open(QIODevice::ReadOnly))
+        return QStringLiteral("?");
+    return QString::fromLatin1(file.readAll()).section(QLatin1Char(' '), 0, 2);
+}
+
+double percentile(std::vector<double> values, double q)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    return values[size_t(std::min(double(values.size() - 1), q * double(values.size() - 1) + 0.5))];
+}
+
+// Gaps between firings of a 5 ms timer on the GUI thread, in ms beyond the 5.
+class GapProbe
+{
+public:
+    GapProbe()
+    {
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_timer.setInterval(5);
+        QObject::connect(&m_timer, &QTimer::timeout, [this] {
+            const qint64 now = m_clock.nsecsElapsed();
+            if (m_last >= 0)
+                m_gapsMs.push_back(std::max(0.0, double(now - m_last) / 1e6 - 5.0));
+            m_last = now;
+        });
+    }
+    void start()
+    {
+        m_gapsMs.clear();
+        m_last = -1;
+        m_clock.start();
+        m_timer.start();
+    }
+    std::vector<double> stop()
+    {
+        m_timer.stop();
+        return m_gapsMs;
+    }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    qint64 m_last = -1;
+    std::vector<double> m_gapsMs;
+};
+
+void printGaps(const char *name, const std::vector<double> &gaps)
+{
+    const auto over = std::count_if(gaps.begin(), gaps.end(), [](double gap) { return gap > 50.0; });
+    std::printf("  %s: longest %.1f ms, p99 %.1f ms, p99.9 %.1f ms, over 50 ms %lld of %zu firings\n", name,
+                percentile(gaps, 1.0), percentile(gaps, 0.99), percentile(gaps, 0.999), static_cast<long long>(over),
+                gaps.size());
+}
+
+struct ExporterResult
+{
+    qint64 spans = 0;
+    std::vector<double> latencyMs;
+    qint64 backPressure = 0;
+    qint64 errors = 0;
+};
+
+void runExporter(int index, quint16 port, double rate, double seconds, int batch, Clock::time_point begin,
+                 ExporterResult &result)
+{
+    HttpExporter http(port);
+    const qint64 total = qint64(rate * seconds) / batch * batch;
+    quint64 nextSpan = 0;
+    for (qint64 sent = 0; sent < total; sent += batch) {
+        std::this_thread::sleep_until(begin + std::chrono::nanoseconds(qint64(double(sent) / rate * 1e9)));
+        const std::string body = exportBody(index, nextSpan, batch, "bench-live-gui");
+        while (true) {
+            const auto t0 = Clock::now();
+            int retryAfter = 1;
+            const int status = http.post(body, &retryAfter);
+            if (status == 200) {
+                result.latencyMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+                result.spans += batch;
+                break;
+            }
+            if (status == 429 || status == 503) {
+                ++result.backPressure;
+                std::this_thread::sleep_for(std::chrono::seconds(retryAfter));
+                continue;
+            }
+            ++result.errors;
+            if (result.errors > 20)
+                return;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    }
+}
+
+// Times every event the GUI thread delivers and keeps the slowest: what
+// the gaps are made of (receiver class, object name, event type).
+class TimedApplication : public QApplication
+{
+public:
+    using QApplication::QApplication;
+    struct Slow
+    {
+        double ms = 0;
+        QString what;
+    };
+    bool notify(QObject *receiver, QEvent *event) override
+    {
+        if (!m_timing || QThread::currentThread() != thread())
+            return QApplication::notify(receiver, event);
+        // Named before delivery: the event may delete its receiver (DeferredDelete).
+        const QString what = QStringLiteral("%1 '%2' event %3")
+                                 .arg(QString::fromLatin1(receiver->metaObject()->className()), receiver->objectName())
+                                 .arg(int(event->type()));
+        const int depth = m_depth++;
+        QElapsedTimer clock;
+        clock.start();
+        const bool result = QApplication::notify(receiver, event);
+        --m_depth;
+        const double ms = double(clock.nsecsElapsed()) / 1e6;
+        if (depth == 0 && ms > 20) {
+            m_slow.push_back({ms,
+                              QStringLiteral("%1 '%2' event %3")
+                                  .arg(QString::fromLatin1(receiver->metaObject()->className()), receiver->objectName())
+                                  .arg(int(event->type()))});
+        }
+        return result;
+    }
+    void setTiming(bool on) { m_timing = on; }
+    std::vector<Slow> slowest(size_t n)
+    {
+        std::sort(m_slow.begin(), m_slow.end(), [](const Slow &a, const Slow &b) { return a.ms > b.ms; });
+        if (m_slow.size() > n)
+            m_slow.resize(n);
+        return m_slow;
+    }
+
+private:
+    bool m_timing = false;
+    int m_depth = 0;
+    std::vector<Slow> m_slow;
+};
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    std::setvbuf(stdout, nullptr, _IOLBF, 0); // each line as it is printed
+    TimedApplication app(argc, argv);
+    double seconds = 20;
+    double rate = 20'000;
+    int batch = 512;
+    qint64 keepWorkflows = 0;
+    qint64 keepMinutes = 0;
+    const QStringList args = app.arguments();
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        const QString &arg = args[i];
+        const QString value = args.value(i + 1);
+        ++i;
+        if (arg == QLatin1String("--seconds"))
+            seconds = value.toDouble();
+        else if (arg == QLatin1String("--rate"))
+            rate = value.toDouble();
+        else if (arg == QLatin1String("--batch"))
+            batch = std::max(4, value.toInt() / 4 * 4);
+        else if (arg == QLatin1String("--keep-workflows"))
+            keepWorkflows = value.toLongLong();
+        else if (arg == QLatin1String("--keep-minutes"))
+            keepMinutes = value.toLongLong();
+        else {
+            std::fprintf(stderr,
+                         "usage: tracelane-bench-live-gui [--seconds S] [--rate SPANS_PER_S] [--batch N] "
+                         "[--keep-workflows N] [--keep-minutes M]\n");
+            return 2;
+        }
+    }
+    std::printf("%s, load average %s, %u cores\n", qPrintable(QDateTime::currentDateTime().toString(Qt::ISODate)),
+                qPrintable(loadAverage()), std::thread::hardware_concurrency());
+
+    MainWindow window;
+    window.setPersistent(false);
+    window.resize(1600, 1000);
+    window.show();
+    GapProbe probe;
+    QEventLoop loop;
+
+    // The reference: the same timer on the idle window, 3 s.
+    probe.start();
+    QTimer::singleShot(3000, &loop, &QEventLoop::quit);
+    loop.exec();
+    const std::vector<double> idle = probe.stop();
+
+    LiveReceiver::Settings settings;
+    settings.httpPort = 0;
+    settings.grpc = false;
+    settings.store.rolling = {keepMinutes * 60'000'000'000LL, keepWorkflows};
+    QString error;
+    if (!window.live()->listen(settings, &error)) {
+        std::fprintf(stderr, "cannot listen: %s\n", qPrintable(error));
+        return 1;
+    }
+    const quint16 port = window.live()->receiver()->httpPort();
+    qint64 shown = 0;
+    QObject::connect(window.live(), &LiveWiring::snapshotShown, [&shown] { ++shown; });
+
+    std::vector<ExporterResult> results(4);
+    std::vector<std::thread> exporters;
+    std::atomic<int> running{4};
+    probe.start();
+    app.setTiming(true);
+    const auto begin = Clock::now();
+    for (int i = 0; i < 4; ++i) {
+        exporters.emplace_back([&, i] {
+            runExporter(i, port, rate / 4.0, seconds, batch, begin, results[size_t(i)]);
+            --running;
+        });
+    }
+    // Until every exporter is done and every span it sent has been received.
+    QTimer poll;
+    poll.setInterval(100);
+    QObject::connect(&poll, &QTimer::timeout, [&] {
+        if (running.load() != 0)
+            return;
+        qint64 sent = 0;
+        for (const ExporterResult &result : results)
+            sent += result.spans;
+        if (window.live()->receiver()->status().received.acceptedSpans >= sent)
+            loop.quit();
+    });
+    poll.start();
+    loop.exec();
+    poll.stop();
+    const std::vector<double> underLoad = probe.stop();
+    app.setTiming(false);
+    const double elapsed = std::chrono::duration<double>(Clock::now() - begin).count();
+    for (auto &exporter : exporters)
+        exporter.join();
+    const LiveReceiver::Status status = window.live()->receiver()->status();
+    window.live()->stop();
+
+    qint64 sent = 0;
+    qint64 backPressure = 0;
+    qint64 errors = 0;
+    std::vector<double> latency;
+    for (const ExporterResult &result : results) {
+        sent += result.spans;
+        backPressure += result.backPressure;
+        errors += result.errors;
+        latency.insert(latency.end(), result.latencyMs.begin(), result.latencyMs.end());
+    }
+    std::printf("%.0f spans/s offered for %.0f s by 4 OTLP/HTTP exporters (%d spans per export), rolling: %s\n", rate,
+                seconds, batch,
+                keepWorkflows > 0 || keepMinutes > 0
+                    ? qPrintable(QStringLiteral("newest %1 workflows, last %2 min").arg(keepWorkflows).arg(keepMinutes))
+                    : "off");
+    std::printf("  sent %lld, accepted %lld (%s), back-pressure answers %lld, errors %lld, all in after %.1f s\n",
+                static_cast<long long>(sent), static_cast<long long>(status.received.acceptedSpans),
+                sent == status.received.acceptedSpans ? "sent = received" : "MISMATCH",
+                static_cast<long long>(backPressure), static_cast<long long>(errors), elapsed);
+    std::printf("  export round trip: p50 %.1f ms, p99 %.1f ms, max %.1f ms (n=%zu)\n", percentile(latency, 0.5),
+                percentile(latency, 0.99), percentile(latency, 1.0), latency.size());
+    std::printf("GUI thread (gap beyond a 5 ms timer's period):\n");
+    printGaps("idle window, 3 s (reference)", idle);
+    printGaps("under load", underLoad);
+    std::printf("  the slowest events delivered on the GUI thread under load (over 20 ms):\n");
+    for (const auto &slow : app.slowest(8))
+        std::printf("    %.1f ms  %s\n", slow.ms, qPrintable(slow.what));
+    std::printf("  ratio of the longest gaps, under load / idle: %.1fx\n",
+                percentile(underLoad, 1.0) / std::max(0.1, percentile(idle, 1.0)));
+    std::printf("views: %lld snapshots shown (%.1f per second); store thread: %lld built, longest build %.0f ms, last "
+                "%.0f ms, longest store step %.1f ms; held at the end: %lld spans in %lld workflows (%lld evicted)\n",
+                static_cast<long long>(shown), double(shown) / elapsed, static_cast<long long>(status.snapshots),
+                double(status.longestBuildNs) / 1e6, double(status.lastBuildNs) / 1e6,
+                double(status.longestStepNs) / 1e6, static_cast<long long>(status.held.spansHeld),
+                static_cast<long long>(status.held.workflowsHeld),
+                static_cast<long long>(status.held.evictedWorkflows));
+    std::printf("load average after: %s\n", qPrintable(loadAverage()));
+    return sent == status.received.acceptedSpans && errors == 0 ? 0 : 1;
+}
