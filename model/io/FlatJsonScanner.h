@@ -5,6 +5,7 @@
 #include <QtGlobal>
 
 #include <charconv>
+#include <cstring>
 #include <limits>
 #include <string_view>
 
@@ -31,6 +32,22 @@ using JsonLexing::skipSpace;
 inline bool scanString(std::string_view s, size_t &pos, std::string_view *out)
 {
     const size_t begin = ++pos;   // past the opening quote
+    // Eight bytes at a time while none is a quote, a backslash, a control
+    // character or non-ASCII (the test may only err towards "maybe": the
+    // byte loop below then decides).
+    constexpr quint64 kOnes = 0x0101010101010101ull;
+    constexpr quint64 kHighs = 0x8080808080808080ull;
+    while (pos + 8 <= s.size()) {
+        quint64 word = 0;
+        std::memcpy(&word, s.data() + pos, 8);
+        const quint64 quote = word ^ (kOnes * '"');
+        const quint64 backslash = word ^ (kOnes * '\\');
+        const quint64 special = ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash)
+            | ((word - kOnes * 0x20) & ~word) | word;
+        if ((special & kHighs) != 0)
+            break;
+        pos += 8;
+    }
     while (pos < s.size()) {
         const auto c = static_cast<unsigned char>(s[pos]);
         if (c == '"') {
