@@ -38,6 +38,19 @@ struct SeedRecord
     std::vector<std::string> nonScalarFields;
     SeedTokenTimes tokenTimes;
 
+    // The keys of the records read before, in their order, with which field
+    // each was (SeedField and SeedTokenTimes::Field as ints): records of one
+    // file nearly always list the same keys in the same order, so a key is
+    // recognised by one comparison. Kept across clear().
+    struct KnownKey
+    {
+        std::string key;
+        int field = 0;
+        int tokenField = 0;
+    };
+    std::vector<KnownKey> knownKeys;
+    size_t keysSeen = 0;   // keys of the current record so far
+
     // Why the record is refused; empty while it is acceptable.
     QString errorField;
     QString errorReason;
@@ -65,6 +78,7 @@ struct SeedRecord
         hasToken.fill(false);
         hasStamp.fill(false);
         attributeCount = 0;
+        keysSeen = 0;
         nonScalarFields.clear();
         tokenTimes.clear();
         errorField.clear();

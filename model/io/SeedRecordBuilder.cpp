@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace {
@@ -14,6 +15,28 @@ constexpr qint64 kNsPerMs = 1'000'000;
 QString fromStd(std::string_view text)
 {
     return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+// Keys are short: compared eight bytes at a time inline rather than by a
+// call to memcmp for every key of every record.
+bool sameKey(const std::string &known, std::string_view key)
+{
+    if (known.size() != key.size())
+        return false;
+    size_t pos = 0;
+    for (; pos + 8 <= key.size(); pos += 8) {
+        quint64 a = 0;
+        quint64 b = 0;
+        std::memcpy(&a, known.data() + pos, 8);
+        std::memcpy(&b, key.data() + pos, 8);
+        if (a != b)
+            return false;
+    }
+    for (; pos < key.size(); ++pos) {
+        if (known[pos] != key[pos])
+            return false;
+    }
+    return true;
 }
 
 } // namespace
@@ -36,12 +59,25 @@ QString SeedRecordBuilder::kindName(Kind kind)
 
 void SeedRecordBuilder::key(std::string_view key)
 {
-    m_key.assign(key);
     // Records of one file nearly always list their keys in the same order:
-    // try the field after the previous one before searching.
-    const auto guess = static_cast<SeedField>(static_cast<int>(m_field) + 1);
-    m_field = seedFieldMatches(guess, key) ? guess : seedFieldOf(key);
+    // the key at this position in the records before is tried first.
+    auto &known = m_record.knownKeys;
+    const size_t position = m_record.keysSeen++;
+    if (position < known.size() && sameKey(known[position].key, key)) {
+        m_key.assign(key);
+        m_field = static_cast<SeedField>(known[position].field);
+        m_tokenField = static_cast<SeedTokenTimes::Field>(known[position].tokenField);
+        return;
+    }
+    m_key.assign(key);
+    m_field = seedFieldOf(key);
     m_tokenField = m_field == SeedField::NotAField ? seedTokenFieldOf(key) : SeedTokenTimes::Field::None;
+    constexpr size_t kMaxKnownKeys = 64;
+    const SeedRecord::KnownKey entry{m_key, static_cast<int>(m_field), static_cast<int>(m_tokenField)};
+    if (position < known.size())
+        known[position] = entry;
+    else if (position == known.size() && position < kMaxKnownKeys)
+        known.push_back(entry);
 }
 
 void SeedRecordBuilder::text(std::string_view value) { dispatch(Kind::Text, value, 0, 0.0, false); }
