@@ -11,6 +11,9 @@
 #include "analysis/compare/ComparisonSamples.h"
 #include "analysis/compare/TraceComparison.h"
 #include "report/ComparisonText.h"
+#include "report/ReportDocument.h"
+#include "review/DesignReport.h"
+#include "review/ReportComparison.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -18,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -142,6 +146,7 @@ private slots:
     void slowerKeyOffThePathIsNotBlamed();
     void fasterCandidateHasNoSuspect();
     void cliTextAndJson();
+    void reportSection();
 };
 
 void tst_ComparePaths::slowerToolOnThePathIsNamed()
@@ -311,6 +316,41 @@ void tst_ComparePaths::cliTextAndJson()
     // 42 x 1,311 ms and 42 x 1,011 ms of path, to the ns.
     QCOMPARE(candidateNs, 42 * 1'311'000'000LL);
     QCOMPARE(baselineNs, 42 * 1'011'000'000LL);
+}
+
+// The exported report's comparison section lists the split and the suspect.
+void tst_ComparePaths::reportSection()
+{
+    WorkflowPopulation baseline;
+    WorkflowPopulation candidate;
+    for (int i = 0; i < 30; ++i) {
+        baseline.add(agentWorkflow(i, 100.0), i * 10'000.0);
+        candidate.add(agentWorkflow(i, 400.0), i * 10'000.0);
+    }
+    DiagnosisRecord record;
+    record.coordinates.metric = Metric::E2e;
+    DesignReport::Options options;
+    options.trace = QStringLiteral("before.jsonl");
+    const auto store = baseline.store();
+    ReportComparison::attach(record, options, store, candidate.store(), QStringLiteral("after.jsonl"));
+    const ReportDocument document = DesignReport::build(record, store, options);
+    const auto heading = std::find_if(document.blocks.begin(), document.blocks.end(), [](const ReportBlock &block) {
+        return block.kind == ReportBlock::Kind::Heading
+            && block.text == QStringLiteral("Critical path: candidate against baseline");
+    });
+    QVERIFY(heading != document.blocks.end());
+    const auto table = std::find_if(heading, document.blocks.end(),
+                                    [](const ReportBlock &block) { return block.kind == ReportBlock::Kind::Table; });
+    QVERIFY(table != document.blocks.end());
+    QCOMPARE(table->table.rows.front(),
+             (QStringList{QStringLiteral("tool"), QStringLiteral("100.0"), QStringLiteral("400.0"),
+                          QStringLiteral("300.0"), QStringLiteral("100% / 100%")}));
+    QCOMPARE(table->table.rows.back().at(3), QStringLiteral("300.0")); // total
+    const auto bullets = std::find_if(table, document.blocks.end(), [](const ReportBlock &block) {
+        return block.kind == ReportBlock::Kind::Bullets;
+    });
+    QVERIFY(bullets != document.blocks.end());
+    QVERIFY2(bullets->items.first().startsWith(QStringLiteral("Suspect: tool")), qPrintable(bullets->items.first()));
 }
 
 QTEST_GUILESS_MAIN(tst_ComparePaths)
