@@ -261,6 +261,9 @@ public:
                     remap[c][size_t(v)] = global.internValue(column.values()[v]);
             }
         }
+        const qsizetype base = into.rowCount();
+        std::vector<qsizetype> kept; // chunk rows merged, in order
+        kept.reserve(size_t(from.rowCount()));
         for (qsizetype row = 0; row < from.rowCount(); ++row) {
             const auto id = from.id(row);
             const qint64 line = from.sourceLine(row) + lineBase;
@@ -283,14 +286,7 @@ public:
                 out.stamps[size_t(s)] = from.stamp(row, static_cast<Stamp>(s));
             out.sourceLine = line;
             into.appendRow(out);
-            if (!chunk.serverTokens.isEmpty() || !m_serverTokens.isEmpty()) {
-                m_serverTokens.padTo(into.rowCount() - 1);
-                m_serverTokens.appendRowFrom(chunk.serverTokens, row);
-            }
-            if (!chunk.clientTokens.isEmpty() || !m_clientTokens.isEmpty()) {
-                m_clientTokens.padTo(into.rowCount() - 1);
-                m_clientTokens.appendRowFrom(chunk.clientTokens, row);
-            }
+            kept.push_back(row);
             auto &globals = into.mutableAttributes();
             for (size_t c = 0; c < target.size(); ++c) {
                 const auto &column = from.attributes()[c];
@@ -303,6 +299,8 @@ public:
             }
             into.finishRow();
         }
+        mergeTokens(m_serverTokens, chunk.serverTokens, base, &kept, from.rowCount());
+        mergeTokens(m_clientTokens, chunk.clientTokens, base, &kept, from.rowCount());
         mergeMessages(chunk, lineBase);
     }
 
@@ -321,23 +319,30 @@ public:
         }
     }
 
-    // The merged timelines hold exactly the chunks' rows and bytes (fewer
-    // when ids repeat): reserved once, so a 200M-token merge never regrows
-    // and the final squeeze copies nothing.
-    void reserveTokens(const std::vector<ChunkOutput> &outputs)
+    // The per-token rows of a chunk appended column by column at merged row
+    // `base`: all of its `rows` rows stayed.
+    void appendWholeTokens(ChunkOutput &chunk, qsizetype base, qsizetype rows)
     {
-        qsizetype rows = 0;
-        quint64 server = 0;
-        quint64 client = 0;
-        for (const auto &output : outputs) {
-            rows += output.table.rowCount();
-            server += output.serverTokens.encodedBytes();
-            client += output.clientTokens.encodedBytes();
+        mergeTokens(m_serverTokens, chunk.serverTokens, base, nullptr, rows);
+        mergeTokens(m_clientTokens, chunk.clientTokens, base, nullptr, rows);
+    }
+
+    // The chunk's per-token rows for its merged rows `kept` (all of its
+    // `chunkRows` rows when null), which start at merged row `base`: in one
+    // piece when every row stayed.
+    static void mergeTokens(TokenTimeline &merged, TokenTimeline &chunk, qsizetype base,
+                            const std::vector<qsizetype> *kept, qsizetype chunkRows)
+    {
+        if (chunk.isEmpty() && merged.isEmpty())
+            return;
+        merged.padTo(base);
+        if (!kept || qsizetype(kept->size()) == chunkRows) {
+            merged.appendAllFrom(std::move(chunk));
+        } else {
+            for (const qsizetype row : *kept)
+                merged.appendRowFrom(chunk, row);
         }
-        if (server > 0)
-            m_serverTokens.reserveMore(rows, server);
-        if (client > 0)
-            m_clientTokens.reserveMore(rows, client);
+        merged.padTo(base + (kept ? qsizetype(kept->size()) : chunkRows));
     }
 
     // Hands the merged per-token times to the store, if any record had them.
@@ -471,16 +476,11 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         idBytes += qsizetype(output.table.idBytes());
     }
     store.requests.reserve(rows, idBytes);
-    // Without repeated ids or per-token times (the common case) the chunks
-    // are appended column by column; otherwise row by row, which rejects
-    // each repeat with the line it was first seen on.
-    const bool tokenTimes = std::any_of(outputs.begin(), outputs.end(), [](const ChunkOutput &output) {
-        return !output.serverTokens.isEmpty() || !output.clientTokens.isEmpty();
-    });
-    const bool rowByRow = tokenTimes || mayRepeatIds(outputs, threads);
+    // Without repeated ids (the common case) the chunks are appended column
+    // by column, their per-token times whole; otherwise row by row, which
+    // rejects each repeat with the line it was first seen on.
+    const bool rowByRow = mayRepeatIds(outputs, threads);
     ChunkMerger merger(store, fileName, rowByRow ? rows : 0);
-    if (rowByRow)
-        merger.reserveTokens(outputs);
     qint64 lineBase = 0;
     bool crlf = false;
     MixedFormats mixed(TraceFormat::SeedJsonl);
@@ -488,7 +488,10 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         if (rowByRow) {
             merger.merge(output, lineBase);
         } else {
+            const qsizetype base = store.requests.rowCount();
+            const qsizetype chunkRows = output.table.rowCount();
             store.requests.appendTable(std::move(output.table), lineBase);
+            merger.appendWholeTokens(output, base, chunkRows);
             merger.mergeMessages(output, lineBase);
         }
         lineBase += output.lines;

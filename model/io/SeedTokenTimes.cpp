@@ -29,49 +29,53 @@ QString ms(qint64 ns)
 
 constexpr qint64 kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
 
+inline bool isDigit(char c)
+{
+    return unsigned(static_cast<unsigned char>(c)) - unsigned('0') < 10u;
+}
+
 // "1234.5678" ms to ns without leaving 64-bit integers: at most 18 digits,
 // no exponent, JSON's leading-zero rule. Anything else returns false and the
 // caller takes the exact general path (DecimalTime), or the full parser.
 inline bool fastMsToNs(std::string_view s, size_t &pos, qint64 *ns)
 {
-    size_t p = pos;
-    const bool negative = p < s.size() && s[p] == '-';
+    const char *p = s.data() + pos;
+    const char *const end = s.data() + s.size();
+    const bool negative = p < end && *p == '-';
     p += negative ? 1 : 0;
-    const size_t digitsBegin = p;
-    qint64 whole = 0;
-    while (p < s.size() && s[p] >= '0' && s[p] <= '9') {
-        if (p - digitsBegin >= 13)
-            return false;
-        whole = whole * 10 + (s[p++] - '0');
-    }
-    const size_t wholeDigits = p - digitsBegin;
+    const char *const digitsBegin = p;
     // 13 digits hold epoch milliseconds; beyond 9e12 ms the product could overflow.
-    if (wholeDigits == 0 || wholeDigits > 13 || whole >= 9'000'000'000'000
-        || (wholeDigits > 1 && s[digitsBegin] == '0'))
+    const char *const wholeEnd = end - p > 13 ? p + 13 : end;
+    qint64 whole = 0;
+    while (p < wholeEnd && isDigit(*p))
+        whole = whole * 10 + (*p++ - '0');
+    const auto wholeDigits = p - digitsBegin;
+    if (wholeDigits == 0 || (p < end && isDigit(*p)) || whole >= 9'000'000'000'000
+        || (wholeDigits > 1 && *digitsBegin == '0'))
         return false;
     qint64 fraction = 0;
     int fractionDigits = 0;
     bool roundUp = false;
-    if (p < s.size() && s[p] == '.') {
+    if (p < end && *p == '.') {
         ++p;
-        const size_t fractionBegin = p;
-        while (p < s.size() && s[p] >= '0' && s[p] <= '9') {
-            if (fractionDigits < 6) {
-                fraction = fraction * 10 + (s[p] - '0');
-                ++fractionDigits;
-            } else if (p - fractionBegin == 6) {
-                roundUp = s[p] >= '5'; // sub-nanosecond digits round half away from zero
-            }
-            ++p;
+        const char *const fractionBegin = p;
+        const char *const sixEnd = end - p > 6 ? p + 6 : end;
+        while (p < sixEnd && isDigit(*p))
+            fraction = fraction * 10 + (*p++ - '0');
+        fractionDigits = int(p - fractionBegin);
+        if (fractionDigits == 6 && p < end && isDigit(*p)) {
+            roundUp = *p >= '5'; // sub-nanosecond digits round half away from zero
+            while (p < end && isDigit(*p))
+                ++p;
         }
         if (p == fractionBegin || p - fractionBegin > 18)
             return false;
     }
-    if (p < s.size() && (s[p] == 'e' || s[p] == 'E'))
+    if (p < end && (*p == 'e' || *p == 'E'))
         return false;
     const qint64 value = whole * kNsPerMs + fraction * kPow10[6 - fractionDigits] + (roundUp ? 1 : 0);
     *ns = negative ? -value : value;
-    pos = p;
+    pos = size_t(p - s.data());
     return true;
 }
 

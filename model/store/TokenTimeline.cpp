@@ -6,6 +6,41 @@ namespace {
 // (146 years); anything longer is a broken clock, refused by the caller.
 constexpr quint64 kMaxGap = quint64(1) << 61;
 
+// Varints written into a block on the stack and appended to the bytes a
+// block at a time: one bounds check per block instead of one per byte.
+class VarintBlock
+{
+public:
+    explicit VarintBlock(ByteBuffer &out)
+        : m_out(out)
+    { }
+    ~VarintBlock() { flush(); }
+    VarintBlock(const VarintBlock &) = delete;
+    VarintBlock &operator=(const VarintBlock &) = delete;
+
+    void put(quint64 value)
+    {
+        if (m_size > sizeof m_block - kMaxVarint)
+            flush();
+        while (value >= 0x80) {
+            m_block[m_size++] = quint8(value | 0x80);
+            value >>= 7;
+        }
+        m_block[m_size++] = quint8(value);
+    }
+    void flush()
+    {
+        m_out.append(m_block, m_size);
+        m_size = 0;
+    }
+
+private:
+    static constexpr size_t kMaxVarint = 10;
+    ByteBuffer &m_out;
+    quint8 m_block[512];
+    size_t m_size = 0;
+};
+
 } // namespace
 
 std::vector<TokenTimeline::Event> TokenTimeline::events(qsizetype row) const
@@ -33,15 +68,6 @@ void TokenTimeline::ensureStarted()
     }
 }
 
-void TokenTimeline::writeVarint(quint64 value)
-{
-    while (value >= 0x80) {
-        m_bytes.push_back(quint8(value | 0x80));
-        value >>= 7;
-    }
-    m_bytes.push_back(quint8(value));
-}
-
 bool TokenTimeline::appendRow(std::span<const Event> events)
 {
     ensureStarted();
@@ -58,16 +84,18 @@ bool TokenTimeline::appendRow(std::span<const Event> events)
     }
     qint64 tokens = 0;
     previous = first;
+    VarintBlock out(m_bytes);
     for (size_t i = 0; i < events.size(); ++i) {
         const Event &event = events[i];
         const bool segmentStart = i == 0 || event.segmentStart;
         const quint64 gap = quint64(event.time - (segmentStart ? first : previous));
-        writeVarint(gap << 2 | (event.tokens > 1 ? 2u : 0u) | (segmentStart ? 1u : 0u));
+        out.put(gap << 2 | (event.tokens > 1 ? 2u : 0u) | (segmentStart ? 1u : 0u));
         if (event.tokens > 1)
-            writeVarint(quint64(event.tokens - 2));
+            out.put(quint64(event.tokens - 2));
         tokens += event.tokens;
         previous = event.time;
     }
+    out.flush();
     m_first.push_back(events.empty() ? kNoTime : first);
     m_byteOffsets.push_back(m_bytes.size());
     m_eventOffsets.push_back(m_eventOffsets.back() + events.size());
@@ -84,18 +112,20 @@ bool TokenTimeline::appendRow(std::span<const qint64> times)
     }
     const qint64 first = times.empty() ? 0 : times.front();
     size_t events = 0;
+    VarintBlock out(m_bytes);
     for (size_t i = 0; i < times.size();) {
         size_t same = i + 1;
         while (same < times.size() && times[same] == times[i])
             ++same;
         const qint32 tokens = qint32(same - i);
         const quint64 gap = quint64(times[i] - (i == 0 ? first : times[i - 1]));
-        writeVarint(gap << 2 | (tokens > 1 ? 2u : 0u) | (i == 0 ? 1u : 0u));
+        out.put(gap << 2 | (tokens > 1 ? 2u : 0u) | (i == 0 ? 1u : 0u));
         if (tokens > 1)
-            writeVarint(quint64(tokens - 2));
+            out.put(quint64(tokens - 2));
         ++events;
         i = same;
     }
+    out.flush();
     m_first.push_back(times.empty() ? kNoTime : first);
     m_byteOffsets.push_back(m_bytes.size());
     m_eventOffsets.push_back(m_eventOffsets.back() + events);
@@ -120,12 +150,36 @@ void TokenTimeline::appendRowFrom(const TokenTimeline &other, qsizetype row)
         return;
     }
     const auto r = size_t(row);
-    m_bytes.insert(m_bytes.end(), other.m_bytes.begin() + qint64(other.m_byteOffsets[r]),
-                   other.m_bytes.begin() + qint64(other.m_byteOffsets[r + 1]));
+    m_bytes.append(other.m_bytes.data() + other.m_byteOffsets[r], other.m_byteOffsets[r + 1] - other.m_byteOffsets[r]);
     m_first.push_back(other.m_first[r]);
     m_byteOffsets.push_back(m_bytes.size());
     m_eventOffsets.push_back(m_eventOffsets.back() + (other.m_eventOffsets[r + 1] - other.m_eventOffsets[r]));
     m_tokenOffsets.push_back(m_tokenOffsets.back() + (other.m_tokenOffsets[r + 1] - other.m_tokenOffsets[r]));
+}
+
+void TokenTimeline::appendAllFrom(const TokenTimeline &other)
+{
+    ensureStarted();
+    if (other.rowCount() == 0)
+        return;
+    const quint64 bytes = m_bytes.size();
+    const quint64 events = m_eventOffsets.back();
+    const quint64 tokens = m_tokenOffsets.back();
+    m_bytes.append(other.m_bytes.data(), other.m_bytes.size());
+    m_first.insert(m_first.end(), other.m_first.begin(), other.m_first.end());
+    for (size_t r = 1; r < other.m_eventOffsets.size(); ++r) {
+        m_byteOffsets.push_back(bytes + other.m_byteOffsets[r]);
+        m_eventOffsets.push_back(events + other.m_eventOffsets[r]);
+        m_tokenOffsets.push_back(tokens + other.m_tokenOffsets[r]);
+    }
+}
+
+void TokenTimeline::appendAllFrom(TokenTimeline &&other)
+{
+    if (rowCount() == 0)
+        *this = std::move(other);
+    else
+        appendAllFrom(other);
 }
 
 void TokenTimeline::padTo(qsizetype rows)
@@ -143,19 +197,9 @@ void TokenTimeline::reserve(qsizetype rows, qint64 events)
     m_first.reserve(size_t(rows));
 }
 
-void TokenTimeline::reserveMore(qsizetype rows, quint64 bytes)
-{
-    const size_t offsets = m_eventOffsets.empty() ? size_t(rows) + 1 : m_eventOffsets.size() + size_t(rows);
-    m_bytes.reserve(m_bytes.size() + bytes);
-    m_byteOffsets.reserve(offsets);
-    m_eventOffsets.reserve(offsets);
-    m_tokenOffsets.reserve(offsets);
-    m_first.reserve(m_first.size() + size_t(rows));
-}
-
 void TokenTimeline::squeeze()
 {
-    m_bytes.shrink_to_fit();
+    m_bytes.shrinkToFit();
     m_byteOffsets.shrink_to_fit();
     m_eventOffsets.shrink_to_fit();
     m_tokenOffsets.shrink_to_fit();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ByteBuffer.h"
 #include "Stamp.h"
 
 #include <QtGlobal>
@@ -87,12 +88,13 @@ public:
     void appendEmptyRow();
     // Copies row `row` of `other` as the next row (a merge of loader chunks).
     void appendRowFrom(const TokenTimeline &other, qsizetype row);
+    // Appends every row of `other` (a merge where the chunk's rows all stay).
+    void appendAllFrom(const TokenTimeline &other);
+    // The same, taking over `other`'s memory when this timeline has no rows yet.
+    void appendAllFrom(TokenTimeline &&other);
     // Empty rows up to `rows` rows in total.
     void padTo(qsizetype rows);
     void reserve(qsizetype rows, qint64 events);
-    // Room for `rows` more rows holding `bytes` more encoded bytes (what a
-    // merge of known parts needs: no regrowth, and squeeze() copies nothing).
-    void reserveMore(qsizetype rows, quint64 bytes);
     void squeeze();
 
     size_t memoryBytes() const
@@ -115,10 +117,9 @@ public:
     }
 
 private:
-    void writeVarint(quint64 value);
     void ensureStarted();
 
-    std::vector<quint8> m_bytes;
+    ByteBuffer m_bytes;
     std::vector<quint64> m_byteOffsets;  // rows + 1
     std::vector<quint64> m_eventOffsets; // rows + 1
     std::vector<quint64> m_tokenOffsets; // rows + 1

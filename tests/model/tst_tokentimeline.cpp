@@ -20,6 +20,8 @@ private slots:
     void refusesTimesThatGoBackwards();
     void emptyRowsAndPadding();
     void appendRowFromCopiesRows();
+    void appendAllFromKeepsEveryRow();
+    void longRowsSpanManyWriteBlocks();
     void aboutFourBytesPerTokenAtTypicalGaps();
 };
 
@@ -128,6 +130,58 @@ void tst_TokenTimeline::appendRowFromCopiesRows()
     QCOMPARE(merged.countFor(1), size_t(0));
     QCOMPARE(merged.times(2), r0);
     QCOMPARE(merged.tokenTotal(), quint64(6));
+}
+
+void tst_TokenTimeline::appendAllFromKeepsEveryRow()
+{
+    TokenTimeline first;
+    const std::vector<qint64> r0{1, 2, 3};
+    const std::vector<qint64> r1{50, 50, 90};
+    QVERIFY(first.appendRow(std::span<const qint64>(r0)));
+    first.appendEmptyRow();
+    TokenTimeline second;
+    QVERIFY(second.appendRow(std::span<const qint64>(r1)));
+    second.appendEmptyRow();
+    QVERIFY(second.appendRow(std::span<const qint64>(r0)));
+
+    TokenTimeline copied;
+    copied.appendAllFrom(first);
+    copied.appendAllFrom(second);
+    TokenTimeline moved;
+    moved.appendAllFrom(TokenTimeline(first)); // takes over the first part
+    moved.appendAllFrom(TokenTimeline(second));
+    for (const TokenTimeline *merged : {&copied, &moved}) {
+        QCOMPARE(merged->rowCount(), 5);
+        QCOMPARE(merged->times(0), r0);
+        QCOMPARE(merged->countFor(1), size_t(0));
+        QCOMPARE(merged->times(2), (std::vector<qint64>{50, 90}));
+        QCOMPARE(merged->tokensFor(2), qint64(3));
+        QCOMPARE(merged->countFor(3), size_t(0));
+        QCOMPARE(merged->times(4), r0);
+        QCOMPARE(merged->firstEventIndex(4), quint64(5));
+        QCOMPARE(merged->eventTotal(), quint64(8));
+        QCOMPARE(merged->tokenTotal(), quint64(9));
+        QCOMPARE(merged->encodedBytes(), first.encodedBytes() + second.encodedBytes());
+    }
+}
+
+void tst_TokenTimeline::longRowsSpanManyWriteBlocks()
+{
+    // Rows far longer than the encoder's write block, with gaps of every
+    // varint length (1 to 9 bytes), decode to the exact times.
+    std::vector<qint64> times;
+    qint64 t = 1000; // 5,000 gaps add up to about 6.4e18 ns: still a qint64
+    for (int i = 0; i < 5000; ++i) {
+        times.push_back(t);
+        t += qint64(1) << (i % 56);
+    }
+    TokenTimeline timeline;
+    QVERIFY(timeline.appendRow(std::span<const qint64>(times)));
+    QVERIFY(timeline.appendRow(std::span<const qint64>(times.data(), 700)));
+    QCOMPARE(timeline.times(0), times);
+    QCOMPARE(timeline.times(1), std::vector<qint64>(times.begin(), times.begin() + 700));
+    timeline.squeeze();
+    QCOMPARE(timeline.times(0), times);
 }
 
 void tst_TokenTimeline::aboutFourBytesPerTokenAtTypicalGaps()

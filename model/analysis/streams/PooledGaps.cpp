@@ -159,13 +159,19 @@ PooledGaps compute(const TokenTimeline &timeline, StreamSide side, const RowSet 
     forRows(timeline, scope, threads, [&](int p, qsizetype row) {
         PassOne &part = parts[size_t(p)];
         qint64 *histogram = part.histogram.data() + size_t(groupOf(row)) * kBuckets;
+        // Locals, so the histogram's stores cannot force them through memory
+        // (the same additions in the same order as on `part`).
+        double sum = part.sum;
+        quint64 max = part.max;
         bool any = false;
         forEachGap(timeline, row, [&](quint64 gap) {
             ++histogram[bucketOf(gap)];
-            part.sum += double(gap);
-            part.max = std::max(part.max, gap);
+            sum += double(gap);
+            max = std::max(max, gap);
             any = true;
         });
+        part.sum = sum;
+        part.max = max;
         part.requests += any ? 1 : 0;
     });
     std::vector<qint64> groups(size_t(kGroups) * kBuckets, 0);
@@ -245,10 +251,16 @@ PooledGaps compute(const TokenTimeline &timeline, StreamSide side, const RowSet 
         const bool collect = held <= collectCap;
         // Which cells a level-1 bucket may hold (cells are disjoint).
         std::vector<std::vector<int>> cellsOfKey(kBuckets);
-        for (size_t c = 0; c < cells.size(); ++c)
+        std::vector<quint8> keyHasCell(kBuckets, 0); // small enough to stay in cache
+        for (size_t c = 0; c < cells.size(); ++c) {
             cellsOfKey[size_t(bucketOf(cells[c].lo))].push_back(int(c));
+            keyHasCell[size_t(bucketOf(cells[c].lo))] = 1;
+        }
         const auto cellOf = [&](quint64 gap) {
-            for (const int c : cellsOfKey[size_t(bucketOf(gap))]) {
+            const int key = bucketOf(gap);
+            if (!keyHasCell[size_t(key)])
+                return -1;
+            for (const int c : cellsOfKey[size_t(key)]) {
                 if (gap >= cells[size_t(c)].lo && gap - cells[size_t(c)].lo < cells[size_t(c)].width)
                     return c;
             }
