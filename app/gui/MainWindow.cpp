@@ -574,14 +574,19 @@ bool MainWindow::isBusy() const
         || m_compare->isComputing() || m_streams->isBusy();
 }
 
-bool MainWindow::showPanel(const QString &dockName)
+bool MainWindow::showPanel(const QString &name)
 {
-    auto *dock = findChild<QDockWidget *>(dockName);
+    // The dock's object name (classesDock) or the title on its tab (Classes), any case.
+    auto *dock = findChild<QDockWidget *>(name);
+    for (auto *candidate : findChildren<QDockWidget *>()) {
+        if (!dock && candidate->windowTitle().remove(QLatin1Char('&')).compare(name, Qt::CaseInsensitive) == 0)
+            dock = candidate;
+    }
     if (!dock)
         return false;
     dock->show();
     dock->raise();
-    m_pinnedDock = dockName;
+    m_pinnedDock = dock->objectName();
     return true;
 }
 

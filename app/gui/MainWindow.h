@@ -72,7 +72,7 @@ public:
     LiveWiring *live() const { return m_live; }
     // Shows and raises the dock with this object name (and keeps it in front
     // when a trace loads); false if there is none.
-    bool showPanel(const QString &dockName);
+    bool showPanel(const QString &name); // a dock by object name or tab title
     LoadProgressBar *loadProgress() const { return m_progress; }
     bool isLoading() const { return m_load->isRunning(); }
     // True while any view still computes (layout, query, distribution).

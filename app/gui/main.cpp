@@ -75,7 +75,7 @@ int main(int argc, char *argv[])
                                               QStringLiteral("system, light or dark (default: as last chosen)."),
                                               QStringLiteral("MODE"));
     const QCommandLineOption panelOption(QStringLiteral("panel"),
-                                         QStringLiteral("Show and raise this dock, e.g. classesDock, exceedanceDock."),
+                                         QStringLiteral("Show and raise this dock: its tab title (Classes, Streams) or name (classesDock)."),
                                          QStringLiteral("DOCK"));
     const QCommandLineOption compareOption(QStringLiteral("compare"),
                                            QStringLiteral("Compare the opened trace (the baseline) with this "

@@ -281,6 +281,8 @@ void tst_MainWindow::requestedPanelStaysInFront()
     window.resize(1400, 900);
     window.show();
     QVERIFY(!window.showPanel(QStringLiteral("noSuchDock")));
+    QVERIFY(window.showPanel(QStringLiteral("streams"))); // the tab's title, any case
+    QVERIFY(window.findChild<QDockWidget *>(QStringLiteral("streamsDock"))->isVisible());
     QVERIFY(window.showPanel(QStringLiteral("classesDock")));
     QVERIFY(openAndSettle(window, QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/adviser.otlp.json")));
     QCOMPARE(frontTab(window), QStringLiteral("Classes"));
