@@ -10,6 +10,8 @@
 
 #include <QAction>
 #include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
 #include <QFontMetrics>
 #include <QLabel>
 #include <QLocale>
@@ -69,6 +71,19 @@ LiveWiring::LiveWiring(MainWindow *window, ViewState *state)
             m_pauseAction->setChecked(paused);
         updateStatus();
     });
+    connect(m_receiver, &LiveReceiver::captureSaved, this,
+            [this](const QString &path, qint64 spans, const QString &error) {
+                updateActions();
+                if (spans < 0)
+                    QMessageBox::warning(m_window, tr("Save Capture"), error);
+                else
+                    m_window->statusBar()->showMessage(
+                        tr("Saved %1 to %2")
+                            .arg(CountText::of(spans, tr("span"), tr("spans")), QDir::toNativeSeparators(path)),
+                        10'000);
+                emit captureSaved(path, spans, error);
+            });
+    connect(m_receiver, &LiveReceiver::stopped, this, &LiveWiring::updateActions);
     // A file opened while listening is not replaced by the next snapshot:
     // the live view pauses (Resume shows the live workflows again).
     connect(window, &MainWindow::loadFinished, this, [this](bool ok) {
@@ -87,6 +102,35 @@ void LiveWiring::addFileActions(QMenu *file)
     m_pauseAction->setToolTip(tr("Freeze the views; spans keep being received and shown on resume"));
     m_stopAction = file->addAction(tr("S&top Listening"), this, &LiveWiring::stop);
     m_stopAction->setEnabled(false);
+    m_saveAction = file->addAction(tr("Save &Capture\u2026"), this, &LiveWiring::chooseAndSave);
+    m_saveAction->setToolTip(
+        tr("Write every span received and held as OTLP JSON Lines (reopens with File \u2192 Open)"));
+    m_saveAction->setEnabled(false);
+}
+
+void LiveWiring::updateActions()
+{
+    if (m_saveAction)
+        m_saveAction->setEnabled(m_receiver->hasCapture() && !m_receiver->isSaving());
+}
+
+void LiveWiring::chooseAndSave()
+{
+    const QString path = QFileDialog::getSaveFileName(m_window, tr("Save Capture"),
+                                                      QDir::home().filePath(QStringLiteral("capture.otlp.jsonl")),
+                                                      tr("OTLP JSON Lines (*.otlp.jsonl *.jsonl);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!saveCapture(path, &error))
+        QMessageBox::warning(m_window, tr("Save Capture"), error);
+}
+
+bool LiveWiring::saveCapture(const QString &path, QString *error)
+{
+    const bool started = m_receiver->saveCapture(path, error);
+    updateActions();
+    return started;
 }
 
 void LiveWiring::chooseAndListen()
@@ -114,6 +158,7 @@ bool LiveWiring::listen(const LiveReceiver::Settings &settings, QString *error)
     }
     m_window->setWindowTitle(tr("Live OTLP \u2014 Tracelane"));
     updateStatus();
+    updateActions();
     emit listeningChanged(true);
     return true;
 }
@@ -129,6 +174,7 @@ void LiveWiring::stop()
             action->setEnabled(false);
     }
     updateStatus();
+    updateActions();
     emit listeningChanged(false);
 }
 

@@ -32,6 +32,11 @@ public:
     bool listen(const LiveReceiver::Settings &settings, QString *error);
     void stop();
     void setPaused(bool paused);
+    // File → Save Capture… without its dialog: every span held, as OTLP
+    // JSON Lines (the capture `tracelane-cli receive --out` writes), in the
+    // background; captureSaved() follows. False with `error` when nothing
+    // can be saved now.
+    bool saveCapture(const QString &path, QString *error);
     LiveReceiver *receiver() const { return m_receiver; }
     bool isListening() const { return m_receiver->isListening(); }
     // The live status bar text ("" when not listening and nothing was received).
@@ -46,9 +51,13 @@ signals:
     void listeningChanged(bool listening);
     // A snapshot became the views' store.
     void snapshotShown();
+    // A capture was written (`spans` spans), or failed with `error` (spans -1).
+    void captureSaved(const QString &path, qint64 spans, const QString &error);
 
 private:
     void chooseAndListen();
+    void chooseAndSave();
+    void updateActions();
     void show(std::shared_ptr<const TraceStore> store);
     void updateStatus();
 
@@ -58,6 +67,7 @@ private:
     QAction *m_listenAction = nullptr;
     QAction *m_pauseAction = nullptr;
     QAction *m_stopAction = nullptr;
+    QAction *m_saveAction = nullptr;
     QLabel *m_status = nullptr;
     QToolButton *m_pauseButton = nullptr;
     QTimer *m_statusTimer = nullptr;

@@ -6,6 +6,7 @@
 #include "SlicedDrain.h"
 
 #include <QElapsedTimer>
+#include <QSaveFile>
 #include <QThread>
 #include <QTimer>
 
@@ -19,6 +20,28 @@ QString hostText(const QHostAddress &address)
 {
     return address.protocol() == QAbstractSocket::IPv6Protocol ? QStringLiteral("[%1]").arg(address.toString())
                                                                : address.toString();
+}
+
+// The held spans to `path`, whole or not at all (QSaveFile).
+qint64 writeCaptureFile(const LiveStore &store, const QString &path, QString *error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return -1;
+    }
+    QString writeError;
+    const qint64 spans = store.writeCapture(file, &writeError);
+    if (spans < 0) {
+        file.cancelWriting();
+        *error = QStringLiteral("cannot write %1: %2").arg(path, writeError);
+        return -1;
+    }
+    if (!file.commit()) {
+        *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return -1;
+    }
+    return spans;
 }
 
 } // namespace
@@ -51,9 +74,9 @@ public:
         publish(m_clock.nsecsElapsed());
     }
 
-    // Everything received, stored; a snapshot holding every trace held. The
-    // held spans are freed here, on this thread.
-    std::shared_ptr<const TraceStore> finish()
+    // Everything received, stored; a snapshot holding every trace held, and
+    // the held spans themselves (kept for saving the capture).
+    std::pair<std::shared_ptr<const TraceStore>, std::shared_ptr<const LiveStore>> finish()
     {
         delete m_timer; // on its own thread
         m_timer = nullptr;
@@ -62,8 +85,17 @@ public:
         m_store.evict(now);
         auto store = build(std::numeric_limits<qint64>::max() / 2);
         publish(now);
-        m_store = LiveStore(m_store.options());
-        return store;
+        auto held = std::make_shared<const LiveStore>(std::exchange(m_store, LiveStore(m_store.options())));
+        return {std::move(store), std::move(held)};
+    }
+
+    // Everything received so far, stored, then every span held to `path`.
+    qint64 saveCapture(const QString &path, QString *error)
+    {
+        const qint64 now = m_clock.nsecsElapsed();
+        m_drain.drainAll([&](ExportBatch &batch) { m_store.add(batch, now); });
+        publish(now);
+        return writeCaptureFile(m_store, path, error);
     }
 
     void tick()
@@ -139,6 +171,10 @@ LiveReceiver::~LiveReceiver()
     blockSignals(true);
     stop();
     joinFinishing();
+    if (m_saveThread) {
+        m_saveThread->wait();
+        delete m_saveThread;
+    }
 }
 
 void LiveReceiver::joinFinishing()
@@ -162,8 +198,14 @@ bool LiveReceiver::start(const Settings &settings, QString *error)
     if (m_listening)
         stop();
     joinFinishing(); // the queue and counts are about to be replaced
+    if (!m_pendingSave.isEmpty()) {
+        m_saving = false;
+        emit captureSaved(std::exchange(m_pendingSave, QString()), -1,
+                          QStringLiteral("listening again before the stopped session's capture was saved"));
+    }
     m_settings = settings;
     m_heldBack.reset();
+    std::shared_ptr<const LiveStore> previous = std::exchange(m_stoppedHeld, nullptr);
     m_queue = std::make_unique<LiveQueue>(settings.maxBufferedSpans);
     m_stats.reset();
     OtlpHttpServer::Options options;
@@ -235,8 +277,14 @@ bool LiveReceiver::start(const Settings &settings, QString *error)
     m_worker = new StoreWorker(this, *m_queue, m_stats, settings);
     m_worker->moveToThread(m_storeThread);
     m_storeThread->start();
+    // The previous session's held spans are freed there too, not here.
     QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker] { worker->begin(); }, Qt::QueuedConnection);
+        m_worker,
+        [worker = m_worker, previous = std::move(previous)]() mutable {
+            previous.reset();
+            worker->begin();
+        },
+        Qt::QueuedConnection);
     m_listening = true;
     return true;
 }
@@ -266,13 +314,16 @@ void LiveReceiver::stop()
     QMetaObject::invokeMethod(
         m_finishingWorker,
         [this, worker = m_finishingWorker, finishing] {
-            std::shared_ptr<const TraceStore> last = worker->finish();
+            auto [last, held] = worker->finish();
             QMetaObject::invokeMethod(
                 this,
-                [this, last, finishing] {
+                [this, last = std::move(last), held = std::move(held), finishing] {
                     if (finishing != m_finishing || !m_finishingThread)
                         return; // a newer session joined it meanwhile
                     joinFinishing();
+                    m_stoppedHeld = held;
+                    if (!m_pendingSave.isEmpty())
+                        saveStopped(std::exchange(m_pendingSave, QString()));
                     if (isPaused())
                         m_heldBack = last; // shown on resume
                     else
@@ -280,6 +331,67 @@ void LiveReceiver::stop()
                     emit stopped();
                 },
                 Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+}
+
+bool LiveReceiver::saveCapture(const QString &path, QString *error)
+{
+    if (m_saving) {
+        *error = QStringLiteral("a capture is still being saved");
+        return false;
+    }
+    if (m_worker) {
+        m_saving = true;
+        QMetaObject::invokeMethod(
+            m_worker,
+            [this, worker = m_worker, path] {
+                QString failure;
+                const qint64 spans = worker->saveCapture(path, &failure);
+                reportSaved(path, spans, failure);
+            },
+            Qt::QueuedConnection);
+        return true;
+    }
+    if (m_finishingWorker) {
+        // Stopping: the held spans come back with the last snapshot.
+        m_saving = true;
+        m_pendingSave = path;
+        return true;
+    }
+    if (!m_stoppedHeld) {
+        *error = QStringLiteral("nothing was received to save");
+        return false;
+    }
+    m_saving = true;
+    saveStopped(path);
+    return true;
+}
+
+void LiveReceiver::saveStopped(const QString &path)
+{
+    if (m_saveThread) {
+        m_saveThread->wait(); // finished: it reported before m_saving was cleared
+        delete m_saveThread;
+    }
+    m_saveThread = QThread::create([this, held = m_stoppedHeld, path] {
+        QString failure;
+        const qint64 spans = writeCaptureFile(*held, path, &failure);
+        reportSaved(path, spans, failure);
+    });
+    m_saveThread->setObjectName(QStringLiteral("otlp-save"));
+    m_saveThread->start();
+}
+
+void LiveReceiver::reportSaved(const QString &path, qint64 spans, const QString &error)
+{
+    // From the store or save thread; this object outlives both (the
+    // destructor joins them), and a queued call to it is dropped with it.
+    QMetaObject::invokeMethod(
+        this,
+        [this, path, spans, error] {
+            m_saving = false;
+            emit captureSaved(path, spans, error);
         },
         Qt::QueuedConnection);
 }

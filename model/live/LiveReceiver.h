@@ -81,16 +81,35 @@ public:
 
     Status status() const;
 
+    // True while listening, and after stop() until the next start(): the
+    // spans held can be saved.
+    bool hasCapture() const { return m_listening || m_finishingWorker != nullptr || m_stoppedHeld != nullptr; }
+    // Writes every span held (complete or not; evicted ones are gone) to
+    // `path` as OTLP JSON Lines, the capture format of `tracelane-cli receive
+    // --out` (LiveStore::writeCapture), replacing the file only when all is
+    // written. While listening it runs on the store thread after storing
+    // everything received so far (storing waits meanwhile; the receiver
+    // keeps answering); after stop() on a thread of its own from the spans
+    // the stopped session held. captureSaved() follows on this object's
+    // thread. False with `error` (nothing started) when there is nothing to
+    // save or a save is still running.
+    bool saveCapture(const QString &path, QString *error);
+    bool isSaving() const { return m_saving; }
+
 signals:
     void snapshotReady(std::shared_ptr<const TraceStore> store);
     void pausedChanged(bool paused);
     // After stop(): the last snapshot has been delivered (or held back).
     void stopped();
+    // After saveCapture(): `spans` written to `path`, or -1 with `error`.
+    void captureSaved(const QString &path, qint64 spans, const QString &error);
 
 private:
     class StoreWorker;
     // Waits for a stopped session's store thread and frees it.
     void joinFinishing();
+    void saveStopped(const QString &path);
+    void reportSaved(const QString &path, qint64 spans, const QString &error);
 
     Settings m_settings;
     bool m_listening = false;
@@ -107,7 +126,11 @@ private:
     QThread *m_finishingThread = nullptr; // a stopped session's, until its last snapshot is in
     StoreWorker *m_finishingWorker = nullptr;
     quint64 m_finishing = 0;
-    std::shared_ptr<const TraceStore> m_heldBack; // the last snapshot, stopped while paused
+    std::shared_ptr<const TraceStore> m_heldBack;   // the last snapshot, stopped while paused
+    std::shared_ptr<const LiveStore> m_stoppedHeld; // the spans a stopped session held, for saving
+    QThread *m_saveThread = nullptr;                // saving m_stoppedHeld
+    bool m_saving = false;
+    QString m_pendingSave; // asked for while stopping: saved once the held spans are back
     mutable QMutex m_statusMutex;
     Status m_status; // the store thread's part, under m_statusMutex
 };

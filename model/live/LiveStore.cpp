@@ -1,6 +1,10 @@
 #include "LiveStore.h"
 
+#include "OtlpJsonWriter.h"
+
 #include "io/SpanTraceBuilder.h"
+
+#include <QIODevice>
 
 #include <algorithm>
 #include <condition_variable>
@@ -275,4 +279,35 @@ LiveStore::Counts LiveStore::counts(qint64 nowNs) const
     Counts counts = m_counts;
     counts.workflowsPending = counts.workflowsHeld - completeCount(nowNs);
     return counts;
+}
+
+qint64 LiveStore::writeCapture(QIODevice &out, QString *error, int spansPerLine) const
+{
+    // The interned resources and scopes are the batch's own: the spans'
+    // indices need no remapping.
+    ExportBatch batch;
+    batch.resources = m_resources;
+    batch.scopes = m_scopes;
+    batch.spans.reserve(size_t(std::max(1, spansPerLine)));
+    qint64 written = 0;
+    const auto writeLine = [&] {
+        if (batch.spans.empty())
+            return true;
+        const std::string line = OtlpJsonWriter::line(batch) + '\n';
+        if (out.write(line.data(), qint64(line.size())) != qint64(line.size())) {
+            *error = out.errorString();
+            return false;
+        }
+        written += qint64(batch.spans.size());
+        batch.spans.clear();
+        return true;
+    };
+    for (const Trace &trace : m_traces) {
+        for (const SpanRecord &span : trace.spans) {
+            batch.spans.push_back(span);
+            if (qint64(batch.spans.size()) >= spansPerLine && !writeLine())
+                return -1;
+        }
+    }
+    return writeLine() ? written : -1;
 }

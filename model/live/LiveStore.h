@@ -7,6 +7,8 @@
 
 #include <deque>
 #include <memory>
+
+class QIODevice;
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -72,6 +74,13 @@ public:
     // receiver's requests refused whole) as notices.
     std::shared_ptr<TraceStore> snapshot(qint64 nowNs, const ReceiveStats::Snapshot &received);
     Counts counts(qint64 nowNs) const;
+
+    // Every span held, complete or not (evicted ones are gone), written as
+    // OTLP JSON Lines by OtlpJsonWriter, the capture format of
+    // `tracelane-cli receive --out`: `spansPerLine` spans to an export
+    // request line, traces in the order they were first seen. The spans
+    // written; -1 with `error` when `out` refuses a write.
+    qint64 writeCapture(QIODevice &out, QString *error, int spansPerLine = 512) const;
 
 private:
     struct Trace

@@ -3,13 +3,20 @@
 // a trace split across export requests merges into one workflow, the
 // rolling mode evicts the oldest by age or count and says how many went,
 // resources repeated in every request are interned once, and rejections
-// and refused requests reach the store's rejected records and notices.
+// and refused requests reach the store's rejected records and notices;
+// the capture written from the held spans reopens as the same spans.
 
+#include "io/TraceFileLoader.h"
 #include "live/LiveStore.h"
 
+#include <QBuffer>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
+#include <map>
 #include <set>
+#include <vector>
 
 namespace {
 
@@ -58,6 +65,16 @@ std::set<QString> ids(const TraceStore &store)
     for (qsizetype row = 0; row < store.requests.rowCount(); ++row)
         out.insert(store.requests.idText(row));
     return out;
+}
+
+// Each workflow's first and last stamp by its id.
+std::map<QString, std::vector<qint64>> stampsById(const TraceStore &store)
+{
+    std::map<QString, std::vector<qint64>> stamps;
+    for (qsizetype row = 0; row < store.requests.rowCount(); ++row)
+        stamps[store.requests.idText(row)]
+            = {store.requests.stamp(row, Stamp::ClientSend), store.requests.stamp(row, Stamp::LastTokenClient)};
+    return stamps;
 }
 
 } // namespace
@@ -182,6 +199,47 @@ private slots:
         const auto store = live.snapshot(kSecond, {});
         QCOMPARE(store->workflows.rowCount(), 50);
         QCOMPARE(store->spans.resources().size(), size_t(2));
+    }
+
+    void theCaptureReopensAsTheSpansHeld()
+    {
+        LiveStore::Options options;
+        options.graceNs = 0;
+        LiveStore live(options);
+        // Two traces from two services, one still waiting for its root, and
+        // a late child of the first in a second request.
+        ExportBatch first
+            = batchOf({span(traceId(1), spanId(1), {}, 0, 900), span(traceId(2), spanId(3), spanId(2), 50, 80)});
+        live.add(first, 0);
+        ExportBatch second = batchOf({span(traceId(1), spanId(4), spanId(1), 100, 700)}, "tool");
+        live.add(second, kSecond);
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("capture.otlp.jsonl"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QString error;
+        QCOMPARE(live.writeCapture(file, &error, 2), qint64(3)); // every span held, complete or not
+        file.close();
+        QFile written(path);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(written.readAll().count('\n'), 2); // 2 spans to a line
+
+        const LoadResult reopened = TraceFileLoader::load(path, LoadOptions{});
+        QVERIFY2(reopened.ok(), qPrintable(reopened.fatalError));
+        const TraceStore &store = *reopened.store;
+        const auto held = live.snapshot(kSecond * 100, {}); // everything, the rootless trace too
+        QCOMPARE(store.spans.rowCount(), 3);
+        QCOMPARE(ids(store), ids(*held));
+        QCOMPARE(stampsById(store), stampsById(*held));
+        QCOMPARE(stampsById(store).at(QString::fromStdString(traceId(1))),
+                 (std::vector<qint64>{kBase, kBase + 900'000'000}));
+
+        // A device that refuses the write: -1 and its reason.
+        QBuffer readOnly;
+        QVERIFY(readOnly.open(QIODevice::ReadOnly));
+        QCOMPARE(live.writeCapture(readOnly, &error), qint64(-1));
+        QVERIFY(!error.isEmpty());
     }
 
     void rejectionsAndRefusalsAreListed()

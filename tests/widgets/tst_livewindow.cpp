@@ -16,6 +16,7 @@
 #include "store/TraceStore.h"
 #include "support/OtlpRequests.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
@@ -23,9 +24,13 @@
 #include <QNetworkReply>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
+#include <map>
 #include <set>
+#include <vector>
 
 using namespace OtlpRequests;
 
@@ -67,6 +72,25 @@ std::set<QString> workflowIds(const TraceStore &store)
     for (qsizetype row = 0; row < store.requests.rowCount(); ++row)
         ids.insert(store.requests.idText(row));
     return ids;
+}
+
+// Every workflow's stamps (arrival, first token, end, …) by its id: what
+// the views compute from, compared exactly.
+std::map<QString, std::vector<qint64>> stampsById(const TraceStore &store)
+{
+    std::map<QString, std::vector<qint64>> stamps;
+    for (qsizetype row = 0; row < store.requests.rowCount(); ++row) {
+        std::vector<qint64> &values = stamps[store.requests.idText(row)];
+        for (int stamp = 0; stamp < kStampCount; ++stamp)
+            values.push_back(store.requests.stamp(row, Stamp(stamp)));
+    }
+    return stamps;
+}
+
+QByteArray fileBytes(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 LiveReceiver::Settings loopbackSettings()
@@ -227,6 +251,118 @@ private slots:
         QCOMPARE(workflowIds(*window.store()),
                  (std::set<QString>{QString::fromLatin1(kTraceA), QString::fromLatin1(kTraceB)}));
         QCOMPARE(window.store()->spans.rowCount(), 4);
+    }
+
+    void savedCaptureReopensAsTheSameWorkflows()
+    {
+        MainWindow window;
+        window.setPersistent(false);
+        window.resize(1400, 900);
+        window.show();
+        LiveWiring *live = window.live();
+        QAction *saveAction = nullptr;
+        for (QAction *action : window.findChildren<QAction *>()) {
+            if (action->text() == QStringLiteral("Save &Capture\u2026"))
+                saveAction = action;
+        }
+        QVERIFY(saveAction);
+        QVERIFY(!saveAction->isEnabled()); // nothing received, nothing to save
+        QString error;
+        QVERIFY(!live->saveCapture(QStringLiteral("/nonexistent/x.otlp.jsonl"), &error));
+        QCOMPARE(error, QStringLiteral("nothing was received to save"));
+
+        LiveReceiver::Settings settings = loopbackSettings();
+        settings.grpc = false;
+        QVERIFY2(live->listen(settings, &error), qPrintable(error));
+        QVERIFY(saveAction->isEnabled());
+        const quint16 port = live->receiver()->httpPort();
+        QNetworkAccessManager network;
+        // Six workflows 0.7 s apart: three in one protobuf request, three as JSON.
+        const qint64 start = nowNs() - 60'000'000'000LL;
+        std::vector<std::string> traces;
+        otlp::ExportTraceServiceRequest request;
+        for (int i = 0; i < 6; ++i) {
+            const std::string trace = QStringLiteral("%1").arg(0xabc000 + i, 32, 16, QLatin1Char('0')).toStdString();
+            const std::string root = QStringLiteral("%1").arg(0x1000 + i, 16, 16, QLatin1Char('0')).toStdString();
+            const std::string child = QStringLiteral("%1").arg(0x2000 + i, 16, 16, QLatin1Char('0')).toStdString();
+            const qint64 at = start + i * 700'000'000LL;
+            if (i < 3) {
+                addTrace(request, trace.c_str(), root.c_str(), child.c_str(), at);
+                continue;
+            }
+            QCOMPARE(post(network, port,
+                          QByteArray::fromStdString(jsonTrace(trace.c_str(), root.c_str(), child.c_str(), at)),
+                          "application/json"),
+                     200);
+        }
+        QCOMPARE(post(network, port, QByteArray::fromStdString(request.SerializeAsString()), "application/x-protobuf"),
+                 200);
+        QTRY_VERIFY_WITH_TIMEOUT(window.store() && window.store()->workflows.rowCount() == 6, 10'000);
+
+        // Saved while listening: everything received so far, in the background.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString whileListening = dir.filePath(QStringLiteral("listening.otlp.jsonl"));
+        QSignalSpy saved(live, &LiveWiring::captureSaved);
+        QVERIFY2(live->saveCapture(whileListening, &error), qPrintable(error));
+        QVERIFY(!saveAction->isEnabled()); // one save at a time
+        QVERIFY(saved.wait(10'000));
+        QCOMPARE(saved.takeFirst(), (QVariantList{whileListening, qint64(12), QString()}));
+        QVERIFY(saveAction->isEnabled());
+
+        QSignalSpy stopped(live->receiver(), &LiveReceiver::stopped);
+        live->stop();
+        QVERIFY(stopped.wait(10'000));
+        const auto shown = window.store();
+        QCOMPARE(shown->workflows.rowCount(), 6);
+        QCOMPARE(shown->spans.rowCount(), 12);
+        const auto liveStamps = stampsById(*shown);
+        QCOMPARE(liveStamps.size(), size_t(6));
+        QCOMPARE(liveStamps.begin()->first, QStringLiteral("00000000000000000000000000abc000"));
+        // The first workflow's arrival is the root's start; its end 1.5 s later.
+        QCOMPARE(liveStamps.begin()->second[size_t(Stamp::ClientSend)], start);
+        QCOMPARE(liveStamps.begin()->second[size_t(Stamp::LastTokenClient)], start + 1'500'000'000LL);
+        const QString liveSummary = window.statusSummary();
+
+        // Saved after stopping: the stopped session's held spans, the same file.
+        QVERIFY(saveAction->isEnabled());
+        const QString afterStop = dir.filePath(QStringLiteral("stopped.otlp.jsonl"));
+        QVERIFY2(live->saveCapture(afterStop, &error), qPrintable(error));
+        QVERIFY(saved.wait(10'000));
+        QCOMPARE(saved.takeFirst(), (QVariantList{afterStop, qint64(12), QString()}));
+        QCOMPARE(fileBytes(afterStop), fileBytes(whileListening));
+        QCOMPARE(fileBytes(afterStop).count('\n'), 1); // 12 spans: one export request line
+
+        // Reopened with File → Open: the same workflows, spans and figures.
+        QSignalSpy loaded(&window, &MainWindow::loadFinished);
+        window.openFile(afterStop);
+        QVERIFY(loaded.wait(20'000));
+        QCOMPARE(loaded.takeFirst().at(0).toBool(), true);
+        const auto reopened = window.store();
+        QVERIFY(reopened != shown);
+        QCOMPARE(reopened->workflows.rowCount(), 6);
+        QCOMPARE(reopened->spans.rowCount(), 12);
+        QVERIFY(reopened->rejected.empty());
+        QCOMPARE(stampsById(*reopened), liveStamps);
+        QCOMPARE(window.statusSummary(), liveSummary);
+
+        // A file that cannot be written: a clear message, nothing crashes.
+        QTimer closer;
+        QString message;
+        connect(&closer, &QTimer::timeout, this, [&] {
+            if (QWidget *modal = QApplication::activeModalWidget()) {
+                message = modal->findChild<QLabel *>(QStringLiteral("qt_msgbox_label"))->text();
+                modal->close();
+            }
+        });
+        closer.start(20);
+        QVERIFY2(live->saveCapture(QStringLiteral("/nonexistent/dir/x.otlp.jsonl"), &error), qPrintable(error));
+        QVERIFY(saved.wait(10'000));
+        QCOMPARE(saved.at(0).at(1).toLongLong(), qint64(-1));
+        QVERIFY2(
+            saved.at(0).at(2).toString().startsWith(QStringLiteral("cannot write /nonexistent/dir/x.otlp.jsonl: ")),
+            qPrintable(saved.at(0).at(2).toString()));
+        QTRY_COMPARE_WITH_TIMEOUT(message, saved.at(0).at(2).toString(), 5'000);
     }
 
     void rejectedSpansAreListedWithTheirReason()
