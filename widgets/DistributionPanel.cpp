@@ -246,6 +246,15 @@ void DistributionPanel::redraw()
         bx.append(histogram.edges.back());
         by.append(by.isEmpty() ? 0.0 : by.back());
     }
+    // Every value equal: the model's one bin has no width, and a bar of no
+    // width draws nothing. Drawn 4% wide around the value (the axis shows
+    // ±10% of it), in the axis' own space on a log scale.
+    if (bx.size() == 2 && bx[0] == bx[1]) {
+        const double value = bx[0];
+        const double half = log ? 0.0 : qMax(std::abs(value) * 0.02, 1e-4);
+        bx[0] = log ? value / 1.02 : value - half;
+        bx[1] = log ? value * 1.02 : value + half;
+    }
     bars->setData(bx, by, true);
 
     auto addCdf = [&](const Distribution &distribution, const QString &name, const QColor &colour) {

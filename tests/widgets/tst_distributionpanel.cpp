@@ -7,6 +7,7 @@
 #include <qcustomplot.h>
 
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace {
@@ -120,6 +121,7 @@ private slots:
     void percentilesMarkedAndLabelled_data();
     void percentilesMarkedAndLabelled();
     void histogramAndCdf();
+    void identicalValuesDrawABar();
     void sloLineAndShare();
     void logScale();
     void filterAndSelection();
@@ -212,6 +214,43 @@ void tst_DistributionPanel::histogramAndCdf()
     QCOMPARE(f.panel.plot()->xAxis->label(), QStringLiteral("TTFT (ms)"));
     QCOMPARE(f.panel.plot()->yAxis->label(), QStringLiteral("Requests per bin"));
     QCOMPARE(f.panel.plot()->yAxis2->label(), QStringLiteral("Share of requests \u2264 x"));
+}
+
+void tst_DistributionPanel::identicalValuesDrawABar()
+{
+    // Two requests with the same TTFT (250 ms): the model's one bin has no
+    // width; the plot still draws a bar of both requests around 250 ms.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("same.jsonl"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    for (const char *id : {"s-1", "s-2"})
+        file.write(QByteArray(R"({"request_id": ")") + id
+                   + R"(", "prompt_tokens": 10, "output_tokens": 2, "client_send_ms": 0, )"
+                     R"("gateway_arrival_ms": 10, "queue_enter_ms": 20, "prefill_start_ms": 30, )"
+                     R"("prefill_end_ms": 200, "first_token_server_ms": 220, )"
+                     R"("first_token_client_ms": 250, "last_token_client_ms": 400})"
+                   + "\n");
+    file.close();
+    ViewState state;
+    DistributionPanel panel(&state);
+    panel.resize(640, 420);
+    panel.show();
+    QSignalSpy ready(&panel, &DistributionPanel::distributionReady);
+    state.setStore(TraceFileLoader::load(path, {}).store);
+    if (ready.isEmpty() && panel.isComputing())
+        QVERIFY(ready.wait(10'000));
+    QCOMPARE(panel.scopeDistribution().n, 2);
+    const QCPGraph *bars = panel.plot()->graph(0);
+    QCOMPARE(bars->name(), QStringLiteral("histogram"));
+    QCOMPARE(bars->data()->size(), 2);
+    const double left = bars->data()->constBegin()->key;
+    const double right = (bars->data()->constEnd() - 1)->key;
+    QCOMPARE(bars->data()->constBegin()->value, 2.0);
+    QVERIFY2(left < 250.0 && right > 250.0, qPrintable(QStringLiteral("%1..%2").arg(left).arg(right)));
+    // Wide enough to see: at least 3 px on the plot.
+    const double pixels = panel.plot()->xAxis->coordToPixel(right) - panel.plot()->xAxis->coordToPixel(left);
+    QVERIFY2(pixels >= 3.0, qPrintable(QString::number(pixels)));
 }
 
 void tst_DistributionPanel::sloLineAndShare()
