@@ -20,6 +20,9 @@
 namespace LaneRaster {
 namespace {
 
+// From this many slots an aggregated frame's pixel rows are split across the pool.
+constexpr qint64 kPoolSlots = 20000;
+
 using SwimlaneCoordinates::LaneWindow;
 
 constexpr double kMinTickSpacingPx = 90.0;
@@ -375,6 +378,12 @@ LaneBands laneBands(SwimlaneCoordinates::LaneWindow lanes, double heightPx, qint
     return bands;
 }
 
+bool rendersOnPool(const LaneFrameKey &key)
+{
+    return key.layout && !key.layout->isEmpty() && key.window.isValid() && key.lanes.isValid()
+        && !SwimlaneCoordinates::showsSingleLanes(key.lanes, key.size.height()) && key.layout->slotCount() >= kPoolSlots;
+}
+
 qint64 backgroundFrameLanes(bool workflowLanes)
 {
     return workflowLanes ? 4'000 : 100'000;
@@ -399,7 +408,7 @@ QImage render(const LaneFrameKey &key, int threads)
     uchar *bits = image.bits();
     const qsizetype bytesPerLine = image.bytesPerLine();
     const QSize size = image.size();
-    if (threads == 1 || key.layout->slotCount() < 20000) {
+    if (threads == 1 || key.layout->slotCount() < kPoolSlots) {
         renderAggregateRows(bits, bytesPerLine, size, key, 0, height);
         return image;
     }

@@ -48,6 +48,14 @@ namespace LaneRaster {
 
 QImage render(const LaneFrameKey &key, int threads = 2);
 
+// True when render() would split the frame's pixel rows across the
+// background pool (an aggregated frame of a layout with 20,000 slots or
+// more). The GUI thread must not wait for that: the pool's threads run at a
+// lower priority and may be busy with the views' jobs, so a frame of a few
+// ms took the GUI thread away for up to 100 ms under load (the live window,
+// tracelane-bench-live-gui); such a frame is built on a worker instead.
+bool rendersOnPool(const LaneFrameKey &key);
+
 // How many lanes an aggregated view must show before its frame is built on
 // a worker, the GUI thread showing the previous frame scaled meanwhile. A
 // workflow lane costs about 16x a request lane (path and off-path segments

@@ -288,8 +288,10 @@ QImage SwimlaneCanvas::renderFrame()
 
 bool SwimlaneCanvas::rendersInBackground(const LaneFrameKey &key) const
 {
-    return m_backgroundFrameLanes > 0 && key.layout && !SwimlaneCoordinates::showsSingleLanes(key.lanes, key.size.height())
-        && key.lanes.count > double(m_backgroundFrameLanes);
+    if (m_backgroundFrameLanes <= 0 || !key.layout || SwimlaneCoordinates::showsSingleLanes(key.lanes, key.size.height()))
+        return false;
+    // Many lanes, or a frame that would wait for the pool (LaneRaster::rendersOnPool).
+    return key.lanes.count > double(m_backgroundFrameLanes) || LaneRaster::rendersOnPool(key);
 }
 
 // While the new frame renders, the old one stands in: moved and scaled so

@@ -191,6 +191,7 @@ private slots:
     void groupedAndOnTheTraceClock();
     void aggregateShowsTheDominantKind();
     void manyWorkflowLanesRenderOffTheGuiThread();
+    void aFrameThatWouldWaitForThePoolRendersOffTheGuiThread();
     void exceedanceStepScrollsAndTints();
     void kindColoursSurviveColourBlindness_data();
     void kindColoursSurviveColourBlindness();
@@ -461,6 +462,27 @@ void tst_WorkflowSwimlanes::manyWorkflowLanesRenderOffTheGuiThread()
     small.canvas()->repaint();
     QVERIFY(!small.canvas()->isRenderingFrame());
     QVERIFY(smallReady.isEmpty());
+}
+
+// Issue 15, the live window under load: a frame of few lanes (under the
+// 4,000 above) from a layout of 20,000 slots or more splits its pixel rows
+// across the background pool, and the GUI thread waited for the pool's
+// busy, lower-priority threads (up to 100 ms a frame while a live session
+// refreshed). Such a frame is built on a worker too.
+void tst_WorkflowSwimlanes::aFrameThatWouldWaitForThePoolRendersOffTheGuiThread()
+{
+    QTemporaryDir dir;
+    Fixture f(load(writeManyWorkflows(dir, 21000)), QSize(800, 300));
+    QVERIFY(f.layout().slotCount() >= 20000);
+    f.canvas()->setLaneWindow({0.0, 3000.0});
+    QVERIFY(!f.canvas()->showsSingleLanes());
+    QTRY_VERIFY_WITH_TIMEOUT(!f.canvas()->isRenderingFrame(), 20'000);
+    QSignalSpy ready(f.canvas(), &SwimlaneCanvas::frameReady);
+    const TimeWindow window = f.state.timeWindow();
+    f.state.setTimeWindow({window.begin, window.end - window.duration() / 10});
+    f.canvas()->repaint();
+    QVERIFY(f.canvas()->isRenderingFrame() || !ready.isEmpty());
+    QVERIFY(!ready.isEmpty() || ready.wait(20'000));
 }
 
 void tst_WorkflowSwimlanes::exceedanceStepScrollsAndTints()
