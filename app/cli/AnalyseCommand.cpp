@@ -1,6 +1,7 @@
 #include "AnalyseCommand.h"
 
 #include "CliContext.h"
+#include "ClickHouseAnalyses.h"
 
 #include "analysis/requests/ProfileReport.h"
 #include "report/ReportJson.h"
@@ -22,6 +23,8 @@ void printJson(const CliContext &context, const nlohmann::json &document)
 
 int runAnalyse(const CliContext &context)
 {
+    if (context.arguments.size() == 1 && isClickHouseArgument(context.arguments.first()))
+        return runAnalyseOnClickHouse(context);
     if (!expectOneFile(context, QStringLiteral("analyse")))
         return ExitUsage;
     const QString path = context.arguments.first();

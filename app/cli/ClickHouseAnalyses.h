@@ -9,3 +9,4 @@ struct CliContext;
 bool isClickHouseArgument(const QString &argument);
 int runSliceOnClickHouse(const CliContext &context);
 int runExceedOnClickHouse(const CliContext &context);
+int runAnalyseOnClickHouse(const CliContext &context);

@@ -1,6 +1,7 @@
 // tracelane-cli: Tracelane's analyses for scripts and CI.
 
 #include "AnalyseCommand.h"
+#include "ClickHouseAnalyses.h"
 #include "ClickHouseCommand.h"
 #include "ClassOptions.h"
 #include "CompareCommand.h"
@@ -45,7 +46,8 @@ int main(int argc, char *argv[])
     parser.setApplicationDescription(QStringLiteral(
         "Explains why LLM requests are slow, headless.\n\n"
         "Commands:\n"
-        "  analyse FILE     phase-aware latency report of a trace file\n"
+        "  analyse FILE     phase-aware latency report of a trace file (or a clickhouse:// URL;\n"
+        "                   so do slice and exceed: the server computes, see README)\n"
         "  critical-path FILE  each workflow's critical path, timing and slack; with\n"
         "                   --aggregate the slow set's paths against the rest, merged by key\n"
         "  whatif FILE      re-schedule workflows with a change (--scale, --scale-phase,\n"
@@ -152,6 +154,21 @@ int main(int argc, char *argv[])
         return ExitUsage;
     }
     context.arguments = positional;
+    // A clickhouse:// URL where this command needs the rows in memory: say
+    // so, rather than fail to open a file of that name.
+    static const QStringList onServer = {QStringLiteral("analyse"), QStringLiteral("analyze"), QStringLiteral("slice"),
+                                         QStringLiteral("exceed"), QStringLiteral("clickhouse")};
+    if (!onServer.contains(command)) {
+        for (const QString &argument : positional) {
+            if (isClickHouseArgument(argument)) {
+                err << QStringLiteral("tracelane-cli %1: a clickhouse:// URL is not read by this command; analyse, "
+                                      "slice and exceed compute on the server. Open the file that was pushed "
+                                      "instead\n")
+                           .arg(command);
+                return ExitUsage;
+            }
+        }
+    }
     // Loads end in a message when memory runs out (TraceFileLoader); an
     // analysis that runs out on what loaded must not abort either.
     int code = ExitFailure;

@@ -1,5 +1,6 @@
 #include "ServerClassTable.h"
 
+#include "ServerOrderStatistics.h"
 #include "ServerRequests.h"
 #include "analysis/stats/Percentile.h"
 
@@ -8,100 +9,39 @@
 
 namespace {
 
-// The order statistics (1-based ranks) a cell of n defined values needs.
+// The order statistics (0-based ranks) a cell of n defined values needs: the
+// neighbours of each percentile and the ranks of each interval.
 std::set<qint64> ranksFor(qint64 n, double exceedanceQ)
 {
-    std::set<qint64> ranks;
-    if (n == 0)
-        return ranks;
     std::vector<double> qs(kClassQuantiles.begin(), kClassQuantiles.end());
     qs.push_back(exceedanceQ);
+    std::set<qint64> ranks = ServerOrderStatistics::percentileRanks(n, qs);
     for (const double q : qs) {
-        const auto neighbours = Percentile::neighbours(n, q);
-        ranks.insert(neighbours.lo + 1);
-        ranks.insert(neighbours.hi + 1);
         const auto interval = QuantileInterval::forSample(n, q);
         if (interval.formed) {
-            ranks.insert(interval.lowerRank);
-            ranks.insert(interval.upperRank);
+            ranks.insert(interval.lowerRank - 1);
+            ranks.insert(interval.upperRank - 1);
         }
     }
     return ranks;
 }
 
-struct Sorted
+void fill(ClassCell *cell, const ServerOrderStatistics &statistics, int index, const ServerMeanSums &sums)
 {
-    qint64 n = 0;
-    double sum = 0.0;
-    std::map<qint64, double> at; // 1-based rank -> value
-
-    double rank0(qint64 rank) const { return at.at(rank + 1); }
-    double percentile(double q) const
-    {
-        if (n == 0)
-            return std::numeric_limits<double>::quiet_NaN();
-        if (n == 1)
-            return rank0(0);
-        const auto neighbours = Percentile::neighbours(n, q);
-        if (neighbours.lo == neighbours.hi)
-            return rank0(neighbours.lo);
-        return Percentile::interpolate(rank0(neighbours.lo), rank0(neighbours.hi), neighbours.fraction);
-    }
-};
-
-void fill(ClassCell *cell, const Sorted &sorted)
-{
-    cell->n = sorted.n;
-    if (sorted.n > 0)
-        cell->meanMs = sorted.sum / double(sorted.n);
+    cell->n = statistics.n(index);
+    if (cell->n > 0)
+        cell->meanMs = sums.mean(cell->n);
     for (size_t i = 0; i < kClassQuantiles.size(); ++i) {
         auto &estimate = cell->quantiles[i];
         estimate.q = kClassQuantiles[i];
-        estimate.value = sorted.percentile(estimate.q);
-        estimate.interval = QuantileInterval::forSample(sorted.n, estimate.q);
+        estimate.value = statistics.percentile(index, estimate.q);
+        estimate.interval = QuantileInterval::forSample(cell->n, estimate.q);
         if (estimate.interval.formed) {
-            estimate.lower = sorted.at.at(estimate.interval.lowerRank);
-            estimate.upper = sorted.at.at(estimate.interval.upperRank);
+            estimate.lower = statistics.at(index, estimate.interval.lowerRank - 1);
+            estimate.upper = statistics.at(index, estimate.interval.upperRank - 1);
         }
     }
     cell->small = cell->headline().tooFew();
-}
-
-// "multiIf(length(s) = n1, [r, ...], ...)": the ranks each cell's n needs.
-QString rankArraySql(const std::set<qint64> &sizes, double exceedanceQ)
-{
-    QString sql = QStringLiteral("multiIf(");
-    bool any = false;
-    for (const qint64 n : sizes) {
-        QStringList ranks;
-        for (const qint64 rank : ranksFor(n, exceedanceQ))
-            ranks << QString::number(rank);
-        if (ranks.isEmpty())
-            continue;
-        any = true;
-        sql += QStringLiteral("length(s) = %1, arrayMap(x -> toUInt64(x), [%2]), ")
-                   .arg(n)
-                   .arg(ranks.join(QLatin1Char(',')));
-    }
-    return any ? sql + QStringLiteral("emptyArrayUInt64())") : QStringLiteral("emptyArrayUInt64()");
-}
-
-bool readSorted(const QStringList &fields, int first, Sorted *sorted)
-{
-    // fields: n, sum bits, ranks array, values bits array
-    sorted->n = fields[first].toLongLong();
-    sorted->sum = ServerRequests::float64FromBits(fields[first + 1]);
-    const auto list = [](QString text) {
-        text.remove(QLatin1Char('[')).remove(QLatin1Char(']'));
-        return text.isEmpty() ? QStringList() : text.split(QLatin1Char(','));
-    };
-    const QStringList ranks = list(fields[first + 2]);
-    const QStringList values = list(fields[first + 3]);
-    if (ranks.size() != values.size())
-        return false;
-    for (qsizetype i = 0; i < ranks.size(); ++i)
-        sorted->at[ranks[i].toLongLong()] = ServerRequests::float64FromBits(values[i]);
-    return true;
 }
 
 } // namespace
@@ -111,40 +51,24 @@ namespace ServerClassTable {
 bool percentile(const ServerRequests &requests, Metric metric, Boundary boundary, double q, Percentile *result,
                 QString *error)
 {
-    const QString rowsSql = QStringLiteral("SELECT %1 AS d, %2 AS v %3")
+    const QString rowsSql = QStringLiteral("FROM (SELECT %1 AS d, %2 AS v %3)")
                                 .arg(ServerRequests::definedSql(metric, boundary),
                                      ServerRequests::valueSql(metric, boundary), requests.fromWhere());
     std::vector<QStringList> rows;
-    if (!requests.client().select(QStringLiteral("SELECT count(), countIf(d) FROM (%1)").arg(rowsSql), &rows, error, 2)
+    if (!requests.client().select(QStringLiteral("SELECT count(), countIf(d) %1").arg(rowsSql), &rows, error, 2)
         || rows.size() != 1)
         return false;
     result->requests = rows[0][0].toLongLong();
     result->n = rows[0][1].toLongLong();
     if (result->n == 0)
         return true;
-    // Two order statistics by quantileExact (nth_element, no sort): it returns
-    // element floor(level * n) of the values in order, so level (r + 0.5) / n
-    // is rank r exactly, with half a rank to spare for rounding.
-    const auto neighbours = ::Percentile::neighbours(result->n, q);
-    const std::set<qint64> ranks = {neighbours.lo, neighbours.hi};
-    QStringList levels;
-    for (const qint64 rank : ranks)
-        levels << QString::number((double(rank) + 0.5) / double(result->n), 'g', 17);
-    if (!requests.client().select(
-            QStringLiteral("SELECT arrayMap(x -> %1, quantilesExactIf(%2)(v, d)) FROM (%3)")
-                .arg(ServerRequests::float64BitsSql(QStringLiteral("x")), levels.join(QLatin1Char(',')), rowsSql),
-            &rows, error, 1)
-        || rows.size() != 1)
+    ServerOrderStatistics statistics;
+    const double qs[] = {q};
+    const int index = statistics.add(QStringLiteral("v"), QStringLiteral("d"), result->n,
+                                     ServerOrderStatistics::percentileRanks(result->n, qs));
+    if (!statistics.run(requests.client(), rowsSql, error))
         return false;
-    QString text = rows[0][0];
-    text.remove(QLatin1Char('[')).remove(QLatin1Char(']'));
-    const QStringList bits = text.split(QLatin1Char(','));
-    Sorted sorted;
-    sorted.n = result->n;
-    qsizetype i = 0;
-    for (const qint64 rank : ranks)
-        sorted.at[rank + 1] = ServerRequests::float64FromBits(bits.value(i++));
-    result->value = sorted.percentile(q);
+    result->value = statistics.percentile(index, q);
     return true;
 }
 
@@ -155,25 +79,67 @@ ClassTable compute(const ServerRequests &requests, const QStringList &by, const 
     table.metric = spec.metric;
     table.boundary = observedBoundary(spec.metric, spec.boundary);
     table.exceedanceQ = spec.exceedanceQ;
-    std::vector<ClassColumn> columns;
-    QStringList codes;
+    std::vector<ClassDimension> dimensions;
+    QStringList raws;
     for (const QString &key : by) {
         ClassDimension dimension;
         if (!classDimensionFromKey(requests.attributeNames(), key, &dimension)) {
             *error = QStringLiteral("no dimension '%1'").arg(key);
             return table;
         }
-        ClassColumn column;
-        QString code;
-        if (!requests.classColumn(dimension, bands, &column, &code, error))
+        QString raw;
+        if (!requests.rawSql(dimension, &raw, error))
             return table;
-        table.dimensions.push_back(dimension);
-        columns.push_back(std::move(column));
-        codes << code;
+        dimensions.push_back(dimension);
+        raws << raw;
     }
-    if (columns.empty() || columns.size() > 2) {
+    if (dimensions.empty() || dimensions.size() > 2) {
+        table.dimensions = dimensions;
         table.error = QStringLiteral("a class table splits by one or two dimensions");
         return table;
+    }
+    if (raws.size() == 1)
+        raws << QStringLiteral("''");
+    const QString defined = ServerRequests::definedSql(spec.metric, spec.boundary);
+    const QString value = ServerRequests::valueSql(spec.metric, spec.boundary);
+    const auto &client = requests.client();
+
+    // 1. Requests, defined values and the sums behind the mean for each pair
+    // of raw values: the distinct values the classes are built from, and the
+    // counts and sums that add up per class (one pass, no separate DISTINCT).
+    std::vector<QStringList> rows;
+    const int meanWidth = ServerMeanSums::width(spec.metric);
+    if (!client.select(
+            QStringLiteral("SELECT ra, rb, count(), countIf(d), %1 FROM (SELECT %2 AS ra, %3 AS rb, %4 AS d, %5 AS v, "
+                           "%6 %7) GROUP BY ra, rb")
+                .arg(ServerMeanSums::sumsSql(spec.metric, QStringLiteral("m"), QStringLiteral("d"))
+                         .join(QStringLiteral(", ")),
+                     raws[0], raws[1], defined, value,
+                     ServerMeanSums::innerSql(spec.metric, spec.boundary, QStringLiteral("d"), QStringLiteral("v"),
+                                              QStringLiteral("m")),
+                     requests.fromWhere()),
+            &rows, error, 4 + meanWidth))
+        return table;
+    std::vector<ClassColumn> columns;
+    std::vector<std::map<QString, quint32>> codeOf(2);
+    QStringList codes;
+    for (size_t d = 0; d < dimensions.size(); ++d) {
+        QStringList values;
+        std::set<QString> seen;
+        for (const auto &row : rows) {
+            if (seen.insert(row[qsizetype(d)]).second)
+                values << row[qsizetype(d)];
+        }
+        ClassColumn column;
+        QStringList sorted;
+        QString code;
+        if (!requests.classColumn(dimensions[d], bands, values, &column, &sorted, &code, error))
+            return table;
+        for (qsizetype i = 0; i < sorted.size(); ++i)
+            codeOf[d][sorted[i]] = column.codes[size_t(i)];
+        table.dimensions.push_back(dimensions[d]);
+        columns.push_back(std::move(column));
+        codes << code;
     }
     const qint64 second = columns.size() == 2 ? columns[1].classCount() : 1;
     if (columns[0].classCount() * second > ClassTable::kMaxClasses) {
@@ -183,71 +149,66 @@ ClassTable compute(const ServerRequests &requests, const QStringList &by, const 
     }
     if (codes.size() == 1)
         codes << QStringLiteral("toUInt32(0)");
-    const QString defined = ServerRequests::definedSql(spec.metric, spec.boundary);
-    const QString value = ServerRequests::valueSql(spec.metric, spec.boundary);
-    const QString rowsSql = QStringLiteral("SELECT %1 AS a, %2 AS b, %3 AS d, %4 AS v %5")
+    const QString rowsSql = QStringLiteral("FROM (SELECT %1 AS a, %2 AS b, %3 AS d, %4 AS v %5)")
                                 .arg(codes[0], codes[1], defined, value, requests.fromWhere());
-    const auto &client = requests.client();
-
-    // 1. Requests and defined values per class.
-    std::vector<QStringList> rows;
-    if (!client.select(
-            QStringLiteral("SELECT a, b, count(), countIf(d) FROM (%1) GROUP BY a, b ORDER BY a, b").arg(rowsSql),
-            &rows, error, 4))
-        return table;
-    std::map<std::pair<quint32, quint32>, std::pair<qint64, qint64>> counts;
-    std::set<qint64> sizes;
+    struct Counts
+    {
+        qint64 requests = 0;
+        qint64 n = 0;
+        ServerMeanSums sums;
+        int statistics = -1;
+    };
+    std::map<std::pair<quint32, quint32>, Counts> counts;
     qint64 overallN = 0;
+    ServerMeanSums overallSums(spec.metric);
     for (const auto &row : rows) {
-        const qint64 n = row[3].toLongLong();
-        counts[{row[0].toUInt(), row[1].toUInt()}] = {row[2].toLongLong(), n};
+        const quint32 a = codeOf[0].at(row[0]);
+        const quint32 b = columns.size() == 2 ? codeOf[1].at(row[1]) : 0;
+        const auto [found, added] = counts.try_emplace({a, b});
+        Counts &count = found->second;
+        if (added)
+            count.sums = ServerMeanSums(spec.metric);
+        count.requests += row[2].toLongLong();
+        count.n += row[3].toLongLong();
+        count.sums.add(row, 4);
+        overallSums.add(row, 4);
         table.sliceRequests += row[2].toLongLong();
-        overallN += n;
-        sizes.insert(n);
+        overallN += row[3].toLongLong();
     }
-    const QString sortedSql = QStringLiteral("length(s), %1, ranks, arrayMap(r -> %2, ranks)")
-                                  .arg(ServerRequests::float64BitsSql(QStringLiteral("arraySum(s)")),
-                                       ServerRequests::float64BitsSql(QStringLiteral("s[r]")));
 
-    // 2. The overall row's order statistics, then the threshold.
-    Sorted overall;
-    if (!client.select(QStringLiteral("SELECT %1 FROM (SELECT s, %2 AS ranks FROM (SELECT arraySort(groupArrayIf(v, "
-                                      "d)) AS s FROM (%3)))")
-                           .arg(sortedSql, rankArraySql({overallN}, spec.exceedanceQ), rowsSql),
-                       &rows, error, 4)
-        || rows.size() != 1 || !readSorted(rows[0], 0, &overall)) {
-        if (error->isEmpty())
-            *error = QStringLiteral("ClickHouse answered no overall row");
-        return table;
+    // 2. The order statistics of the overall row and of every class, in one
+    // query: each class's aggregate keeps only that class's values.
+    ServerOrderStatistics statistics;
+    const int overallIndex
+        = statistics.add(QStringLiteral("v"), QStringLiteral("d"), overallN, ranksFor(overallN, spec.exceedanceQ));
+    for (auto &[key, count] : counts) {
+        count.statistics = statistics.add(QStringLiteral("v"),
+                                          QStringLiteral("d AND a = %1 AND b = %2").arg(key.first).arg(key.second),
+                                          count.n, ranksFor(count.n, spec.exceedanceQ));
     }
-    table.exceedanceThreshold = overall.percentile(spec.exceedanceQ);
-    const QString above = std::isnan(table.exceedanceThreshold)
-        ? QStringLiteral("0")
-        : QStringLiteral("countIf(d AND v > %1)").arg(ServerRequests::float64Sql(table.exceedanceThreshold));
-
-    // 3. Each class's order statistics and exceedance count.
-    std::map<std::pair<quint32, quint32>, std::pair<Sorted, qint64>> cells;
-    if (!client.select(QStringLiteral("SELECT a, b, above, %1 FROM (SELECT a, b, above, s, %2 AS ranks FROM (SELECT a, "
-                                      "b, %3 AS above, arraySort(groupArrayIf(v, d)) AS s FROM (%4) GROUP BY a, b))")
-                           .arg(sortedSql, rankArraySql(sizes, spec.exceedanceQ), above, rowsSql),
-                       &rows, error, 7))
+    if (!statistics.run(client, rowsSql, error))
         return table;
+    table.exceedanceThreshold = statistics.percentile(overallIndex, spec.exceedanceQ);
+
+    // 3. Each class's share of the exceedance set.
+    std::map<std::pair<quint32, quint32>, qint64> above;
     qint64 overallAbove = 0;
-    for (const auto &row : rows) {
-        Sorted sorted;
-        if (!readSorted(row, 3, &sorted)) {
-            *error = QStringLiteral("ClickHouse answered a malformed order-statistics row");
+    if (!std::isnan(table.exceedanceThreshold)) {
+        if (!client.select(QStringLiteral("SELECT a, b, countIf(d AND v > %1) %2 GROUP BY a, b")
+                               .arg(ServerRequests::float64Sql(table.exceedanceThreshold), rowsSql),
+                           &rows, error, 3))
             return table;
+        for (const auto &row : rows) {
+            above[{row[0].toUInt(), row[1].toUInt()}] = row[2].toLongLong();
+            overallAbove += row[2].toLongLong();
         }
-        overallAbove += row[2].toLongLong();
-        cells[{row[0].toUInt(), row[1].toUInt()}] = {std::move(sorted), row[2].toLongLong()};
     }
 
     table.overall.classes = {QStringLiteral("overall")};
     table.overall.requests = table.sliceRequests;
     table.overall.requestShare = table.sliceRequests > 0 ? 1.0 : 0.0;
-    fill(&table.overall, overall);
-    table.overall.exceedanceCount = std::isnan(table.exceedanceThreshold) ? 0 : overallAbove;
+    fill(&table.overall, statistics, overallIndex, overallSums);
+    table.overall.exceedanceCount = overallAbove;
     table.exceedanceSize = table.overall.exceedanceCount;
     table.overall.exceedanceShare = table.exceedanceSize > 0 ? 1.0 : 0.0;
     for (const auto &[key, count] : counts) {
@@ -258,13 +219,10 @@ ClassTable compute(const ServerRequests &requests, const QStringList &by, const 
             cell.codes[1] = qint32(key.second);
             cell.classes << columns[1].classes[cell.codes[1]];
         }
-        cell.requests = count.first;
+        cell.requests = count.requests;
         cell.requestShare = double(cell.requests) / double(table.sliceRequests);
-        const auto found = cells.find(key);
-        if (found != cells.end()) {
-            fill(&cell, found->second.first);
-            cell.exceedanceCount = std::isnan(table.exceedanceThreshold) ? 0 : found->second.second;
-        }
+        fill(&cell, statistics, count.statistics, count.sums);
+        cell.exceedanceCount = above[key];
         if (table.exceedanceSize > 0)
             cell.exceedanceShare = double(cell.exceedanceCount) / double(table.exceedanceSize);
         table.cells.push_back(std::move(cell));

@@ -6,13 +6,13 @@
 
 class ServerRequests;
 
-// computeClassTable() answered by ClickHouse: requests and defined values per
-// class (count, countIf), each class's values sorted on the server
-// (arraySort(groupArray()), what quantileExact keeps internally too) and only
-// the order statistics the table shows fetched — the two neighbours of each
-// percentile (interpolated here with Percentile::interpolate, the seed's
-// definition) and the interval's ranks — the mean as the ascending sum the
-// file's table takes, the exceedance counts with countIf. Doubles travel as
+// computeClassTable() answered by ClickHouse: requests, defined values and
+// the exact sum of the values per class (count, countIf, and ExactSum's limb
+// sums: the mean is the file's to the last bit, in any order of the rows),
+// then in one query the order statistics every class and the overall row
+// show (ServerOrderStatistics: quantilesExactIf at the two neighbours of each
+// percentile, interpolated here with Percentile::interpolate, and the
+// intervals' ranks), then the exceedance counts (countIf). Doubles travel as
 // their bits, so every figure equals the file's, not just to print precision.
 namespace ServerClassTable {
 

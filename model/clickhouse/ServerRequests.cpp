@@ -2,6 +2,7 @@
 
 #include "TracelaneSchema.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace {
@@ -109,76 +110,190 @@ bool ServerRequests::open(QString *error)
     return true;
 }
 
+namespace {
+
+bool isTokenBand(const ClassDimension &dimension)
+{
+    return dimension.kind == ClassDimension::Kind::PromptBand || dimension.kind == ClassDimension::Kind::OutputBand;
+}
+
+} // namespace
+
+bool ServerRequests::rawSql(const ClassDimension &dimension, QString *raw, QString *error) const
+{
+    if (isTokenBand(dimension)) {
+        *raw = dimension.kind == ClassDimension::Kind::PromptBand ? QStringLiteral("prompt_tokens")
+                                                                  : QStringLiteral("output_tokens");
+        return true;
+    }
+    const AttributeColumn *names = m_names.attribute(dimension.source);
+    if (!names) {
+        *error = QStringLiteral("no attribute '%1' in %2").arg(dimension.source, m_client.source().requestsTable());
+        return false;
+    }
+    const QString key = clickHouseString(dimension.source);
+    if (names->isNumeric()) {
+        *raw = QStringLiteral("if(has(num_keys, %1), toString(%2), '')")
+                   .arg(key, float64BitsSql(QStringLiteral("num_values[indexOf(num_keys, %1)]").arg(key)));
+    } else {
+        *raw = QStringLiteral("if(has(attr_keys, %1), concat('=', attr_values[indexOf(attr_keys, %1)]), '')").arg(key);
+    }
+    return true;
+}
+
 bool ServerRequests::classColumn(const ClassDimension &dimension, const ClassBands &bands, ClassColumn *result,
                                  QString *codeSql, QString *error) const
 {
-    // The distinct raw values, each one row of a small table of its own.
-    std::vector<QStringList> rows;
     QString raw;
-    RequestTable values;
-    const bool tokens
-        = dimension.kind == ClassDimension::Kind::PromptBand || dimension.kind == ClassDimension::Kind::OutputBand;
+    if (!rawSql(dimension, &raw, error))
+        return false;
+    std::vector<QStringList> rows;
+    if (!m_client.select(QStringLiteral("SELECT DISTINCT %1 AS raw %2").arg(raw, fromWhere()), &rows, error, 1))
+        return false;
+    QStringList values;
+    for (const auto &row : rows)
+        values << row[0];
+    QStringList sorted;
+    return classColumn(dimension, bands, values, result, &sorted, codeSql, error);
+}
+
+bool ServerRequests::classColumn(const ClassDimension &dimension, const ClassBands &bands, QStringList values,
+                                 ClassColumn *result, QStringList *sortedValues, QString *codeSql, QString *error) const
+{
+    QString raw;
+    if (!rawSql(dimension, &raw, error))
+        return false;
+    const bool tokens = isTokenBand(dimension);
     const AttributeColumn *names = tokens ? nullptr : m_names.attribute(dimension.source);
+    // In the server's ORDER BY raw: numbers by value, text by its bytes.
     if (tokens) {
-        raw = dimension.kind == ClassDimension::Kind::PromptBand ? QStringLiteral("prompt_tokens")
-                                                                 : QStringLiteral("output_tokens");
-    } else if (!names) {
-        *error = QStringLiteral("no attribute '%1' in %2").arg(dimension.source, m_client.source().requestsTable());
-        return false;
-    } else if (names->isNumeric()) {
-        raw = QStringLiteral("if(has(num_keys, %1), toString(%2), '')")
-                  .arg(
-                      clickHouseString(dimension.source),
-                      float64BitsSql(
-                          QStringLiteral("num_values[indexOf(num_keys, %1)]").arg(clickHouseString(dimension.source))));
+        std::sort(values.begin(), values.end(),
+                  [](const QString &a, const QString &b) { return a.toLongLong() < b.toLongLong(); });
     } else {
-        raw = QStringLiteral("if(has(attr_keys, %1), concat('=', attr_values[indexOf(attr_keys, %1)]), '')")
-                  .arg(clickHouseString(dimension.source));
+        std::sort(values.begin(), values.end(),
+                  [](const QString &a, const QString &b) { return a.toUtf8() < b.toUtf8(); });
     }
-    if (!m_client.select(QStringLiteral("SELECT DISTINCT %1 AS raw %2 ORDER BY raw").arg(raw, fromWhere()), &rows,
-                         error, 1))
-        return false;
-    if (names && names->isNumeric() && rows.size() > size_t(ClassColumn::kMaxNumericCategories) + 1) {
+    if (names && names->isNumeric() && values.size() > qsizetype(ClassColumn::kMaxNumericCategories) + 1) {
         *error = QStringLiteral("'%1' has more than %2 numeric values: its quartile bands are not computed on the "
                                 "server yet; open the file instead")
                      .arg(dimension.source)
                      .arg(ClassColumn::kMaxNumericCategories);
         return false;
     }
-    for (const auto &row : rows) {
+    RequestTable table;
+    for (const QString &value : values) {
         RequestTable::Row request;
         request.stamps.fill(kNoTime);
-        const QString &value = row[0];
         if (tokens) {
             (dimension.kind == ClassDimension::Kind::PromptBand ? request.promptTokens : request.outputTokens)
                 = value.toInt();
         }
-        values.appendRow(request);
+        table.appendRow(request);
         if (!tokens && !value.isEmpty()) {
-            auto &attribute = values.attributeColumn(dimension.source, names->kind());
-            attribute.padTo(values.rowCount() - 1);
+            auto &attribute = table.attributeColumn(dimension.source, names->kind());
+            attribute.padTo(table.rowCount() - 1);
             if (names->isNumeric())
                 attribute.appendNumber(float64FromBits(value));
             else
                 attribute.appendText(value.mid(1));
         }
-        values.finishRow();
+        table.finishRow();
     }
-    if (!tokens && values.attribute(dimension.source) == nullptr)
-        values.attributeColumn(dimension.source, names->kind()).padTo(values.rowCount());
-    *result = ClassColumn::build(values, dimension, bands);
-    QStringList from;
-    QStringList to;
-    for (size_t row = 0; row < rows.size(); ++row) {
-        from << (tokens ? rows[row][0] : clickHouseString(rows[row][0]));
-        to << QString::number(result->codes[row]);
-    }
-    if (rows.empty()) {
+    if (!tokens && table.attribute(dimension.source) == nullptr)
+        table.attributeColumn(dimension.source, names->kind()).padTo(table.rowCount());
+    *result = ClassColumn::build(table, dimension, bands);
+    *sortedValues = values;
+    if (values.isEmpty()) {
         *codeSql = QStringLiteral("toUInt32(0)");
         return true;
     }
-    *codeSql = QStringLiteral("transform(%1, [%2], [%3], toUInt32(0))")
-                   .arg(raw, from.join(QLatin1Char(',')), to.join(QStringLiteral(",")));
-    *codeSql = QStringLiteral("toUInt32(%1)").arg(*codeSql);
+    QStringList from;
+    QStringList to;
+    for (qsizetype row = 0; row < values.size(); ++row) {
+        from << (tokens ? values[row] : clickHouseString(values[row]));
+        to << QString::number(result->codes[size_t(row)]);
+    }
+    *codeSql = QStringLiteral("toUInt32(transform(%1, [%2], [%3], toUInt32(0)))")
+                   .arg(raw, from.join(QLatin1Char(',')), to.join(QLatin1Char(',')));
     return true;
+}
+
+QString ServerRequests::limbColumnsSql(const QString &value, const QString &defined, const QString &prefix)
+{
+    // |v| / 2^16 and four steps of (x - floor(x)) * 2^32: every step is exact
+    // in binary floating point (a power-of-two scale; x - floor(x) of x >= 1
+    // by Sterbenz), so floor(x_k) are exactly ExactSum::limbs' magnitudes.
+    QStringList columns = {
+        QStringLiteral("abs(if(%1, %2, 0)) / 65536 AS %3_x0").arg(defined, value, prefix),
+        QStringLiteral("if(if(%1, %2, 0) < 0, -1, 1) AS %3_s").arg(defined, value, prefix),
+    };
+    for (int k = 1; k < ExactSum::kLimbs; ++k)
+        columns << QStringLiteral("(%1_x%2 - floor(%1_x%2)) * 4294967296 AS %1_x%3").arg(prefix).arg(k - 1).arg(k);
+    return columns.join(QStringLiteral(", "));
+}
+
+QStringList ServerRequests::limbSumsSql(const QString &prefix, const QString &condition)
+{
+    QStringList sums;
+    for (int k = 0; k < ExactSum::kLimbs; ++k)
+        sums << QStringLiteral("sumIf(toInt64(floor(%1_x%2)) * %1_s, %3)").arg(prefix).arg(k).arg(condition);
+    return sums;
+}
+
+ExactSum ServerRequests::limbSums(const QStringList &fields, qsizetype first)
+{
+    ExactSum::Limbs sums{};
+    for (int k = 0; k < ExactSum::kLimbs; ++k)
+        sums[size_t(k)] = fields.value(first + k).toLongLong();
+    return ExactSum::fromLimbSums(sums);
+}
+
+QStringList ServerRequests::integerSumSql(const QString &expression, const QString &condition)
+{
+    // Int64 constants: intDiv and % of an Int64 by a UInt64 are taken unsigned.
+    return {QStringLiteral("sumIf(intDiv(%1, toInt64(4294967296)), %2)").arg(expression, condition),
+            QStringLiteral("sumIf(%1 % toInt64(4294967296), %2)").arg(expression, condition)};
+}
+
+ServerRequests::Int128 ServerRequests::integerSum(const QStringList &fields, qsizetype first)
+{
+    return Int128(fields.value(first).toLongLong()) * (Int128(1) << 32) + fields.value(first + 1).toLongLong();
+}
+
+QString ServerRequests::nsSql(Metric metric, Boundary boundary)
+{
+    const auto [begin, end] = boundsOf(metric, boundary);
+    return QStringLiteral("(%2 - %1)").arg(column(begin), column(end));
+}
+
+QString ServerMeanSums::innerSql(Metric metric, Boundary boundary, const QString &defined, const QString &value,
+                                 const QString &prefix)
+{
+    if (MetricMean::isWholeNs(metric))
+        return QStringLiteral("%1 AS %2_ns").arg(ServerRequests::nsSql(metric, boundary), prefix);
+    return ServerRequests::limbColumnsSql(value, defined, prefix);
+}
+
+QStringList ServerMeanSums::sumsSql(Metric metric, const QString &prefix, const QString &condition)
+{
+    if (MetricMean::isWholeNs(metric))
+        return ServerRequests::integerSumSql(prefix + QStringLiteral("_ns"), condition);
+    return ServerRequests::limbSumsSql(prefix, condition);
+}
+
+void ServerMeanSums::add(const QStringList &fields, qsizetype first)
+{
+    if (MetricMean::isWholeNs(m_metric)) {
+        m_ns += ServerRequests::integerSum(fields, first);
+        return;
+    }
+    for (int k = 0; k < ExactSum::kLimbs; ++k)
+        m_limbs[size_t(k)] += fields.value(first + k).toLongLong();
+}
+
+double ServerMeanSums::mean(qint64 n) const
+{
+    if (MetricMean::isWholeNs(m_metric))
+        return MetricMean::fromNsSum(m_ns, n);
+    return ExactSum::fromLimbSums(m_limbs).mean(n);
 }

@@ -3,6 +3,8 @@
 #include "ClickHouseClient.h"
 #include "analysis/classes/ClassColumn.h"
 #include "analysis/requests/Metric.h"
+#include "analysis/requests/MetricMean.h"
+#include "analysis/stats/ExactSum.h"
 #include "store/RequestTable.h"
 
 #include <QString>
@@ -19,6 +21,8 @@
 class ServerRequests
 {
 public:
+    __extension__ typedef __int128 Int128;
+
     explicit ServerRequests(const ClickHouseClient &client)
         : m_client(client)
     { }
@@ -37,11 +41,35 @@ public:
     static QString definedSql(Metric metric, Boundary boundary);
     static QString valueSql(Metric metric, Boundary boundary);
 
-    // The class column of `dimension` over the table's distinct values, and
-    // the SQL giving each row its class code. False with `error` when the
-    // dimension cannot be computed on the server.
+    // The SQL of a row's raw value for `dimension` (the token count, an
+    // attribute's bits, or '=' and its text; '' when the row lacks it). False
+    // with `error` when the dimension cannot be computed on the server.
+    bool rawSql(const ClassDimension &dimension, QString *raw, QString *error) const;
+    // The class column of `dimension` over its distinct raw values (as rawSql
+    // gives them, in any order), and the SQL giving each row its class code;
+    // codes[i] of the column is the class of values[i] once sorted as here.
+    bool classColumn(const ClassDimension &dimension, const ClassBands &bands, QStringList values, ClassColumn *column,
+                     QStringList *sortedValues, QString *codeSql, QString *error) const;
+    // Both in one: the distinct values read with SELECT DISTINCT.
     bool classColumn(const ClassDimension &dimension, const ClassBands &bands, ClassColumn *column, QString *codeSql,
                      QString *error) const;
+
+    // Exact sums (analysis/stats/ExactSum): columns for an inner SELECT
+    // cutting `value` into the five limbs (aliases `prefix`_x0 ... _x4 and
+    // `prefix`_s), evaluated as 0 where `defined` is false so no infinity
+    // reaches an integer conversion; then the five integer sums of the limbs
+    // over the rows where `condition` holds, and the sum they make.
+    static QString limbColumnsSql(const QString &value, const QString &defined, const QString &prefix);
+    static QStringList limbSumsSql(const QString &prefix, const QString &condition);
+    static ExactSum limbSums(const QStringList &fields, qsizetype first);
+    // An Int64 column's sum where `condition` holds, as two sums (quotient
+    // and remainder by 2^32) so no shard's sum can wrap, and their total.
+    static QStringList integerSumSql(const QString &expression, const QString &condition);
+    static Int128 integerSum(const QStringList &fields, qsizetype first);
+
+    // A metric's integer ns (end - begin) for the metrics MetricMean sums
+    // as whole ns (not ITL).
+    static QString nsSql(Metric metric, Boundary boundary);
 
     // Float64 bits <-> SQL, so no value passes through decimal text.
     static QString float64Sql(double value);
@@ -51,4 +79,32 @@ public:
 private:
     const ClickHouseClient &m_client;
     RequestTable m_names;
+};
+
+// The sums behind a metric's mean as MetricMean takes it: Int64 ns sums for
+// whole-ns metrics, ExactSum's limb sums for ITL. Read sums add up, so a
+// table's overall mean is the sum of its classes' sums.
+class ServerMeanSums
+{
+public:
+    explicit ServerMeanSums(Metric metric = Metric::Ttft)
+        : m_metric(metric)
+    { }
+
+    // Columns for the inner SELECT (aliases `prefix`_...), given the defined
+    // and value aliases there.
+    static QString innerSql(Metric metric, Boundary boundary, const QString &defined, const QString &value,
+                            const QString &prefix);
+    // The sums where `condition` holds, and how many fields they take.
+    static QStringList sumsSql(Metric metric, const QString &prefix, const QString &condition);
+    static int width(Metric metric) { return MetricMean::isWholeNs(metric) ? 2 : ExactSum::kLimbs; }
+
+    // Adds the sums at fields[first ...].
+    void add(const QStringList &fields, qsizetype first);
+    double mean(qint64 n) const;
+
+private:
+    Metric m_metric;
+    ServerRequests::Int128 m_ns = 0;
+    ExactSum::Limbs m_limbs{};
 };

@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QThread>
 
 #include <cstdio>
 #include <sys/resource.h>
@@ -113,6 +114,17 @@ int main(int argc, char *argv[])
         }
     }
     std::printf("generated %lld requests on 2 shards in %.1f s\n", rows, double(clock.elapsed()) / 1000.0);
+    std::fflush(stdout);
+    // TRACELANE_BENCH_HOLD=FILE: keep the cluster up for profiling queries by
+    // hand (the URLs are printed) until FILE is removed.
+    if (const QString hold = qEnvironmentVariable("TRACELANE_BENCH_HOLD"); !hold.isEmpty()) {
+        QFile(hold).open(QIODevice::WriteOnly);
+        std::printf("holding the cluster until %s is removed: %s %s\n", qPrintable(hold), qPrintable(url(0)),
+                    qPrintable(url(1)));
+        std::fflush(stdout);
+        while (QFile::exists(hold))
+            QThread::sleep(1);
+    }
 
     const QStringList slice = {QStringLiteral("--by"), QStringLiteral("region,priority"), QStringLiteral("--json")};
     const Run serverSlice = runCli(QStringList{QStringLiteral("slice"), url(0)} + slice);

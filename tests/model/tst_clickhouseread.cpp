@@ -201,6 +201,92 @@ private slots:
         QCOMPARE(actual.size() + skipped.size(), expected.size());
     }
 
+    void analyseEqualsTheFile_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("table");
+        QTest::addColumn<QString>("boundary");
+        for (const auto &trace : traces()) {
+            for (const char *boundary : {"client", "server", "engine"}) {
+                QTest::addRow("%s %s", trace.name, boundary)
+                    << TestData::source(QString::fromLatin1(trace.path)) << QString::fromLatin1(trace.name)
+                    << QString::fromLatin1(boundary);
+            }
+        }
+    }
+
+    void analyseEqualsTheFile()
+    {
+        // Every figure of `analyse --json`: shape percentiles, TTFT/ITL/E2E
+        // n, mean, min, max and percentiles, phase means, the TTFT residual
+        // and the dominant phases. Only what names the source differs (the
+        // label, file and format) and what stays with the file (its rejected
+        // records and load notices).
+        QFETCH(QString, file);
+        QFETCH(QString, table);
+        QFETCH(QString, boundary);
+        const QStringList arguments = {QStringLiteral("--json"), QStringLiteral("--boundary"), boundary};
+        const auto fromFile = runTracelaneCli(QStringList{QStringLiteral("analyse"), file} + arguments);
+        QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
+        auto expected = parsed(fromFile.out);
+        QVERIFY(expected.is_object());
+        QVERIFY(expected["ttft"]["n"].get<qint64>() > 0 || expected["e2e"]["n"].get<qint64>() > 0);
+        for (const char *key : {"label", "format", "rejected_records", "notices"})
+            expected.erase(key);
+        for (int shard = 0; shard < 2; ++shard) {
+            const auto fromServer
+                = runTracelaneCli(QStringList{QStringLiteral("analyse"), url(table, shard)} + arguments);
+            QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
+            auto actual = parsed(fromServer.out);
+            QVERIFY(actual.is_object());
+            QCOMPARE(QString::fromStdString(actual["format"].get<std::string>()), QStringLiteral("clickhouse"));
+            QVERIFY(actual["rejected_records"].empty() && actual["notices"].empty());
+            for (const char *key : {"label", "format", "rejected_records", "notices"})
+                actual.erase(key);
+            if (actual != expected) {
+                qWarning("file:\n%s\nserver:\n%s", expected.dump(1).c_str(), actual.dump(1).c_str());
+                QFAIL("the server's analyse differs from the file's");
+            }
+        }
+    }
+
+    void analyseOfAnEmptyRangeSaysSo()
+    {
+        const auto run = runTracelaneCli(
+            {QStringLiteral("analyse"), url(QStringLiteral("mixed")) + QStringLiteral("&from=1&to=2")});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("tracelane-cli analyse: no requests in clickhouse://")),
+                 qPrintable(run.err));
+    }
+
+    void commandsThatNeedTheRowsSaySo_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        const QString server = QStringLiteral("clickhouse://127.0.0.1:8123/tracelane?table=mixed");
+        const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));
+        for (const char *command : {"critical-path", "whatif", "goodput", "stream", "load"})
+            QTest::addRow("%s", command) << QStringList{QString::fromLatin1(command), server};
+        QTest::addRow("report") << QStringList{QStringLiteral("report"), server, QStringLiteral("--out"),
+                                               QDir::tempPath() + QStringLiteral("/never.html")};
+        QTest::addRow("compare candidate") << QStringList{QStringLiteral("compare"), file, server};
+    }
+
+    void commandsThatNeedTheRowsSaySo()
+    {
+        // Not a file named "clickhouse:..." that cannot be opened: the command
+        // says it does not read a server, and which ones do.
+        QFETCH(QStringList, arguments);
+        const auto run = runTracelaneCli(arguments);
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(run.out, QString());
+        // (report starts a GUI application, which may warn about XDG first.)
+        const QString expected = QStringLiteral("tracelane-cli %1: a clickhouse:// URL is not read by this command; "
+                                                "analyse, slice and exceed compute on the server. Open the file that "
+                                                "was pushed instead\n")
+                                     .arg(arguments.first());
+        QVERIFY2(run.err.endsWith(expected) && run.err.count(QLatin1Char('\n')) <= 2, qPrintable(run.err));
+    }
+
     void theTextTableIsTheSameToo()
     {
         const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));

@@ -1,5 +1,6 @@
 #include "ClassTable.h"
 
+#include "analysis/requests/MetricMean.h"
 #include "analysis/stats/Percentile.h"
 #include "analysis/requests/RequestSlice.h"
 #include "analysis/stats/SortedColumn.h"
@@ -48,12 +49,12 @@ std::vector<CdfPoint> cdfOf(std::span<const double> sorted)
     return points;
 }
 
-void fillStatistics(ClassCell *cell, std::span<const double> sorted, double threshold, IntervalMemo *memo,
+void fillStatistics(ClassCell *cell, std::span<const double> sorted, Metric metric, double threshold, IntervalMemo *memo,
                     bool withCdf)
 {
     cell->n = qint64(sorted.size());
-    if (!sorted.empty())
-        cell->meanMs = std::accumulate(sorted.begin(), sorted.end(), 0.0) / double(sorted.size());
+    if (!sorted.empty()) // exact and order-free: a database's sums give the same
+        cell->meanMs = MetricMean::ofValues(sorted, metric);
     for (size_t i = 0; i < kClassQuantiles.size(); ++i) {
         auto &estimate = cell->quantiles[i];
         estimate.q = kClassQuantiles[i];
@@ -134,7 +135,7 @@ ClassTable computeClassTable(const SortedColumn &metric, std::span<const ClassCo
     table.overall.classes = {QStringLiteral("overall")};
     table.overall.requests = slice.size();
     table.overall.requestShare = slice.size() > 0 ? 1.0 : 0.0;
-    fillStatistics(&table.overall, overall, table.exceedanceThreshold, &memo, spec.withCdf);
+    fillStatistics(&table.overall, overall, spec.metric, table.exceedanceThreshold, &memo, spec.withCdf);
     table.exceedanceSize = table.overall.exceedanceCount;
     table.overall.exceedanceShare = table.exceedanceSize > 0 ? 1.0 : 0.0;
 
@@ -152,7 +153,7 @@ ClassTable computeClassTable(const SortedColumn &metric, std::span<const ClassCo
         cell.requestShare = double(cell.requests) / double(table.sliceRequests);
         const std::span<const double> values(byClass.data() + offsets[cellIndex],
                                               size_t(offsets[cellIndex + 1] - offsets[cellIndex]));
-        fillStatistics(&cell, values, table.exceedanceThreshold, &memo, spec.withCdf);
+        fillStatistics(&cell, values, spec.metric, table.exceedanceThreshold, &memo, spec.withCdf);
         if (table.exceedanceSize > 0)
             cell.exceedanceShare = double(cell.exceedanceCount) / double(table.exceedanceSize);
         table.cells.push_back(std::move(cell));

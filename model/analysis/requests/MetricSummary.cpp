@@ -1,10 +1,10 @@
 #include "MetricSummary.h"
 
+#include "MetricMean.h"
 #include "analysis/stats/Percentile.h"
 
 #include <algorithm>
 #include <limits>
-#include <numeric>
 
 MetricSummary summariseMetric(std::span<const double> valuesMs, Metric metric, Boundary boundary)
 {
@@ -19,7 +19,8 @@ MetricSummary summariseMetric(std::span<const double> valuesMs, Metric metric, B
         summary.p50 = summary.p90 = summary.p95 = summary.p99 = nan;
         return summary;
     }
-    summary.mean = std::accumulate(values.begin(), values.end(), 0.0) / double(values.size());
+    // Exact and order-free: a database's sums give the same (MetricMean).
+    summary.mean = MetricMean::ofValues(values, metric);
     const auto [min, max] = std::minmax_element(values.begin(), values.end());
     summary.min = *min;
     summary.max = *max;

@@ -56,34 +56,43 @@ ProfileReport profileRequests(const RequestTable &table, Boundary boundary, cons
     report.itl = summariseMetric(metricColumnMs(table, Metric::Itl, boundary), Metric::Itl, boundary);
     report.e2e = summariseMetric(metricColumnMs(table, Metric::E2e, boundary), Metric::E2e, boundary);
 
-    // Phase sums in integer ns, so means do not drift with the order of rows.
-    std::array<Int128, kPhaseCount> sums{};
-    double residualSum = 0.0;
-    qint64 residualN = 0;
+    // Phase sums and the TTFT residual in integer ns, so means do not drift
+    // with the order of rows (and a database's integer sums give the same).
+    ProfileSums sums;
     const auto inside = ttftPhases(boundary);
+    const Stamp ttftBegin = boundaryStart(boundary);
+    const Stamp ttftEnd = boundaryFirstToken(boundary);
     for (size_t row = 0; row < rows; ++row) {
         qint64 covered = 0;
         for (const Phase phase : kAllPhases) {
             const qint64 ns = table.phaseNs(qsizetype(row), phase);
             if (ns == kNoTime)
                 continue;
-            sums[size_t(phase)] += ns;
-            ++report.phaseMeans[size_t(phase)].n;
+            sums.phaseNs[size_t(phase)] += ns;
+            ++sums.phaseN[size_t(phase)];
             if (std::find(inside.begin(), inside.end(), phase) != inside.end())
                 covered += ns;
         }
         if (!std::isnan(ttft[row])) {
-            residualSum += ttft[row] - double(covered) / 1e6;
-            ++residualN;
+            sums.residualNs
+                += Int128(table.stamp(qsizetype(row), ttftEnd)) - table.stamp(qsizetype(row), ttftBegin) - covered;
+            ++sums.residualN;
         }
     }
-    for (const Phase phase : kAllPhases) {
-        auto &mean = report.phaseMeans[size_t(phase)];
-        mean.phase = phase;
-        mean.meanMs = mean.n > 0 ? double(sums[size_t(phase)]) / double(mean.n) / 1e6 : std::nan("");
-    }
-    report.ttftResidualMeanMs = residualN > 0 ? residualSum / double(residualN) : 0.0;
-    report.dominantTtftPhase = dominantAmong(report, inside);
-    report.dominantE2ePhase = dominantAmong(report, kAllPhases);
+    setProfileSums(&report, sums);
     return report;
+}
+
+void setProfileSums(ProfileReport *report, const ProfileSums &sums)
+{
+    for (const Phase phase : kAllPhases) {
+        auto &mean = report->phaseMeans[size_t(phase)];
+        mean.phase = phase;
+        mean.n = sums.phaseN[size_t(phase)];
+        mean.meanMs = mean.n > 0 ? double(sums.phaseNs[size_t(phase)]) / double(mean.n) / 1e6 : std::nan("");
+    }
+    report->ttftResidualMeanMs = sums.residualN > 0 ? double(sums.residualNs) / double(sums.residualN) / 1e6 : 0.0;
+    const auto inside = ttftPhases(report->boundary);
+    report->dominantTtftPhase = dominantAmong(*report, inside);
+    report->dominantE2ePhase = dominantAmong(*report, kAllPhases);
 }

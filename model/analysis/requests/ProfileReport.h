@@ -50,3 +50,20 @@ struct ProfileReport
 
 ProfileReport profileRequests(const RequestTable &table, Boundary boundary, const QString &label,
                               const QString &workload);
+
+// The integer-ns sums behind the phase means and the TTFT residual (each
+// phase over the requests that observed it; the residual, TTFT minus the
+// observed phases inside it, over the requests with a TTFT): what
+// profileRequests adds up, or what a database sums (model/clickhouse).
+struct ProfileSums
+{
+    __extension__ typedef __int128 Int128;
+    std::array<Int128, kPhaseCount> phaseNs{};
+    std::array<qint64, kPhaseCount> phaseN{};
+    Int128 residualNs = 0;
+    qint64 residualN = 0;
+};
+
+// Sets the phase means, the residual and the dominant phases from `sums`
+// (report->boundary must be set).
+void setProfileSums(ProfileReport *report, const ProfileSums &sums);
