@@ -65,7 +65,7 @@ int runSliceOnClickHouse(const CliContext &context)
     const ClickHouseClient client(source);
     ServerRequests requests(client);
     QString error;
-    if (!requests.open(&error)) {
+    if (!requests.openFor(options.by, &error)) {
         context.err << QStringLiteral("tracelane-cli slice: %1\n").arg(error);
         return ExitFailure;
     }

@@ -103,10 +103,11 @@ bool ClickHouseClient::run(const QString &sql, QByteArray *answer, QString *erro
             *answer = body;
     }
     delete reply;
-    // TRACELANE_CLICKHOUSE_LOG=1: every statement and its time on stderr.
-    static const bool log = qEnvironmentVariableIntValue("TRACELANE_CLICKHOUSE_LOG") > 0;
-    if (log)
-        qInfo("clickhouse %lld ms: %s", qint64(clock.elapsed()), qPrintable(sql.left(2000)));
+    // TRACELANE_CLICKHOUSE_LOG=1: every statement (its first 2,000
+    // characters; =2: whole) and its time on stderr.
+    static const int log = qEnvironmentVariableIntValue("TRACELANE_CLICKHOUSE_LOG");
+    if (log > 0)
+        qInfo("clickhouse %lld ms: %s", qint64(clock.elapsed()), qPrintable(log > 1 ? sql : sql.left(2000)));
     return ok;
 }
 

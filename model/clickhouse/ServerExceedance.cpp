@@ -33,41 +33,42 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
     const QString absent = TracelaneSchema::absentSql();
     const QString windowed = QStringLiteral("%1 != %3 AND %2 != %3")
                                  .arg(TracelaneSchema::stampColumn(begin), TracelaneSchema::stampColumn(end), absent);
-    // One pass: each row's group (1 set, 2 rest, 0 neither) and whether the
-    // total's window is observed, then the sums per group.
+    // One pass grouped by each row's group (1 set, 2 rest; 0 neither is left
+    // out): flags say whether the total's window and each phase are observed,
+    // and a phase is its two stamps' difference read directly (not through
+    // the ALIAS columns, whose own absent tests would be evaluated again).
     QStringList inner = {QStringLiteral("if(%1, if(%2 > %3, 1, 2), 0) AS g")
                              .arg(defined, value, ServerRequests::float64Sql(result.threshold)),
-                         QStringLiteral("%1 AS w").arg(windowed),
+                         QStringLiteral("(%1) AS w").arg(windowed),
                          QStringLiteral("%1 - %2 AS total_ns")
                              .arg(TracelaneSchema::stampColumn(end), TracelaneSchema::stampColumn(begin))};
-    for (const Phase phase : inside)
-        inner << QStringLiteral("%1_ns AS p_%1").arg(phaseKey(phase));
-    QStringList columns;
-    for (const int group : {1, 2}) {
-        const QString in = QStringLiteral("g = %1 AND w").arg(group);
-        columns << QStringLiteral("countIf(g = %1)").arg(group) << QStringLiteral("countIf(%1)").arg(in)
-                << QStringLiteral("sumIf(total_ns, %1)").arg(in);
-        for (const Phase phase : inside) {
-            const QString observed = QStringLiteral("%1 AND p_%2 != %3").arg(in, phaseKey(phase), absent);
-            columns << QStringLiteral("sumIf(p_%1, %2)").arg(phaseKey(phase), observed)
-                    << QStringLiteral("countIf(%1)").arg(observed);
-        }
+    QStringList columns = {QStringLiteral("g"), QStringLiteral("count()"), QStringLiteral("sum(w)"),
+                           QStringLiteral("sumIf(total_ns, w)")};
+    for (const Phase phase : inside) {
+        const QString from = TracelaneSchema::stampColumn(phaseBegin(phase));
+        const QString to = TracelaneSchema::stampColumn(phaseEnd(phase));
+        inner << QStringLiteral("%2 - %1 AS p_%3").arg(from, to, phaseKey(phase))
+              << QStringLiteral("(w AND %1 != %3 AND %2 != %3) AS o_%4").arg(from, to, absent, phaseKey(phase));
+        columns << QStringLiteral("sumIf(p_%1, o_%1)").arg(phaseKey(phase))
+                << QStringLiteral("sum(o_%1)").arg(phaseKey(phase));
     }
     std::vector<QStringList> rows;
     const int width = int(columns.size());
     if (!client.select(
-            QStringLiteral("SELECT %1 FROM (SELECT %2 %3)")
+            QStringLiteral("SELECT %1 FROM (SELECT %2 %3) WHERE g != 0 GROUP BY g")
                 .arg(columns.join(QStringLiteral(", ")), inner.join(QStringLiteral(", ")), requests.fromWhere()),
-            &rows, error, width)
-        || rows.size() != 1)
+            &rows, error, width))
         return result;
     std::array<GroupPhaseSums, 2> sums;
-    qsizetype field = 0;
-    const auto &row = rows.front();
-    for (size_t group = 0; group < 2; ++group) {
-        const qint64 size = row[field++].toLongLong();
-        (group == 0 ? result.setSize : result.restSize) = size;
-        auto &into = sums[group];
+    for (const auto &row : rows) {
+        const int group = row[0].toInt();
+        if (group != 1 && group != 2) {
+            *error = QStringLiteral("ClickHouse answered a malformed set-and-rest row");
+            return result;
+        }
+        qsizetype field = 1;
+        (group == 1 ? result.setSize : result.restSize) = row[field++].toLongLong();
+        auto &into = sums[size_t(group - 1)];
         into.n = row[field++].toLongLong();
         into.total = row[field++].toLongLong();
         GroupPhaseSums::Int128 covered = 0;
@@ -83,13 +84,17 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
 
     // The listed members, in the set's order.
     if (listed > 0) {
-        const QString order = spec.order == ExceedanceOrder::Arrival ? QStringLiteral("client_send_ns, row")
-                                                                     : QStringLiteral("v DESC, client_send_ns, row");
+        const QString order = spec.order == ExceedanceOrder::Arrival
+            ? QStringLiteral("client_send_ns, row")
+            : QStringLiteral("%1 DESC, client_send_ns, row").arg(value);
+        // The filter on the table itself (no subquery), so MergeTree reads
+        // request_id only for the rows that pass it (PREWHERE).
+        const QString rowsFrom = requests.fromWhere();
         if (!client.select(
-                QStringLiteral("SELECT row, request_id, %1 FROM (SELECT row, request_id, client_send_ns, %2 AS d, "
-                               "%3 AS v %4) WHERE d AND v > %5 ORDER BY %6 LIMIT %7")
-                    .arg(ServerRequests::float64BitsSql(QStringLiteral("v")), defined, value, requests.fromWhere(),
-                         ServerRequests::float64Sql(result.threshold), order)
+                QStringLiteral("SELECT row, request_id, %1 %2 %3 %4 AND %5 > %6 ORDER BY %7 LIMIT %8")
+                    .arg(ServerRequests::float64BitsSql(value), rowsFrom,
+                         rowsFrom.contains(QStringLiteral(" WHERE ")) ? QStringLiteral("AND") : QStringLiteral("WHERE"),
+                         defined, value, ServerRequests::float64Sql(result.threshold), order)
                     .arg(listed),
                 &rows, error, 3))
             return result;

@@ -141,6 +141,38 @@ bool ServerRequests::rawSql(const ClassDimension &dimension, QString *raw, QStri
     return true;
 }
 
+bool ServerRequests::openFor(const QStringList &keys, QString *error)
+{
+    // A full open() reads every row's key arrays (seconds on tens of
+    // millions of rows); a key that is there is usually in the first block.
+    RequestTable names;
+    for (const QString &raw : keys) {
+        const QString key = raw.trimmed();
+        const bool special = key.contains(QStringLiteral("cache"), Qt::CaseInsensitive)
+            || key.compare(QStringLiteral("workflow_type"), Qt::CaseInsensitive) == 0
+            || key.compare(QStringLiteral("prompt_band"), Qt::CaseInsensitive) == 0
+            || key.compare(QStringLiteral("output_band"), Qt::CaseInsensitive) == 0;
+        if (special || key.isEmpty())
+            return open(error);
+        std::vector<QStringList> rows;
+        const QString literal = clickHouseString(key);
+        if (!m_client.select(QStringLiteral("SELECT has(attr_keys, %1), has(num_keys, %1) %2 %3 has(attr_keys, %1) OR "
+                                            "has(num_keys, %1) LIMIT 1")
+                                 .arg(literal, fromWhere(),
+                                      fromWhere().contains(QStringLiteral(" WHERE ")) ? QStringLiteral("AND")
+                                                                                      : QStringLiteral("WHERE")),
+                             &rows, error, 2))
+            return false;
+        if (rows.empty())
+            return open(error); // not an attribute: the full list decides
+        names.attributeColumn(key,
+                              rows[0][0] == QLatin1String("1") ? AttributeColumn::Kind::Categorical
+                                                               : AttributeColumn::Kind::Numeric);
+    }
+    m_names = std::move(names);
+    return true;
+}
+
 bool ServerRequests::classColumn(const ClassDimension &dimension, const ClassBands &bands, ClassColumn *result,
                                  QString *codeSql, QString *error) const
 {

@@ -30,6 +30,11 @@ public:
     // Reads which attributes the table's rows carry (in first-seen order, as
     // a loader interns them) so dimensions resolve as on the file.
     bool open(QString *error);
+    // Enough of open() for `keys` (the --by dimensions): when each names an
+    // attribute directly (not a token band, cached_prefix, workflow_type or a
+    // name with "cache", whose resolution depends on the other attributes),
+    // one early-stopping query per key finds it and its kind; else open().
+    bool openFor(const QStringList &keys, QString *error);
 
     const ClickHouseClient &client() const { return m_client; }
     // The attribute columns only (no rows): what classDimensionFromKey reads.

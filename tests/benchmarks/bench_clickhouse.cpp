@@ -1,7 +1,7 @@
 // Population figures computed by a two-shard ClickHouse cluster against the
 // same figures from the desktop store. Generates N requests (default 20M,
 // TRACELANE_BENCH_ROWS) server-side, times `slice --by region,priority` and
-// `exceed` on the clickhouse:// URL (wall time and the CLI's peak resident
+// `exceed` and `analyse` on the clickhouse:// URL (wall time and the CLI's peak resident
 // memory), then exports M of those rows (default 1M, TRACELANE_BENCH_FILE_ROWS)
 // as a seed JSONL file and times the same two commands on it, printing the
 // ratios. Not run by ctest.
@@ -16,6 +16,7 @@
 #include <QThread>
 
 #include <cstdio>
+#include <cstdlib>
 #include <sys/resource.h>
 
 namespace {
@@ -114,6 +115,9 @@ int main(int argc, char *argv[])
         }
     }
     std::printf("generated %lld requests on 2 shards in %.1f s\n", rows, double(clock.elapsed()) / 1000.0);
+    double loadBefore[3] = {0, 0, 0};
+    if (getloadavg(loadBefore, 3) == 3)
+        std::printf("load average before the runs: %.2f %.2f %.2f\n", loadBefore[0], loadBefore[1], loadBefore[2]);
     std::fflush(stdout);
     // TRACELANE_BENCH_HOLD=FILE: keep the cluster up for profiling queries by
     // hand (the URLs are printed) until FILE is removed.
@@ -129,6 +133,7 @@ int main(int argc, char *argv[])
     const QStringList slice = {QStringLiteral("--by"), QStringLiteral("region,priority"), QStringLiteral("--json")};
     const Run serverSlice = runCli(QStringList{QStringLiteral("slice"), url(0)} + slice);
     const Run serverExceed = runCli({QStringLiteral("exceed"), url(0), QStringLiteral("--json")});
+    const Run serverAnalyse = runCli({QStringLiteral("analyse"), url(0), QStringLiteral("--json")});
 
     // The reference: M of the same rows as a seed file, loaded into the store.
     QTemporaryDir folder;
@@ -150,6 +155,7 @@ int main(int argc, char *argv[])
     out.close();
     const Run fileSlice = runCli(QStringList{QStringLiteral("slice"), file} + slice);
     const Run fileExceed = runCli({QStringLiteral("exceed"), file, QStringLiteral("--json")});
+    const Run fileAnalyse = runCli({QStringLiteral("analyse"), file, QStringLiteral("--json")});
 
     std::printf("%-44s %10s %12s\n", "", "seconds", "peak RSS MB");
     std::printf("%-44s %10.2f %12.1f\n",
@@ -157,18 +163,26 @@ int main(int argc, char *argv[])
                 serverSlice.seconds, double(serverSlice.peakKb) / 1024.0);
     std::printf("%-44s %10.2f %12.1f\n", qPrintable(QStringLiteral("exceed, %1 on ClickHouse").arg(rows)),
                 serverExceed.seconds, double(serverExceed.peakKb) / 1024.0);
+    std::printf("%-44s %10.2f %12.1f\n", qPrintable(QStringLiteral("analyse, %1 on ClickHouse").arg(rows)),
+                serverAnalyse.seconds, double(serverAnalyse.peakKb) / 1024.0);
     std::printf("%-44s %10.2f %12.1f\n",
                 qPrintable(QStringLiteral("slice --by region,priority, %1 from a file").arg(fileRows)),
                 fileSlice.seconds, double(fileSlice.peakKb) / 1024.0);
     std::printf("%-44s %10.2f %12.1f\n", qPrintable(QStringLiteral("exceed, %1 from a file").arg(fileRows)),
                 fileExceed.seconds, double(fileExceed.peakKb) / 1024.0);
+    std::printf("%-44s %10.2f %12.1f\n", qPrintable(QStringLiteral("analyse, %1 from a file").arg(fileRows)),
+                fileAnalyse.seconds, double(fileAnalyse.peakKb) / 1024.0);
     const double scale = double(rows) / double(fileRows);
-    std::printf("file path scaled to %lld rows (linear): slice %.1f s, exceed %.1f s; ClickHouse is %.1fx / %.1fx "
-                "faster\n",
-                rows, fileSlice.seconds * scale, fileExceed.seconds * scale,
-                fileSlice.seconds * scale / serverSlice.seconds, fileExceed.seconds * scale / serverExceed.seconds);
-    return serverSlice.exitCode == 0 && serverExceed.exitCode == 0 && fileSlice.exitCode == 0
-            && fileExceed.exitCode == 0
+    std::printf("file path scaled to %lld rows (linear): slice %.1f s, exceed %.1f s, analyse %.1f s; ClickHouse is "
+                "%.1fx / %.1fx / %.1fx faster\n",
+                rows, fileSlice.seconds * scale, fileExceed.seconds * scale, fileAnalyse.seconds * scale,
+                fileSlice.seconds * scale / serverSlice.seconds, fileExceed.seconds * scale / serverExceed.seconds,
+                fileAnalyse.seconds * scale / serverAnalyse.seconds);
+    double load[3] = {0, 0, 0};
+    if (getloadavg(load, 3) == 3)
+        std::printf("load average at the end: %.2f %.2f %.2f\n", load[0], load[1], load[2]);
+    return serverSlice.exitCode == 0 && serverExceed.exitCode == 0 && serverAnalyse.exitCode == 0
+            && fileSlice.exitCode == 0 && fileExceed.exitCode == 0 && fileAnalyse.exitCode == 0
         ? 0
         : 1;
 }
