@@ -1,6 +1,7 @@
 #include "RequestRowsBuilder.h"
 
 #include "JsonDom.h"
+#include "store/Utf8.h"
 
 #include <algorithm>
 
@@ -19,7 +20,7 @@ bool RequestRowsBuilder::add(const RequestTable::Row &row, const std::vector<Att
     const qint64 earlier = m_ids.findOrInsert(row.id, quint32(table.rowCount()),
                                               [&table](quint32 r) { return table.id(r); });
     if (earlier != IdIndex::kNotFound) {
-        reject(row.sourceLine, QString::fromUtf8(row.id.data(), qsizetype(row.id.size())),
+        reject(row.sourceLine, Utf8::fromStd(row.id),
                QStringLiteral("request id"),
                QStringLiteral("duplicate request id; first seen on line %1").arg(table.sourceLine(earlier)));
         return false;

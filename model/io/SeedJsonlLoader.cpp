@@ -6,6 +6,7 @@
 #include "MixedFormats.h"
 #include "SeedRecord.h"
 #include "store/IdIndex.h"
+#include "store/Utf8.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -16,12 +17,9 @@
 #include <thread>
 #include <unordered_map>
 
-namespace {
+using Utf8::fromStd;
 
-QString fromStd(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
+namespace {
 
 QString megabytes(qint64 bytes)
 {

@@ -2,20 +2,18 @@
 
 #include "DecimalTime.h"
 #include "TokenCount.h"
+#include "store/Utf8.h"
 
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
+using Utf8::fromStd;
+
 namespace {
 
 constexpr qint64 kNsPerMs = 1'000'000;
-
-QString fromStd(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
 
 // Keys are short: compared eight bytes at a time inline rather than by a
 // call to memcmp for every key of every record.

@@ -3,6 +3,7 @@
 #include "FlatJsonScanner.h"
 #include "SeedRecordBuilder.h"
 #include "TimeLimits.h"
+#include "store/Utf8.h"
 
 #include <QStringList>
 
@@ -11,12 +12,9 @@
 #include <array>
 #include <limits>
 
-namespace {
+using Utf8::fromStd;
 
-QString fromStd(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
+namespace {
 
 // Adapts nlohmann's SAX events to the builder: only values at depth 1 (the
 // record's own fields) reach it; anything nested is reported once as nested.

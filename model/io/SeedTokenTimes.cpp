@@ -9,18 +9,16 @@
 #include "JsonLexing.h"
 #include "SeedRecord.h"
 #include "SeedRecordBuilder.h"
+#include "store/Utf8.h"
 
 #include <charconv>
+
+using Utf8::fromStd;
 
 namespace {
 
 using Field = SeedTokenTimes::Field;
 constexpr qint64 kNsPerMs = 1'000'000;
-
-QString fromStd(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
 
 QString ms(qint64 ns)
 {

@@ -1,16 +1,14 @@
 #include "TracelaneContract.h"
 
 #include "AttributeText.h"
+#include "store/Utf8.h"
 
 #include <algorithm>
 #include <charconv>
 
-namespace {
+using Utf8::fromStd;
 
-QString fromStd(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
+namespace {
 
 std::string stampName(Stamp stamp)
 {

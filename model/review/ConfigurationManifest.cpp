@@ -1,6 +1,7 @@
 #include "ConfigurationManifest.h"
 
 #include "store/TraceStore.h"
+#include "store/Utf8.h"
 
 #include <QRegularExpression>
 
@@ -88,7 +89,7 @@ std::vector<ManifestEntry> fromTrace(const TraceStore &store, const QString &tra
         if (++scanned > kScannedModelCalls)
             break;
         for (const std::string_view key : kModelCallKeys)
-            calls.add(QString::fromUtf8(key.data(), qsizetype(key.size())), spans.attributeText(call.span, key));
+            calls.add(Utf8::fromStd(key), spans.attributeText(call.span, key));
     }
     calls.appendTo(entries);
 

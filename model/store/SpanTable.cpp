@@ -1,5 +1,7 @@
 #include "SpanTable.h"
 
+#include "Utf8.h"
+
 #include <charconv>
 #include <limits>
 #include <vector>
@@ -40,8 +42,7 @@ void permuteRanges(std::vector<T> &items, std::vector<quint32> &begin, const std
 
 QString SpanTable::spanIdText(qsizetype row) const
 {
-    const auto id = spanId(row);
-    return QString::fromUtf8(id.data(), static_cast<qsizetype>(id.size()));
+    return Utf8::fromStd(spanId(row));
 }
 
 const SpanTable::Attribute *SpanTable::findAttribute(qsizetype row, std::string_view key) const

@@ -1,9 +1,10 @@
 #include "SpanGraph.h"
 
+#include "store/Utf8.h"
+
 QString SpanGraph::idText(qint32 span) const
 {
-    const auto view = id(span);
-    return QString::fromUtf8(view.data(), qsizetype(view.size()));
+    return Utf8::fromStd(id(span));
 }
 
 QString SpanGraph::label(qint32 span) const
