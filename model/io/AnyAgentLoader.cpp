@@ -2,16 +2,11 @@
 
 #include "IsoTime.h"
 #include "JsonAttribute.h"
-#include "JsonDocumentFile.h"
-#include "LoadControl.h"
+#include "SpanDocumentLoad.h"
 #include "SpanId.h"
-#include "SpanTraceBuilder.h"
 #include "store/Utf8.h"
 
-#include <QFileInfo>
-
 #include <charconv>
-#include <unordered_map>
 
 namespace {
 
@@ -204,29 +199,19 @@ public:
     }
 
 private:
-    // Every span repeats its resource; register each distinct one once.
+    // Every span repeats its resource; each distinct one is registered once.
     qint32 resourceOf(const json &span)
     {
         if (!span.contains("resource") || !span["resource"].is_object()
             || !span["resource"].contains("attributes")) {
             return -1;
         }
-        const json &attributes = span["resource"]["attributes"];
-        const std::string key = attributes.dump();
-        const auto it = m_resources.find(key);
-        if (it != m_resources.end())
-            return it->second;
-        m_attributes.clear();
-        JsonAttribute::readAll(attributes, m_attributes);
-        const qint32 index = m_builder.addResource(m_attributes);
-        m_resources.emplace(key, index);
-        return index;
+        return m_resources.resource(span["resource"]["attributes"]);
     }
 
     SpanTraceBuilder &m_builder;
     SpanRecord m_record;
-    RecycledList<SpanAttribute> m_attributes;
-    std::unordered_map<std::string, qint32> m_resources;
+    JsonResourceCache m_resources{m_builder};
 };
 
 } // namespace
@@ -235,34 +220,26 @@ namespace AnyAgentLoader {
 
 LoadResult load(const QString &path, const LoadOptions &options, LoadControl *control)
 {
-    LoadResult result;
-    JsonDocumentFile document(path, options, control);
-    if (!document.read(&result))
-        return result;
-    TraceStore &store = *result.store;
-    store.sourceFiles << path;
-    store.format = QStringLiteral("any-agent");
-    SpanTraceBuilder builder(store, QFileInfo(path).fileName(),
-                             {QStringLiteral("start_time"), QStringLiteral("end_time"), QStringLiteral("parent.span_id")});
-    if (!document.parseLossless()) {
-        result.cancelled = true;
-        return result;
-    }
-    const json &root = document.root();
+    SpanDocumentLoad load(path, options, control, QStringLiteral("any-agent"),
+                          {QStringLiteral("start_time"), QStringLiteral("end_time"), QStringLiteral("parent.span_id")});
+    if (!load.read())
+        return load.take();
+    if (!load.document().parseLossless())
+        return load.cancelled();
+    const json &root = load.document().root();
     const json *spans = root.is_array() ? &root
         : root.is_object() && root.contains("spans") && root["spans"].is_array() ? &root["spans"]
                                                                                 : nullptr;
     if (spans) {
-        AgentTraceReader reader(builder);
+        AgentTraceReader reader(load.builder());
         qint64 index = 0;
         for (const json &span : *spans)
             reader.readSpan(span, index++);
-    } else if (!document.hadSyntaxError()) {
-        builder.reject(document.firstLine(), QStringLiteral("spans"),
-                       QStringLiteral("not an any-agent trace: expected {\"spans\": [...]} or a list of spans"));
+    } else if (!load.document().hadSyntaxError()) {
+        load.builder().reject(load.document().firstLine(), QStringLiteral("spans"),
+                              QStringLiteral("not an any-agent trace: expected {\"spans\": [...]} or a list of spans"));
     }
-    document.finish(builder, &result);
-    return result;
+    return load.finish();
 }
 
 } // namespace AnyAgentLoader

@@ -1,13 +1,10 @@
 #include "JaegerJsonLoader.h"
 
 #include "AttributeText.h"
-#include "JsonDocumentFile.h"
 #include "LoadControl.h"
+#include "SpanDocumentLoad.h"
 #include "SpanId.h"
-#include "SpanTraceBuilder.h"
 #include "store/Utf8.h"
-
-#include <QFileInfo>
 
 #include <cmath>
 #include <limits>
@@ -326,21 +323,18 @@ namespace JaegerJsonLoader {
 
 LoadResult load(const QString &path, const LoadOptions &options, LoadControl *control)
 {
-    LoadResult result;
-    JsonDocumentFile document(path, options, control);
-    if (!document.read(&result))
-        return result;
-    TraceStore &store = *result.store;
-    store.sourceFiles << path;
-    store.format = QStringLiteral("jaeger-json");
-    SpanTraceBuilder builder(store, QFileInfo(path).fileName(),
-                             {QStringLiteral("startTime"), QStringLiteral("duration"), QStringLiteral("references")});
+    SpanDocumentLoad load(path, options, control, QStringLiteral("jaeger-json"),
+                          {QStringLiteral("startTime"), QStringLiteral("duration"), QStringLiteral("references")});
+    if (!load.read())
+        return load.take();
+    SpanTraceBuilder &builder = load.builder();
+    const JsonDocumentFile &document = load.document();
     JaegerTraceReader reader(builder, control);
     // The query API wraps traces as {data: [...]}; the UI keeps a bare trace.
     // Each trace is read as soon as it is parsed and then dropped, so only one
     // trace's DOM exists at a time.
     qint64 index = 0;
-    const bool parsed = document.parse([&](int depth, nlohmann::json &value) {
+    const bool parsed = load.document().parse([&](int depth, nlohmann::json &value) {
         if (depth == 2 && value.contains("spans")) {
             reader.readTrace(value, index++);
             return false;
@@ -348,7 +342,7 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         return true;
     });
     if (!parsed)
-        return result;
+        return load.cancelled();
     const nlohmann::json &root = document.root();
     if (root.is_object() && root.contains("spans")) {
         reader.readTrace(root, 0);
@@ -365,12 +359,9 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     }
     if (root.is_object() && root.contains("errors") && root["errors"].is_array() && !root["errors"].empty())
         builder.notice(0, QStringLiteral("the query reported errors: %1").arg(fromStd(root["errors"].dump())));
-    if (control && control->isCancelled()) {
-        result.cancelled = true;
-        return result;
-    }
-    document.finish(builder, &result);
-    return result;
+    if (control && control->isCancelled())
+        return load.cancelled();
+    return load.finish();
 }
 
 } // namespace JaegerJsonLoader

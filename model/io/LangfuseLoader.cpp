@@ -3,17 +3,11 @@
 #include "IsoTime.h"
 #include "JsonAttribute.h"
 #include "JsonDom.h"
-#include "JsonDocumentFile.h"
-#include "LoadControl.h"
+#include "SpanDocumentLoad.h"
 #include "SpanId.h"
-#include "SpanTraceBuilder.h"
 #include "TokenCount.h"
 #include "TracelaneContract.h"
 #include "store/Utf8.h"
-
-#include <QFileInfo>
-
-#include <unordered_map>
 
 namespace {
 
@@ -176,43 +170,14 @@ private:
         if (metadata->contains("attributes"))
             JsonAttribute::readAll((*metadata)["attributes"], record.attributes, true);
         if (metadata->contains("resourceAttributes"))
-            record.resource = resourceOf((*metadata)["resourceAttributes"]);
+            record.resource = m_resources.resource((*metadata)["resourceAttributes"]);
         if (metadata->contains("scope") && (*metadata)["scope"].is_object())
-            record.scope = scopeOf((*metadata)["scope"]);
-    }
-
-    qint32 resourceOf(const json &attributes)
-    {
-        const std::string key = attributes.dump();
-        const auto it = m_resources.find(key);
-        if (it != m_resources.end())
-            return it->second;
-        m_attributes.clear();
-        JsonAttribute::readAll(attributes, m_attributes, true);
-        const qint32 index = m_builder.addResource(m_attributes);
-        m_resources.emplace(key, index);
-        return index;
-    }
-
-    qint32 scopeOf(const json &scope)
-    {
-        const std::string key = scope.dump();
-        const auto it = m_scopes.find(key);
-        if (it != m_scopes.end())
-            return it->second;
-        m_attributes.clear();
-        if (scope.contains("attributes"))
-            JsonAttribute::readAll(scope["attributes"], m_attributes, true);
-        const qint32 index = m_builder.addScope(stringOf(scope, "name"), stringOf(scope, "version"), m_attributes);
-        m_scopes.emplace(key, index);
-        return index;
+            record.scope = m_resources.scope((*metadata)["scope"]);
     }
 
     SpanTraceBuilder &m_builder;
     SpanRecord m_record;
-    RecycledList<SpanAttribute> m_attributes;
-    std::unordered_map<std::string, qint32> m_resources;
-    std::unordered_map<std::string, qint32> m_scopes;
+    JsonResourceCache m_resources{m_builder, true};
     bool m_deepNoticed = false;
 };
 
@@ -222,33 +187,26 @@ namespace LangfuseLoader {
 
 LoadResult load(const QString &path, const LoadOptions &options, LoadControl *control)
 {
-    LoadResult result;
-    JsonDocumentFile document(path, options, control);
-    if (!document.read(&result))
-        return result;
-    TraceStore &store = *result.store;
-    store.sourceFiles << path;
-    store.format = QStringLiteral("langfuse");
-    SpanTraceBuilder builder(store, QFileInfo(path).fileName(),
-                             {QStringLiteral("startTime"), QStringLiteral("endTime"),
-                              QStringLiteral("parentObservationId")});
-    if (!document.parse()) {
-        result.cancelled = true;
-        return result;
-    }
-    const json &root = document.root();
-    ObservationReader reader(builder);
+    SpanDocumentLoad load(path, options, control, QStringLiteral("langfuse"),
+                          {QStringLiteral("startTime"), QStringLiteral("endTime"),
+                           QStringLiteral("parentObservationId")});
+    if (!load.read())
+        return load.take();
+    if (!load.document().parse())
+        return load.cancelled();
+    const json &root = load.document().root();
+    ObservationReader reader(load.builder());
     if (root.is_array()) {
         qint64 index = 0;
         for (const json &exported : root)
             reader.readExport(exported, index++);
     } else if (root.is_object()) {
         reader.readExport(root, 0);
-    } else if (!document.hadSyntaxError()) {
-        builder.reject(document.firstLine(), {}, QStringLiteral("not a Langfuse export: expected {\"trace\", \"observations\"}"));
+    } else if (!load.document().hadSyntaxError()) {
+        load.builder().reject(load.document().firstLine(), {},
+                              QStringLiteral("not a Langfuse export: expected {\"trace\", \"observations\"}"));
     }
-    document.finish(builder, &result);
-    return result;
+    return load.finish();
 }
 
 } // namespace LangfuseLoader
