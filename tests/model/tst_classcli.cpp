@@ -150,9 +150,7 @@ void tst_ClassCli::exceedByArrivalWithinASlice()
 
 void tst_ClassCli::usageErrors_data()
 {
-    QTest::addColumn<QStringList>("arguments");
-    QTest::addColumn<int>("exitCode");
-    QTest::addColumn<QString>("message");
+    addCliErrorColumns();
     const QString file = fixture(QStringLiteral("mixture.jsonl"));
     QTest::newRow("slice without --by")
         << QStringList{QStringLiteral("slice"), file} << 2
@@ -183,11 +181,10 @@ void tst_ClassCli::usageErrors_data()
 
 void tst_ClassCli::usageErrors()
 {
-    QFETCH(QStringList, arguments);
-    QFETCH(int, exitCode);
+    const CliRun run = runCliErrorRow();
+    if (QTest::currentTestFailed())
+        return;
     QFETCH(QString, message);
-    const CliRun run = runCli(arguments);
-    QCOMPARE(run.exitCode, exitCode);
     QCOMPARE(run.err, message);
     QVERIFY(run.out.isEmpty());
 }

@@ -104,9 +104,7 @@ void tst_Cli::strictModeFails()
 
 void tst_Cli::errors_data()
 {
-    QTest::addColumn<QStringList>("arguments");
-    QTest::addColumn<int>("exitCode");
-    QTest::addColumn<QString>("message");
+    addCliErrorColumns();
     QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << 2
                                      << QStringLiteral("unknown command 'frobnicate'");
     QTest::newRow("analyse without file") << QStringList{QStringLiteral("analyse")} << 2
@@ -127,13 +125,12 @@ void tst_Cli::errors_data()
 
 void tst_Cli::errors()
 {
-    QFETCH(QStringList, arguments);
+    const CliRun run = runCliErrorRow();
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY(run.out.isEmpty());
     QFETCH(int, exitCode);
     QFETCH(QString, message);
-    const CliRun run = runCli(arguments);
-    QCOMPARE(run.exitCode, exitCode);
-    QVERIFY2(run.err.contains(message), qPrintable(run.err));
-    QVERIFY(run.out.isEmpty());
     if (exitCode == 2 && !message.contains(QLatin1String("boundary")))
         QVERIFY(run.err.contains(QStringLiteral("Usage:")));
 }

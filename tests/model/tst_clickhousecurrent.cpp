@@ -3,7 +3,7 @@
 // node. Tracelane's schema, push, and slice/exceed/analyse from clickhouse:// equal
 // to the file, as on Debian's 18.16 cluster in tst_clickhouseread.
 
-#include "support/ClickHouseCli.h"
+#include "support/CliRun.h"
 #include "support/TestData.h"
 
 #include <QtTest>
@@ -49,7 +49,7 @@ private slots:
         QVERIFY2(line.startsWith("listening "), QByteArray(line + m_shim.readAllStandardError()).constData());
         m_port = line.mid(10).toInt();
         for (const QString &table : {QStringLiteral("mixed"), QStringLiteral("vllm")}) {
-            const auto run = runTracelaneCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(table)});
+            const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(table)});
             QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         }
         for (const auto &[table, file] :
@@ -58,7 +58,7 @@ private slots:
                         QStringLiteral("tests/data/realdata/vllm-bench/"
                                        "serving_meta-llama-Llama-3.3-70B-Instruct_tp8_pp1_sharegpt_qps_01.json")}}) {
             const auto run
-                = runTracelaneCli({QStringLiteral("clickhouse"), QStringLiteral("push"), TestData::source(file),
+                = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), TestData::source(file),
                                    url(table), QStringLiteral("--batch-rows"), QStringLiteral("500")});
             QVERIFY2(run.exitCode == 0, qPrintable(run.err));
             m_files[table] = TestData::source(file);
@@ -105,9 +105,9 @@ private slots:
         QFETCH(QStringList, arguments);
         const QString command = arguments.takeFirst();
         const auto fromFile
-            = runTracelaneCli(QStringList{command, m_files[table], QStringLiteral("--json")} + arguments);
+            = runCli(QStringList{command, m_files[table], QStringLiteral("--json")} + arguments);
         QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
-        const auto fromServer = runTracelaneCli(QStringList{command, url(table), QStringLiteral("--json")} + arguments);
+        const auto fromServer = runCli(QStringList{command, url(table), QStringLiteral("--json")} + arguments);
         QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
         auto expected = parsed(fromFile.out);
         auto actual = parsed(fromServer.out);
@@ -130,7 +130,7 @@ private slots:
 
     void aMissingTableIsNamed()
     {
-        const auto run = runTracelaneCli(
+        const auto run = runCli(
             {QStringLiteral("slice"), url(QStringLiteral("nosuch")), QStringLiteral("--by"), QStringLiteral("region")});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(QStringLiteral("UNKNOWN_TABLE")), qPrintable(run.err));

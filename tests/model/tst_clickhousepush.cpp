@@ -3,7 +3,7 @@
 // after a shard lost its part) adds nothing twice.
 
 #include "io/TraceFileLoader.h"
-#include "support/ClickHouseCli.h"
+#include "support/CliRun.h"
 #include "support/ClickHouseCluster.h"
 #include "support/TestData.h"
 
@@ -33,7 +33,7 @@ private slots:
         QString error;
         QVERIFY2(m_cluster.start(&error), qPrintable(error));
         for (int shard = 0; shard < 2; ++shard) {
-            const auto run = runTracelaneCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(shard),
+            const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(shard),
                                               QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
             QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         }
@@ -45,7 +45,7 @@ private slots:
         const LoadResult load = TraceFileLoader::load(file, {});
         QVERIFY(load.ok());
         const auto &requests = load.store->requests;
-        const auto run = runTracelaneCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file, url(0),
+        const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file, url(0),
                                           QStringLiteral("--batch-rows"), QStringLiteral("150")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QVERIFY2(run.out.contains(QStringLiteral("%1 sent, 0 batches already there").arg(requests.rowCount())),
@@ -91,7 +91,7 @@ private slots:
     void pushingAgainAddsNothing()
     {
         const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));
-        const auto run = runTracelaneCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file, url(1),
+        const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file, url(1),
                                           QStringLiteral("--batch-rows"), QStringLiteral("150")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QVERIFY2(run.out.contains(QStringLiteral("0 sent, 14 batches already there")), qPrintable(run.out));
@@ -107,7 +107,7 @@ private slots:
         ask(1, QStringLiteral("TRUNCATE TABLE tracelane.requests_local"));
         QCOMPARE(ask(0, QStringLiteral("SELECT count() FROM tracelane.requests")), QByteArray::number(2000 - lost));
         const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));
-        const auto run = runTracelaneCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file, url(0),
+        const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file, url(0),
                                           QStringLiteral("--batch-rows"), QStringLiteral("150")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QVERIFY2(run.out.contains(QStringLiteral("%1 sent").arg(lost)), qPrintable(run.out));
@@ -121,7 +121,7 @@ private slots:
         const LoadResult load = TraceFileLoader::load(file, {});
         QVERIFY(load.ok());
         const auto &spans = load.store->spans;
-        const auto run = runTracelaneCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file, url(0)});
+        const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file, url(0)});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         qint64 durations = 0;
         qint64 attributes = 0;
@@ -140,7 +140,7 @@ private slots:
 
     void aServerThatIsDownIsNamed()
     {
-        const auto run = runTracelaneCli({QStringLiteral("clickhouse"), QStringLiteral("init"),
+        const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"),
                                           QStringLiteral("clickhouse://127.0.0.1:1/tracelane")});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(QStringLiteral("cannot connect to ClickHouse at 127.0.0.1:1: connection refused")),
@@ -149,7 +149,7 @@ private slots:
 
     void aPasswordInTheUrlIsRefused()
     {
-        const auto run = runTracelaneCli({QStringLiteral("clickhouse"), QStringLiteral("init"),
+        const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"),
                                           QStringLiteral("clickhouse://me:secret@127.0.0.1:1/tracelane")});
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains(QStringLiteral("a password in the URL is refused")), qPrintable(run.err));

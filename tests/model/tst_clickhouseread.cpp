@@ -5,7 +5,7 @@
 // server can fail: down, wrong table, no answer, a malformed answer.
 
 #include "io/TraceFileLoader.h"
-#include "support/ClickHouseCli.h"
+#include "support/CliRun.h"
 #include "support/ClickHouseCluster.h"
 #include "support/TestData.h"
 
@@ -94,12 +94,12 @@ private slots:
             const QString table = QString::fromLatin1(trace.name);
             for (int shard = 0; shard < 2; ++shard) {
                 const auto run
-                    = runTracelaneCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(table, shard),
+                    = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(table, shard),
                                        QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
                 QVERIFY2(run.exitCode == 0, qPrintable(run.err));
             }
             // Small batches, so every trace spreads over both shards.
-            const auto run = runTracelaneCli({QStringLiteral("clickhouse"), QStringLiteral("push"),
+            const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"),
                                               TestData::source(QString::fromLatin1(trace.path)), url(table),
                                               QStringLiteral("--batch-rows"), QStringLiteral("37")});
             QVERIFY2(run.exitCode == 0, qPrintable(run.err));
@@ -126,11 +126,11 @@ private slots:
         QFETCH(QString, table);
         QFETCH(QStringList, arguments);
         const auto fromFile
-            = runTracelaneCli(QStringList{QStringLiteral("slice"), file, QStringLiteral("--json")} + arguments);
+            = runCli(QStringList{QStringLiteral("slice"), file, QStringLiteral("--json")} + arguments);
         QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
         // Read through the other shard's Distributed table too.
         for (int shard = 0; shard < 2; ++shard) {
-            const auto fromServer = runTracelaneCli(
+            const auto fromServer = runCli(
                 QStringList{QStringLiteral("slice"), url(table, shard), QStringLiteral("--json")} + arguments);
             QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
             const auto expected = parsed(fromFile.out);
@@ -173,9 +173,9 @@ private slots:
         QFETCH(QString, table);
         QFETCH(QStringList, arguments);
         const auto fromFile
-            = runTracelaneCli(QStringList{QStringLiteral("exceed"), file, QStringLiteral("--json")} + arguments);
+            = runCli(QStringList{QStringLiteral("exceed"), file, QStringLiteral("--json")} + arguments);
         QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
-        const auto fromServer = runTracelaneCli(
+        const auto fromServer = runCli(
             QStringList{QStringLiteral("exceed"), url(table, 1), QStringLiteral("--json")} + arguments);
         QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
         auto actual = parsed(fromServer.out);
@@ -292,9 +292,9 @@ private slots:
     void theTextTableIsTheSameToo()
     {
         const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));
-        const auto fromFile = runTracelaneCli(
+        const auto fromFile = runCli(
             {QStringLiteral("slice"), file, QStringLiteral("--by"), QStringLiteral("region,priority")});
-        const auto fromServer = runTracelaneCli({QStringLiteral("slice"), url(QStringLiteral("mixed")),
+        const auto fromServer = runCli({QStringLiteral("slice"), url(QStringLiteral("mixed")),
                                                  QStringLiteral("--by"), QStringLiteral("region,priority")});
         QCOMPARE(fromServer.exitCode, 0);
         QCOMPARE(fromServer.out, fromFile.out);
@@ -329,10 +329,10 @@ private slots:
         QVERIFY(kept > 100 && kept < requests.rowCount());
         const QStringList arguments
             = {QStringLiteral("--by"), QStringLiteral("region,priority"), QStringLiteral("--json")};
-        const auto fromFile = runTracelaneCli(QStringList{QStringLiteral("slice"), cut.fileName()} + arguments);
+        const auto fromFile = runCli(QStringList{QStringLiteral("slice"), cut.fileName()} + arguments);
         QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
         const QString bounded = url(QStringLiteral("mixed")) + QStringLiteral("&from=%1&to=%2").arg(from).arg(to);
-        const auto fromServer = runTracelaneCli(QStringList{QStringLiteral("slice"), bounded} + arguments);
+        const auto fromServer = runCli(QStringList{QStringLiteral("slice"), bounded} + arguments);
         QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
         const auto expected = parsed(fromFile.out);
         QCOMPARE(qint64(expected["slice_requests"]), kept);
@@ -341,7 +341,7 @@ private slots:
 
     void aWrongTableIsNamed()
     {
-        const auto run = runTracelaneCli(
+        const auto run = runCli(
             {QStringLiteral("slice"), url(QStringLiteral("nosuch")), QStringLiteral("--by"), QStringLiteral("region")});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(QStringLiteral("Table tracelane.nosuch doesn't exist")), qPrintable(run.err));
@@ -349,7 +349,7 @@ private slots:
 
     void aServerThatIsDownIsNamed()
     {
-        const auto run = runTracelaneCli({QStringLiteral("slice"), QStringLiteral("clickhouse://127.0.0.1:1/tracelane"),
+        const auto run = runCli({QStringLiteral("slice"), QStringLiteral("clickhouse://127.0.0.1:1/tracelane"),
                                           QStringLiteral("--by"), QStringLiteral("region")});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(QStringLiteral("cannot connect to ClickHouse at 127.0.0.1:1: connection refused")),
@@ -363,7 +363,7 @@ private slots:
         QTcpServer silent;
         QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
         const auto run
-            = runTracelaneCli({QStringLiteral("slice"),
+            = runCli({QStringLiteral("slice"),
                                QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?timeout=1").arg(silent.serverPort()),
                                QStringLiteral("--by"), QStringLiteral("region")},
                               20'000);

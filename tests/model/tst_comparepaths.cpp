@@ -6,6 +6,7 @@
 // through `tracelane-cli compare` (text and JSON).
 
 #include "support/CliRun.h"
+#include "support/PathFixtures.h"
 #include "support/WorkflowPopulation.h"
 
 #include "analysis/compare/ComparisonSamples.h"
@@ -26,35 +27,7 @@
 
 namespace {
 
-// An agent: retrieval, a model call, a tool named with an order id, a
-// second model call, in sequence with 2 ms of the agent's own time before
-// each step and 2 ms after the last.
-std::vector<PopulationSpan> agentWorkflow(int index, double toolMs)
-{
-    std::vector<PopulationSpan> spans;
-    double t = 2.0;
-    const auto step = [&](const std::string &id, const std::string &name, const std::string &operation,
-                          const std::string &service, double ms) {
-        spans.push_back({id, "agent", name, operation, service, t, t + ms});
-        t += ms + 2.0;
-    };
-    step("retrieve", "retrieve documents", "retrieval", "vector-db", 100.0 + index % 3);
-    step("plan", "chat plan", "chat", "llm", 300.0);
-    step("tool", "lookup_order " + std::to_string(10'000 + index * 37), "execute_tool", "orders", toolMs);
-    step("answer", "chat answer", "chat", "llm", 500.0);
-    spans.insert(spans.begin(), {"agent", "", "invoke_agent support", "invoke_agent", "agent", 0.0, t});
-    return spans;
-}
-
-// Two retrievals in parallel under an adviser: policy (430 ms, on the path)
-// and account (off the path while it ends first), then the answer.
-std::vector<PopulationSpan> adviserWorkflow(double accountMs, double chatMs)
-{
-    return {{"root", "", "adviser", "invoke_agent", "adviser", 0.0, 440.0 + chatMs},
-            {"policy", "root", "policy retrieval", "retrieval", "policy-db", 0.0, 430.0},
-            {"account", "root", "account retrieval", "retrieval", "account-db", 0.0, accountMs},
-            {"chat", "root", "chat answer", "chat", "llm", 440.0, 440.0 + chatMs}};
-}
+using namespace PathFixtures;
 
 TraceComparison compare(const WorkflowPopulation &baseline, const WorkflowPopulation &candidate, Metric metric,
                         SpanKeyKind key)
@@ -66,35 +39,6 @@ TraceComparison compare(const WorkflowPopulation &baseline, const WorkflowPopula
         = ComparisonSamples::prepare(ComparisonSide::whole(baseline.store(), QStringLiteral("baseline")),
                                      ComparisonSide::whole(candidate.store(), QStringLiteral("candidate")), spec);
     return TraceComparison::evaluate(*samples, spec);
-}
-
-// "key=diff" for every key with a non-zero difference, largest first.
-QString differences(const PathAttribution &attribution)
-{
-    QStringList parts;
-    for (const auto &key : attribution.keys) {
-        if (std::abs(key.differenceMs) < 1e-9)
-            continue;
-        parts << QStringLiteral("%1=%2").arg(attribution.label(key)).arg(key.differenceMs, 0, 'f', 3);
-    }
-    return parts.join(QStringLiteral(", "));
-}
-
-// The parts are integer-ns sums that add up to each side's path totals, and
-// their mean differences to the difference of the means.
-void checkExact(const PathAttribution &a)
-{
-    QVERIFY(a.exact);
-    QVERIFY2(std::abs(a.sumOfContributions() - a.differenceMs) < 1e-9,
-             qPrintable(QStringLiteral("%1 vs %2").arg(a.sumOfContributions()).arg(a.differenceMs)));
-    qint64 candidateParts = 0;
-    qint64 baselineParts = 0;
-    for (const auto &key : a.keys) {
-        candidateParts += key.setSumNs;
-        baselineParts += key.restSumNs;
-    }
-    QCOMPARE(double(candidateParts) / double(a.setN) / 1e6 + a.outsideSetMeanMs, a.setMeanMs);
-    QCOMPARE(double(baselineParts) / double(a.restN) / 1e6 + a.outsideRestMeanMs, a.restMeanMs);
 }
 
 // The population as OTLP/JSON Lines (one workflow a line, a resource per
@@ -156,8 +100,8 @@ void tst_ComparePaths::slowerToolOnThePathIsNamed()
     WorkflowPopulation baseline;
     WorkflowPopulation candidate;
     for (int i = 0; i < 60; ++i) {
-        baseline.add(agentWorkflow(i, 100.0), i * 10'000.0);
-        candidate.add(agentWorkflow(i, 400.0), i * 10'000.0);
+        baseline.add(agentWorkflow(i, 100.0 + i % 3, 100.0), i * 10'000.0);
+        candidate.add(agentWorkflow(i, 100.0 + i % 3, 400.0), i * 10'000.0);
     }
     const TraceComparison comparison = compare(baseline, candidate, Metric::E2e, SpanKeyKind::Kind);
     QVERIFY2(comparison.ok(), qPrintable(comparison.error));
@@ -247,8 +191,8 @@ void tst_ComparePaths::fasterCandidateHasNoSuspect()
     WorkflowPopulation baseline;
     WorkflowPopulation candidate;
     for (int i = 0; i < 20; ++i) {
-        baseline.add(agentWorkflow(i, 400.0), i * 10'000.0);
-        candidate.add(agentWorkflow(i, 150.0), i * 10'000.0);
+        baseline.add(agentWorkflow(i, 100.0 + i % 3, 400.0), i * 10'000.0);
+        candidate.add(agentWorkflow(i, 100.0 + i % 3, 150.0), i * 10'000.0);
     }
     const TraceComparison comparison = compare(baseline, candidate, Metric::E2e, SpanKeyKind::Kind);
     const PathAttribution a = *comparison.workflows->paths;
@@ -275,8 +219,8 @@ void tst_ComparePaths::cliTextAndJson()
     std::vector<std::vector<PopulationSpan>> before;
     std::vector<std::vector<PopulationSpan>> after;
     for (int i = 0; i < 42; ++i) {
-        before.push_back(agentWorkflow(i, 100.0));
-        after.push_back(agentWorkflow(i, 400.0));
+        before.push_back(agentWorkflow(i, 100.0 + i % 3, 100.0));
+        after.push_back(agentWorkflow(i, 100.0 + i % 3, 400.0));
     }
     const QString base = writeOtlp(dir, QStringLiteral("before.otlp.jsonl"), before);
     const QString cand = writeOtlp(dir, QStringLiteral("after.otlp.jsonl"), after);
@@ -324,8 +268,8 @@ void tst_ComparePaths::reportSection()
     WorkflowPopulation baseline;
     WorkflowPopulation candidate;
     for (int i = 0; i < 30; ++i) {
-        baseline.add(agentWorkflow(i, 100.0), i * 10'000.0);
-        candidate.add(agentWorkflow(i, 400.0), i * 10'000.0);
+        baseline.add(agentWorkflow(i, 100.0 + i % 3, 100.0), i * 10'000.0);
+        candidate.add(agentWorkflow(i, 100.0 + i % 3, 400.0), i * 10'000.0);
     }
     DiagnosisRecord record;
     record.coordinates.metric = Metric::E2e;

@@ -3,6 +3,7 @@
 // critical and its slack when it is not.
 
 #include "support/AdviserScenario.h"
+#include "support/PathFixtures.h"
 #include "support/WorkflowPopulation.h"
 
 #include "analysis/exceedance/ExceedanceAnalysis.h"
@@ -20,6 +21,7 @@
 
 namespace {
 
+using namespace PathFixtures;
 using Target = WorkflowPaths::Target;
 
 // The exceedance set of `metric` above p95 and its rest, as the Exceedance
@@ -38,59 +40,6 @@ PathAttribution attribute(const std::shared_ptr<const TraceStore> &store, SpanKe
     const WorkflowPaths paths = WorkflowPaths::compute(*store, 2);
     const SpanKeys keys = SpanKeys::build(*store, kind);
     return PathAttribution::compute(*store, paths, keys, set.members, set.rest, target);
-}
-
-// "key=diff" for every key with a non-zero difference, largest first.
-QString differences(const PathAttribution &attribution)
-{
-    QStringList parts;
-    for (const auto &key : attribution.keys) {
-        if (std::abs(key.differenceMs) < 1e-9)
-            continue;
-        parts << QStringLiteral("%1=%2")
-                     .arg(attribution.label(key))
-                     .arg(key.differenceMs, 0, 'f', 3);
-    }
-    return parts.join(QStringLiteral(", "));
-}
-
-void checkExact(const PathAttribution &attribution)
-{
-    QVERIFY(attribution.exact);
-    if (attribution.isEmpty())
-        return;
-    QVERIFY2(std::abs(attribution.sumOfContributions() - attribution.differenceMs) < 1e-9,
-             qPrintable(QStringLiteral("%1 vs %2").arg(attribution.sumOfContributions()).arg(attribution.differenceMs)));
-    qint64 setParts = 0;
-    qint64 restParts = 0;
-    for (const auto &key : attribution.keys) {
-        setParts += key.setSumNs;
-        restParts += key.restSumNs;
-    }
-    // Means of integer-ns sums: the parts' sums are the paths' sums exactly.
-    QCOMPARE(double(setParts) / double(attribution.setN) / 1e6 + attribution.outsideSetMeanMs, attribution.setMeanMs);
-    QCOMPARE(double(restParts) / double(attribution.restN) / 1e6 + attribution.outsideRestMeanMs, attribution.restMeanMs);
-}
-
-// An agent: retrieval, a model call, a tool named with an order id, a
-// second model call. `toolMs` and `retrievalMs` vary; everything follows in
-// sequence with 2 ms of the agent's own time before each step.
-std::vector<PopulationSpan> agentWorkflow(int index, double retrievalMs, double toolMs,
-                                          const std::string &retrievalService = "vector-db")
-{
-    std::vector<PopulationSpan> spans;
-    double t = 2.0;
-    const auto step = [&](const std::string &id, const std::string &name, const std::string &operation,
-                          const std::string &service, double ms) {
-        spans.push_back({id, "agent", name, operation, service, t, t + ms});
-        t += ms + 2.0;
-    };
-    step("retrieve", "retrieve documents", "retrieval", retrievalService, retrievalMs);
-    step("plan", "chat plan", "chat", "llm", 300.0);
-    step("tool", "lookup_order " + std::to_string(10'000 + index * 37), "execute_tool", "orders", toolMs);
-    step("answer", "chat answer", "chat", "llm", 500.0);
-    spans.insert(spans.begin(), {"agent", "", "invoke_agent support", "invoke_agent", "agent", 0.0, t});
-    return spans;
 }
 
 } // namespace
@@ -215,11 +164,7 @@ void tst_PathAttribution::slowKeyOffThePathIsNotBlamed()
         const bool slow = i % 20 == 5;
         const double account = slow ? 400.0 : 280.0;
         const double chat = slow ? 2500.0 : 500.0;
-        population.add({{"root", "", "adviser", "invoke_agent", "adviser", 0.0, 440.0 + chat},
-                        {"policy", "root", "policy retrieval", "retrieval", "policy-db", 0.0, 430.0},
-                        {"account", "root", "account retrieval", "retrieval", "account-db", 0.0, account},
-                        {"chat", "root", "chat answer", "chat", "llm", 440.0, 440.0 + chat}},
-                       i * 10'000.0);
+        population.add(adviserWorkflow(account, chat), i * 10'000.0);
     }
     const auto store = population.store();
     const PathAttribution byName = attribute(store, SpanKeyKind::Name, Target::End);

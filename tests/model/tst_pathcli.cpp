@@ -160,9 +160,7 @@ void tst_PathCli::aggregateJsonAndWhere()
 
 void tst_PathCli::usageErrors_data()
 {
-    QTest::addColumn<QStringList>("arguments");
-    QTest::addColumn<int>("exitCode");
-    QTest::addColumn<QString>("message");
+    addCliErrorColumns();
     QTest::newRow("unknown key") << QStringList{QStringLiteral("exceed"), demo(), QStringLiteral("--by-key"),
                                                 QStringLiteral("colour")}
                                  << 2 << QStringLiteral("--by-key 'colour': use kind, service, operation or name");
@@ -178,12 +176,7 @@ void tst_PathCli::usageErrors_data()
 
 void tst_PathCli::usageErrors()
 {
-    QFETCH(QStringList, arguments);
-    QFETCH(int, exitCode);
-    QFETCH(QString, message);
-    const CliRun run = runCli(arguments);
-    QCOMPARE(run.exitCode, exitCode);
-    QVERIFY2(run.err.contains(message), qPrintable(run.err));
+    runCliErrorRow();
 }
 
 QTEST_GUILESS_MAIN(tst_PathCli)

@@ -138,9 +138,7 @@ void tst_StreamCli::stallRuleOptions()
 
 void tst_StreamCli::usageErrors_data()
 {
-    QTest::addColumn<QStringList>("arguments");
-    QTest::addColumn<int>("exitCode");
-    QTest::addColumn<QString>("message");
+    addCliErrorColumns();
     QTest::newRow("no file") << QStringList{QStringLiteral("stream")} << 2
                              << QStringLiteral("tracelane-cli stream: expected exactly one FILE");
     QTest::newRow("zero stall floor") << QStringList{QStringLiteral("stream"), proxyTrace(),
@@ -156,12 +154,7 @@ void tst_StreamCli::usageErrors_data()
 
 void tst_StreamCli::usageErrors()
 {
-    QFETCH(QStringList, arguments);
-    QFETCH(int, exitCode);
-    QFETCH(QString, message);
-    const CliRun run = runCli(arguments);
-    QCOMPARE(run.exitCode, exitCode);
-    QVERIFY2(run.err.contains(message), qPrintable(run.err));
+    runCliErrorRow();
 }
 
 QTEST_GUILESS_MAIN(tst_StreamCli)
