@@ -119,6 +119,45 @@ void OtlpSpanReader::spanError(const QString &field, const QString &reason)
     }
 }
 
+// How the state machine moves.
+//
+// m_stack holds one Frame per open JSON object or array; its Context says
+// what that container is in the OTLP grammar. key() only remembers the last
+// key (m_key); the container that follows it is classified by
+// enterContainer() from the parent's Context and that key, and pushed:
+//
+//   Top -> Request -> "resourceSpans": ResourceSpansList -> ResourceSpans
+//     ResourceSpans -> "resource": Resource -> "attributes": AttributeList
+//     ResourceSpans -> "scopeSpans": ScopeSpansList -> ScopeSpans
+//       ScopeSpans -> "scope": Scope -> "attributes": AttributeList
+//       ScopeSpans -> "spans": SpanList -> Span
+//         Span -> "attributes" | "events" -> Event | "links" -> Link | "status"
+//   AttributeList -> KeyValue -> "value": AnyValue
+//     AnyValue -> "arrayValue": ArrayValue -> "values": ArrayValues -> AnyValue ...
+//     AnyValue -> "kvlistValue": KvlistValue -> "values": KvlistValues -> KeyValue ...
+//
+// Anything else (unknown keys, a container of the wrong shape, other
+// signals) pushes Skip, and everything inside a Skip is Skip too: it is
+// consumed without being read. A wrong shape where a span field belongs
+// marks the span (spanError; the span is rejected when it closes), one
+// where the request's structure belongs marks the value (structureError).
+// Scalars arrive through scalar(), which reads them according to the
+// Context on top (span fields, status, attribute values, scope name).
+//
+// Closing a container pops its frame (endObject/endArray) and finishes
+// what it was: a Resource or Scope registers its attributes with the sink,
+// a Span is delivered. JSON objects are unordered, so a producer may write
+// "scopeSpans" before "resource" (or "spans" before "scope"): a span that
+// closes before its resource or scope is known waits in m_pending and is
+// delivered when the Resource/Scope closes, or, without one, when its
+// ResourceSpans/ScopeSpans closes (index -1), or at endValue().
+//
+// Array and kvlist attribute values are kept as JSON text: renderDepth
+// counts how deep inside such a value a frame is (0 = the attribute
+// itself), m_renderFirst holds one "no element yet" flag per open
+// array/kvlist for the commas, and `produced` on a KeyValue/AnyValue frame
+// says whether a value was seen (an element without one renders as null).
+
 bool OtlpSpanReader::startObject()
 {
     return enterContainer(true);
