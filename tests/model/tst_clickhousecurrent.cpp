@@ -57,9 +57,8 @@ private slots:
               std::pair{QStringLiteral("vllm"),
                         QStringLiteral("tests/data/realdata/vllm-bench/"
                                        "serving_meta-llama-Llama-3.3-70B-Instruct_tp8_pp1_sharegpt_qps_01.json")}}) {
-            const auto run
-                = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), TestData::source(file),
-                                   url(table), QStringLiteral("--batch-rows"), QStringLiteral("500")});
+            const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), TestData::source(file),
+                                     url(table), QStringLiteral("--batch-rows"), QStringLiteral("500")});
             QVERIFY2(run.exitCode == 0, qPrintable(run.err));
             m_files[table] = TestData::source(file);
         }
@@ -104,8 +103,7 @@ private slots:
         QFETCH(QString, table);
         QFETCH(QStringList, arguments);
         const QString command = arguments.takeFirst();
-        const auto fromFile
-            = runCli(QStringList{command, m_files[table], QStringLiteral("--json")} + arguments);
+        const auto fromFile = runCli(QStringList{command, m_files[table], QStringLiteral("--json")} + arguments);
         QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
         const auto fromServer = runCli(QStringList{command, url(table), QStringLiteral("--json")} + arguments);
         QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));

@@ -34,7 +34,7 @@ private slots:
         QVERIFY2(m_cluster.start(&error), qPrintable(error));
         for (int shard = 0; shard < 2; ++shard) {
             const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(shard),
-                                              QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
+                                     QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
             QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         }
     }
@@ -46,7 +46,7 @@ private slots:
         QVERIFY(load.ok());
         const auto &requests = load.store->requests;
         const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file, url(0),
-                                          QStringLiteral("--batch-rows"), QStringLiteral("150")});
+                                 QStringLiteral("--batch-rows"), QStringLiteral("150")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QVERIFY2(run.out.contains(QStringLiteral("%1 sent, 0 batches already there").arg(requests.rowCount())),
                  qPrintable(run.out));
@@ -92,7 +92,7 @@ private slots:
     {
         const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));
         const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file, url(1),
-                                          QStringLiteral("--batch-rows"), QStringLiteral("150")});
+                                 QStringLiteral("--batch-rows"), QStringLiteral("150")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QVERIFY2(run.out.contains(QStringLiteral("0 sent, 14 batches already there")), qPrintable(run.out));
         QCOMPARE(ask(0, QStringLiteral("SELECT count() FROM tracelane.requests")), QByteArray("2000"));
@@ -108,7 +108,7 @@ private slots:
         QCOMPARE(ask(0, QStringLiteral("SELECT count() FROM tracelane.requests")), QByteArray::number(2000 - lost));
         const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));
         const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file, url(0),
-                                          QStringLiteral("--batch-rows"), QStringLiteral("150")});
+                                 QStringLiteral("--batch-rows"), QStringLiteral("150")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QVERIFY2(run.out.contains(QStringLiteral("%1 sent").arg(lost)), qPrintable(run.out));
         QCOMPARE(ask(0, QStringLiteral("SELECT count(), uniqExact(row) FROM tracelane.requests")),
@@ -141,7 +141,7 @@ private slots:
     void aServerThatIsDownIsNamed()
     {
         const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"),
-                                          QStringLiteral("clickhouse://127.0.0.1:1/tracelane")});
+                                 QStringLiteral("clickhouse://127.0.0.1:1/tracelane")});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(QStringLiteral("cannot connect to ClickHouse at 127.0.0.1:1: connection refused")),
                  qPrintable(run.err));
@@ -150,7 +150,7 @@ private slots:
     void aPasswordInTheUrlIsRefused()
     {
         const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"),
-                                          QStringLiteral("clickhouse://me:secret@127.0.0.1:1/tracelane")});
+                                 QStringLiteral("clickhouse://me:secret@127.0.0.1:1/tracelane")});
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains(QStringLiteral("a password in the URL is refused")), qPrintable(run.err));
     }

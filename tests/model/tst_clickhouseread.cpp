@@ -93,15 +93,14 @@ private slots:
         for (const auto &trace : traces()) {
             const QString table = QString::fromLatin1(trace.name);
             for (int shard = 0; shard < 2; ++shard) {
-                const auto run
-                    = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(table, shard),
-                                       QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
+                const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(table, shard),
+                                         QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
                 QVERIFY2(run.exitCode == 0, qPrintable(run.err));
             }
             // Small batches, so every trace spreads over both shards.
             const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"),
-                                              TestData::source(QString::fromLatin1(trace.path)), url(table),
-                                              QStringLiteral("--batch-rows"), QStringLiteral("37")});
+                                     TestData::source(QString::fromLatin1(trace.path)), url(table),
+                                     QStringLiteral("--batch-rows"), QStringLiteral("37")});
             QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         }
     }
@@ -125,13 +124,12 @@ private slots:
         QFETCH(QString, file);
         QFETCH(QString, table);
         QFETCH(QStringList, arguments);
-        const auto fromFile
-            = runCli(QStringList{QStringLiteral("slice"), file, QStringLiteral("--json")} + arguments);
+        const auto fromFile = runCli(QStringList{QStringLiteral("slice"), file, QStringLiteral("--json")} + arguments);
         QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
         // Read through the other shard's Distributed table too.
         for (int shard = 0; shard < 2; ++shard) {
-            const auto fromServer = runCli(
-                QStringList{QStringLiteral("slice"), url(table, shard), QStringLiteral("--json")} + arguments);
+            const auto fromServer
+                = runCli(QStringList{QStringLiteral("slice"), url(table, shard), QStringLiteral("--json")} + arguments);
             QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
             const auto expected = parsed(fromFile.out);
             const auto actual = parsed(fromServer.out);
@@ -172,11 +170,10 @@ private slots:
         QFETCH(QString, file);
         QFETCH(QString, table);
         QFETCH(QStringList, arguments);
-        const auto fromFile
-            = runCli(QStringList{QStringLiteral("exceed"), file, QStringLiteral("--json")} + arguments);
+        const auto fromFile = runCli(QStringList{QStringLiteral("exceed"), file, QStringLiteral("--json")} + arguments);
         QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
-        const auto fromServer = runCli(
-            QStringList{QStringLiteral("exceed"), url(table, 1), QStringLiteral("--json")} + arguments);
+        const auto fromServer
+            = runCli(QStringList{QStringLiteral("exceed"), url(table, 1), QStringLiteral("--json")} + arguments);
         QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
         auto actual = parsed(fromServer.out);
         const auto expected = parsed(fromFile.out);
@@ -292,10 +289,10 @@ private slots:
     void theTextTableIsTheSameToo()
     {
         const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));
-        const auto fromFile = runCli(
-            {QStringLiteral("slice"), file, QStringLiteral("--by"), QStringLiteral("region,priority")});
-        const auto fromServer = runCli({QStringLiteral("slice"), url(QStringLiteral("mixed")),
-                                                 QStringLiteral("--by"), QStringLiteral("region,priority")});
+        const auto fromFile
+            = runCli({QStringLiteral("slice"), file, QStringLiteral("--by"), QStringLiteral("region,priority")});
+        const auto fromServer = runCli({QStringLiteral("slice"), url(QStringLiteral("mixed")), QStringLiteral("--by"),
+                                        QStringLiteral("region,priority")});
         QCOMPARE(fromServer.exitCode, 0);
         QCOMPARE(fromServer.out, fromFile.out);
     }
@@ -350,7 +347,7 @@ private slots:
     void aServerThatIsDownIsNamed()
     {
         const auto run = runCli({QStringLiteral("slice"), QStringLiteral("clickhouse://127.0.0.1:1/tracelane"),
-                                          QStringLiteral("--by"), QStringLiteral("region")});
+                                 QStringLiteral("--by"), QStringLiteral("region")});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(QStringLiteral("cannot connect to ClickHouse at 127.0.0.1:1: connection refused")),
                  qPrintable(run.err));
@@ -364,9 +361,9 @@ private slots:
         QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
         const auto run
             = runCli({QStringLiteral("slice"),
-                               QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?timeout=1").arg(silent.serverPort()),
-                               QStringLiteral("--by"), QStringLiteral("region")},
-                              20'000);
+                      QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?timeout=1").arg(silent.serverPort()),
+                      QStringLiteral("--by"), QStringLiteral("region")},
+                     20'000);
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(QStringLiteral("did not answer within 1 s")), qPrintable(run.err));
         QVERIFY2(run.elapsedMs < 10'000, qPrintable(QString::number(run.elapsedMs)));

@@ -6,6 +6,7 @@
 
 #include "support/HostileInput.h"
 
+#include "analysis/requests/Metric.h"
 #include "io/AnyAgentLoader.h"
 #include "io/JaegerJsonLoader.h"
 #include "io/LangfuseLoader.h"
