@@ -225,7 +225,7 @@ private slots:
         QFETCH(QString, table);
         QFETCH(QString, boundary);
         const QStringList arguments = {QStringLiteral("--json"), QStringLiteral("--boundary"), boundary};
-        const auto fromFile = runTracelaneCli(QStringList{QStringLiteral("analyse"), file} + arguments);
+        const auto fromFile = runCli(QStringList{QStringLiteral("analyse"), file} + arguments);
         QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
         auto expected = parsed(fromFile.out);
         QVERIFY(expected.is_object());
@@ -233,8 +233,7 @@ private slots:
         for (const char *key : {"label", "format", "rejected_records", "notices"})
             expected.erase(key);
         for (int shard = 0; shard < 2; ++shard) {
-            const auto fromServer
-                = runTracelaneCli(QStringList{QStringLiteral("analyse"), url(table, shard)} + arguments);
+            const auto fromServer = runCli(QStringList{QStringLiteral("analyse"), url(table, shard)} + arguments);
             QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
             auto actual = parsed(fromServer.out);
             QVERIFY(actual.is_object());
@@ -251,8 +250,8 @@ private slots:
 
     void analyseOfAnEmptyRangeSaysSo()
     {
-        const auto run = runTracelaneCli(
-            {QStringLiteral("analyse"), url(QStringLiteral("mixed")) + QStringLiteral("&from=1&to=2")});
+        const auto run
+            = runCli({QStringLiteral("analyse"), url(QStringLiteral("mixed")) + QStringLiteral("&from=1&to=2")});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(QStringLiteral("tracelane-cli analyse: no requests in clickhouse://")),
                  qPrintable(run.err));
@@ -275,7 +274,7 @@ private slots:
         // Not a file named "clickhouse:..." that cannot be opened: the command
         // says it does not read a server, and which ones do.
         QFETCH(QStringList, arguments);
-        const auto run = runTracelaneCli(arguments);
+        const auto run = runCli(arguments);
         QCOMPARE(run.exitCode, 2);
         QCOMPARE(run.out, QString());
         // (report starts a GUI application, which may warn about XDG first.)
