@@ -1,6 +1,7 @@
 #include "TracelaneContract.h"
 
 #include "AttributeText.h"
+#include "TimeLimits.h"
 #include "store/Utf8.h"
 
 #include <algorithm>
@@ -30,6 +31,19 @@ bool readNanoseconds(const SpanAttribute &attribute, qint64 *ns)
         return *ns >= 0;
     }
     return parseNanoseconds(attribute.value.text, ns);
+}
+
+// A time the span's own clock could not have written: more than 30 days from
+// the span's start (the same bound as a span's length), e.g. a queue stamp in
+// 2077 on a span of 2023. Empty when `ns` is near enough.
+QString farFromSpan(qint64 ns, const SpanRecord &record)
+{
+    if (record.start == kNoTime)
+        return {};
+    const qint64 distance = ns > record.start ? ns - record.start : record.start - ns;
+    if (distance <= TimeLimits::kMaxDurationNs)
+        return {};
+    return QStringLiteral("%1 ns is more than 30 days from the span's start (%2 ns)").arg(ns).arg(record.start);
 }
 
 // A non-decreasing list of ns times from an array attribute.
@@ -130,6 +144,10 @@ SpanContract read(const SpanRecord &record, std::vector<Problem> *problems)
                                      .arg(fromStd(attribute->value.text))});
             continue;
         }
+        if (const QString far = farFromSpan(ns, record); !far.isEmpty()) {
+            problems->push_back({fromStd(keys[size_t(i)]), far + QStringLiteral("; ignored")});
+            continue;
+        }
         if (previous >= 0 && ns < contract.stamps[size_t(previous)]) {
             problems->push_back(
                 {fromStd(keys[size_t(i)]),
@@ -151,8 +169,12 @@ SpanContract read(const SpanRecord &record, std::vector<Problem> *problems)
     if (const auto *attribute = record.findAttribute(kLastTokenServerKey)) {
         qint64 ns = 0;
         if (readNanoseconds(*attribute, &ns)) {
-            contract.lastTokenServer = ns;
-            contract.hasStamps = true;
+            if (const QString far = farFromSpan(ns, record); !far.isEmpty()) {
+                problems->push_back({fromStd(kLastTokenServerKey), far + QStringLiteral("; ignored")});
+            } else {
+                contract.lastTokenServer = ns;
+                contract.hasStamps = true;
+            }
         }
     }
 
@@ -189,6 +211,20 @@ SpanContract read(const SpanRecord &record, std::vector<Problem> *problems)
         }
         for (auto *times : {&contract.serverTokens, &contract.clientTokens})
             std::sort(times->begin(), times->end());
+    }
+    // Token times, sorted: the first and last are the farthest from the span.
+    for (const auto &[key, times] : {std::pair{kServerTokensKey, &contract.serverTokens},
+                                     std::pair{kClientTokensKey, &contract.clientTokens}}) {
+        if (times->empty())
+            continue;
+        for (const qint64 ns : {times->front(), times->back()}) {
+            if (const QString far = farFromSpan(ns, record); !far.isEmpty()) {
+                problems->push_back({fromStd(key), QStringLiteral("a token time of ") + far
+                                                       + QStringLiteral("; the token times of this span are ignored")});
+                times->clear();
+                break;
+            }
+        }
     }
 
     if (const auto *attribute = record.findAttribute(kDependsOnKey)) {

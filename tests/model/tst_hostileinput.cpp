@@ -128,6 +128,14 @@ void tst_HostileInput::reproducers_data()
     QTest::newRow("span in 2200") << "otlp-span-far-future-e2e.json" << true << 1 << 1
                                   << "1|endTimeUnixNano|the span ends 64330.1 days after the middle of its trace"
                                   << "";
+    // Found by the any_file fuzz target: a phase stamp in 2077 on a span of
+    // 2023 made a workflow's request last 54 years (its later stamps dropped as
+    // going backwards). The stamp is refused; E2E stays 100 ms and 49 ms.
+    QTest::newRow("phase stamp in 2077")
+        << "otlp-phase-stamp-2077.json" << true << 2 << 3
+        << "28|tracelane.phase.queue_enter_unix_nano|3400000000002000000 ns is more than 30 days from the span's "
+           "start (1700000000001000000 ns); ignored"
+        << "";
     // 10. Years a 64-bit ns time cannot hold.
     QTest::newRow("azure year 9999") << "azure-year9999.csv" << true << 2 << 1
                                      << "3|TIMESTAMP|the year 9999 is outside 1678-2261" << "";
