@@ -31,8 +31,8 @@
 #include <QTest>
 
 #include <cmath>
-#include <thread>
 #include <sys/stat.h>
+#include <thread>
 
 namespace {
 
@@ -67,29 +67,37 @@ private slots:
 void tst_HostileInput::reproducers_data()
 {
     QTest::addColumn<QString>("file");
-    QTest::addColumn<bool>("loads");          // false: a fatal "no valid records" outcome
+    QTest::addColumn<bool>("loads"); // false: a fatal "no valid records" outcome
     QTest::addColumn<int>("requests");
     QTest::addColumn<int>("rejected");
-    QTest::addColumn<QString>("first");       // brief() of the first rejection, as a prefix
-    QTest::addColumn<QString>("notice");      // a notice the load must carry, or empty
+    QTest::addColumn<QString>("first");  // brief() of the first rejection, as a prefix
+    QTest::addColumn<QString>("notice"); // a notice the load must carry, or empty
 
     // 1. Numbers beyond double range: a rejection naming the column.
     QTest::newRow("mooncake 1e999") << "mooncake-1e999.jsonl" << true << 0 << 1
-                                    << "1||invalid JSON at column 38: number overflow parsing '1e999'" << "";
+                                    << "1||invalid JSON at column 38: number overflow parsing '1e999'"
+                                    << "";
     QTest::newRow("mooncake timestamp 1e999") << "mooncake-ts-1e999.jsonl" << true << 1 << 1
-                                              << "1||invalid JSON at column 19: number overflow parsing '1e999'" << "";
+                                              << "1||invalid JSON at column 19: number overflow parsing '1e999'"
+                                              << "";
     QTest::newRow("llmperf 1e999") << "llmperf-1e999.json" << true << 0 << 1
-                                   << "1||invalid JSON at column 84: number overflow parsing '1e999'" << "";
+                                   << "1||invalid JSON at column 84: number overflow parsing '1e999'"
+                                   << "";
     QTest::newRow("aiperf 1e999") << "aiperf-1e999.jsonl" << true << 0 << 1
-                                  << "1||invalid JSON at column 159: number overflow parsing '1e999'" << "";
+                                  << "1||invalid JSON at column 159: number overflow parsing '1e999'"
+                                  << "";
     // 2. Fields of the wrong type.
     QTest::newRow("llmperf null tokens") << "llmperf-null-tokens.json" << true << 0 << 1
-                                         << "1|number_output_tokens|must be a whole number of tokens, got null" << "";
-    QTest::newRow("llmperf numeric error_msg") << "llmperf-numeric-error-msg.json" << true << 0 << 1
-                                               << "1|error_code|request failed (error_code 5): 7" << "";
-    QTest::newRow("aiperf numeric request id") << "aiperf-numeric-request-id.jsonl" << true << 1 << 0 << "" << "";
+                                         << "1|number_output_tokens|must be a whole number of tokens, got null"
+                                         << "";
+    QTest::newRow("llmperf numeric error_msg")
+        << "llmperf-numeric-error-msg.json" << true << 0 << 1 << "1|error_code|request failed (error_code 5): 7"
+        << "";
+    QTest::newRow("aiperf numeric request id") << "aiperf-numeric-request-id.jsonl" << true << 1 << 0 << ""
+                                               << "";
     QTest::newRow("aiperf error types") << "aiperf-error-types.jsonl" << true << 1 << 1
-                                        << "1|error|request failed: 499 5: " << "";
+                                        << "1|error|request failed: 499 5: "
+                                        << "";
     // 3. Stray closers in an LLMPerf array: the walk moves on.
     QTest::newRow("llmperf extra brace")
         << "llmperf-extra-brace.json" << true << 0 << 1
@@ -99,31 +107,36 @@ void tst_HostileInput::reproducers_data()
                                           << "1||invalid JSON at column 16: syntax error while parsing object - "
                                              "unexpected ']'; expected '}'"
                                           << "";
-    QTest::newRow("llmperf one changed byte") << "llmperf-hang-orig.json" << true << 100 << 52
-                                              << "2|error_code|request failed (error_code -100)" << "";
+    QTest::newRow("llmperf one changed byte")
+        << "llmperf-hang-orig.json" << true << 100 << 52 << "2|error_code|request failed (error_code -100)"
+        << "";
     // 4. Values nested 100,000 deep: read, kept as null past 128 levels.
     const QString deep = QStringLiteral("nested deeper than 128 levels");
-    QTest::newRow("jaeger deep operationName") << "jaeger-nest-operationName-100k.json" << true << 1 << 0 << ""
-                                               << deep;
+    QTest::newRow("jaeger deep operationName") << "jaeger-nest-operationName-100k.json" << true << 1 << 0 << "" << deep;
     QTest::newRow("jaeger deep tag value") << "jaeger-nest-tagvalue-100k.json" << true << 1 << 0 << "" << deep;
     QTest::newRow("any-agent deep attribute") << "anyagent-nest-attr-100k.json" << true << 1 << 0 << "" << deep;
-    QTest::newRow("langfuse deep metadata") << "langfuse-nest-metadata-attr-100k.json" << true << 1 << 0 << ""
-                                            << deep;
-    QTest::newRow("aiperf deep metadata") << "aiperf-nest-metadata.jsonl" << true << 1 << 5
-                                          << "2||invalid JSON at column 51" << deep;
+    QTest::newRow("langfuse deep metadata") << "langfuse-nest-metadata-attr-100k.json" << true << 1 << 0 << "" << deep;
+    QTest::newRow("aiperf deep metadata")
+        << "aiperf-nest-metadata.jsonl" << true << 1 << 5 << "2||invalid JSON at column 51" << deep;
     // 5. Extreme values into the exceedance analysis (see the tests below).
-    QTest::newRow("seed ±1e308 attribute") << "seed-attr-pm1e308-exceed.jsonl" << true << 200 << 0 << "" << "";
+    QTest::newRow("seed ±1e308 attribute") << "seed-attr-pm1e308-exceed.jsonl" << true << 200 << 0 << ""
+                                           << "";
     QTest::newRow("llmperf ITL 1e308 s")
         << "llmperf-itl-1e308-exceed.json" << true << 1 << 1
-        << "2|inter_token_latency_s|1e+308 s is not an inter-token latency (negative or over 30 days)" << "";
+        << "2|inter_token_latency_s|1e+308 s is not an inter-token latency (negative or over 30 days)"
+        << "";
     // 7. Token counts by one rule.
     QTest::newRow("llmperf token counts") << "llmperf-bad-token-counts-accepted.json" << true << 0 << 1
-                                          << "1|number_input_tokens|1e+30 tokens is beyond any real request" << "";
+                                          << "1|number_input_tokens|1e+30 tokens is beyond any real request"
+                                          << "";
     QTest::newRow("aiperf token counts") << "aiperf-tokens.jsonl" << true << 0 << 5
-                                         << "1|input_sequence_length|token counts must be positive, got -5" << "";
+                                         << "1|input_sequence_length|token counts must be positive, got -5"
+                                         << "";
     // 8. Detection from the first record, however far in or long.
-    QTest::newRow("64 KiB of blank lines") << "seed-64KiB-blank-prefix.jsonl" << true << 1 << 0 << "" << "";
-    QTest::newRow("langfuse long first input") << "langfuse-long-input-first.json" << true << 1 << 0 << "" << "";
+    QTest::newRow("64 KiB of blank lines") << "seed-64KiB-blank-prefix.jsonl" << true << 1 << 0 << ""
+                                           << "";
+    QTest::newRow("langfuse long first input") << "langfuse-long-input-first.json" << true << 1 << 0 << ""
+                                               << "";
     // 9. A span in 2200 inside a 2023 trace.
     QTest::newRow("span in 2200") << "otlp-span-far-future-e2e.json" << true << 1 << 1
                                   << "1|endTimeUnixNano|the span ends 64330.1 days after the middle of its trace"
@@ -136,14 +149,22 @@ void tst_HostileInput::reproducers_data()
         << "28|tracelane.phase.queue_enter_unix_nano|3400000000002000000 ns is more than 30 days from the span's "
            "start (1700000000001000000 ns); ignored"
         << "";
+    // The otlp target, the same way through a client token 231 days late.
+    QTest::newRow("token time 231 days late")
+        << "otlp-token-time-far.json" << true << 2 << 2
+        << "28|tracelane.tokens.client_unix_nano|a token time of 1720000000009000000 ns is more than 30 days from "
+           "the span's start (1700000000001000000 ns); the token times of this span are ignored"
+        << "";
     // 10. Years a 64-bit ns time cannot hold.
     QTest::newRow("azure year 9999") << "azure-year9999.csv" << true << 2 << 1
-                                     << "3|TIMESTAMP|the year 9999 is outside 1678-2261" << "";
+                                     << "3|TIMESTAMP|the year 9999 is outside 1678-2261"
+                                     << "";
     // Inputs users really have.
     QTest::newRow("gzip") << "seed.jsonl.gz" << true << 50 << 0 << ""
                           << "decompressed from gzip (3.4 kB to 20.5 kB)";
     QTest::newRow("two documents") << "two-docs.json" << true << 1 << 1
-                                   << "99||trailing data after the end of the JSON document" << "";
+                                   << "99||trailing data after the end of the JSON document"
+                                   << "";
     QTest::newRow("mixed formats") << "mixed.jsonl" << true << 20 << 13
                                    << "21||written as OTLP/JSON, not seed JSONL: the file mixes formats"
                                    << "the file mixes formats: 3 OTLP/JSON, 5 AIPerf JSONL and 5 Mooncake JSONL "
@@ -194,11 +215,9 @@ void tst_HostileInput::cliExitsCleanly_data()
                                 << 0;
     // Found by the class-table fuzz target: a numeric attribute only rejected
     // records carried; slicing by it never returned.
-    QTest::newRow("slice by an attribute no kept record has")
-        << QStringList{QStringLiteral("slice"),
-                       folder.filePath(QStringLiteral("seed-numeric-attribute-only-rejected.jsonl")),
-                       QStringLiteral("--by"), QStringLiteral("regt_tier")}
-        << 0;
+    QTest::newRow("slice by an attribute no kept record has") << QStringList{
+        QStringLiteral("slice"), folder.filePath(QStringLiteral("seed-numeric-attribute-only-rejected.jsonl")),
+        QStringLiteral("--by"), QStringLiteral("regt_tier")} << 0;
     QTest::newRow("critical-path deep") << QStringList{QStringLiteral("critical-path"),
                                                        folder.filePath(
                                                            QStringLiteral("jaeger-nest-operationName-100k.json"))}
@@ -272,7 +291,7 @@ void tst_HostileInput::exceedanceOverExtremeAttribute()
 void tst_HostileInput::tokenCountRule_data()
 {
     QTest::addColumn<QByteArray>("json");
-    QTest::addColumn<int>("count");           // -1: rejected
+    QTest::addColumn<int>("count"); // -1: rejected
     QTest::addColumn<QString>("reason");
     QTest::newRow("31") << QByteArray("31") << 31 << "";
     QTest::newRow("31.0") << QByteArray("31.0") << 31 << "";
@@ -319,8 +338,7 @@ void tst_HostileInput::sameTokenRuleInEveryLoader()
     QFETCH(QByteArray, value);
     QFETCH(QString, reason);
     QTemporaryDir dir;
-    const QByteArray seed
-        = "{\"request_id\": \"r\", \"prompt_tokens\": " + value
+    const QByteArray seed = "{\"request_id\": \"r\", \"prompt_tokens\": " + value
         + ", \"output_tokens\": 4, \"client_send_ms\": 0, \"gateway_arrival_ms\": 1, \"queue_enter_ms\": 2, "
           "\"prefill_start_ms\": 3, \"prefill_end_ms\": 4, \"first_token_server_ms\": 5, "
           "\"first_token_client_ms\": 6, \"last_token_client_ms\": 9}\n";
@@ -331,8 +349,8 @@ void tst_HostileInput::sameTokenRuleInEveryLoader()
                               "{\"ttft\": {\"value\": 100, \"unit\": \"ms\"}, \"request_latency\": {\"value\": 300, "
                               "\"unit\": \"ms\"}, \"input_sequence_length\": {\"value\": "
         + value + ", \"unit\": \"tokens\"}, \"output_sequence_length\": {\"value\": 4, \"unit\": \"tokens\"}}}\n";
-    const QByteArray mooncake = "{\"timestamp\": 0, \"input_length\": " + value
-        + ", \"output_length\": 4, \"hash_ids\": [1]}\n";
+    const QByteArray mooncake
+        = "{\"timestamp\": 0, \"input_length\": " + value + ", \"output_length\": 4, \"hash_ids\": [1]}\n";
     const std::pair<QString, QByteArray> files[] = {
         {QStringLiteral("seed.jsonl"), seed},
         {QStringLiteral("llmperf.json"), llmperf},
@@ -360,7 +378,7 @@ void tst_HostileInput::sameTokenRuleInEveryLoader()
 void tst_HostileInput::azureYearsOutsideNanoseconds_data()
 {
     QTest::addColumn<QByteArray>("timestamp");
-    QTest::addColumn<QString>("reason");   // empty: accepted
+    QTest::addColumn<QString>("reason"); // empty: accepted
     QTest::newRow("9999") << QByteArray("9999-12-31 23:59:59.9999999")
                           << "the year 9999 is outside 1678-2261, the years a time in 64-bit nanoseconds can hold";
     QTest::newRow("0001") << QByteArray("0001-01-01 00:00:00")
@@ -406,10 +424,11 @@ void tst_HostileInput::absurdRequestDurationRejected()
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("long.jsonl"));
     // 40 days between sending and the last token: a stamp in the wrong unit.
-    writeFile(path, "{\"request_id\": \"r\", \"prompt_tokens\": 3, \"output_tokens\": 4, \"client_send_ms\": 0, "
-                    "\"gateway_arrival_ms\": 1, \"queue_enter_ms\": 2, \"prefill_start_ms\": 3, \"prefill_end_ms\": 4, "
-                    "\"first_token_server_ms\": 5, \"first_token_client_ms\": 6, "
-                    "\"last_token_client_ms\": 3456000000}\n");
+    writeFile(path,
+              "{\"request_id\": \"r\", \"prompt_tokens\": 3, \"output_tokens\": 4, \"client_send_ms\": 0, "
+              "\"gateway_arrival_ms\": 1, \"queue_enter_ms\": 2, \"prefill_start_ms\": 3, \"prefill_end_ms\": 4, "
+              "\"first_token_server_ms\": 5, \"first_token_client_ms\": 6, "
+              "\"last_token_client_ms\": 3456000000}\n");
     const LoadResult result = load(path);
     QCOMPARE(result.store->requests.rowCount(), 0);
     QCOMPARE(brief(result.store->rejected.front()),
@@ -473,11 +492,12 @@ void tst_HostileInput::outOfMemoryIsAMessage()
     // a 150 MB address-space limit the load runs out of memory and says so.
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("big-attribute.json"));
-    writeFile(path, "{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [{\"traceId\": "
-                    "\"0af7651916cd43dd8448eb211c80319c\", \"spanId\": \"b7ad6b7169203331\", \"name\": \"chat\", "
-                    "\"startTimeUnixNano\": \"1700000000000000000\", \"endTimeUnixNano\": \"1700000001000000000\", "
-                    "\"attributes\": [{\"key\": \"gen_ai.prompt\", \"value\": {\"stringValue\": \""
-                        + QByteArray(30'000'000, 'x') + "\"}}]}]}]}]}");
+    writeFile(path,
+              "{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [{\"traceId\": "
+              "\"0af7651916cd43dd8448eb211c80319c\", \"spanId\": \"b7ad6b7169203331\", \"name\": \"chat\", "
+              "\"startTimeUnixNano\": \"1700000000000000000\", \"endTimeUnixNano\": \"1700000001000000000\", "
+              "\"attributes\": [{\"key\": \"gen_ai.prompt\", \"value\": {\"stringValue\": \""
+                  + QByteArray(30'000'000, 'x') + "\"}}]}]}]}]}");
     const auto analyse = [](const QString &file) {
         auto cli = std::make_unique<QProcess>();
         cli->start(QStringLiteral("/bin/sh"),
