@@ -93,8 +93,10 @@ Status fromOtlp(std::string_view text, int digits, std::string *out, QString *er
 
 Status fromDecimal(std::string_view text, int digits, std::string *out, QString *error)
 {
-    if (text.empty())
+    if (text.empty()) {
+        *error = QStringLiteral("empty (an id needs at least one digit)");
         return Status::Empty;
+    }
     // Little-endian 32-bit limbs; enough for 128 bits.
     std::array<quint32, 4> limbs{};
     const int limbCount = digits / 8;

@@ -23,7 +23,8 @@ Status fromHex(std::string_view text, int digits, std::string *out);
 // shorter hex (padded). `error` says what the text is not.
 Status fromOtlp(std::string_view text, int digits, std::string *out, QString *error);
 
-// A non-negative decimal integer of up to digits*4 bits, converted exactly.
+// A non-negative decimal integer of up to digits*4 bits, converted exactly;
+// `error` says why when it is not Ok (empty text included).
 Status fromDecimal(std::string_view text, int digits, std::string *out, QString *error);
 
 // Hex when it is hex; anything else is kept verbatim (hand-written fixtures

@@ -155,6 +155,10 @@ void tst_HostileInput::reproducers_data()
         << "28|tracelane.tokens.client_unix_nano|a token time of 1720000000009000000 ns is more than 30 days from "
            "the span's start (1700000000001000000 ns); the token times of this span are ignored"
         << "";
+    // The anyagent target: an empty trace_id was rejected with no reason.
+    QTest::newRow("any-agent empty trace_id") << "anyagent-empty-trace-id.json" << true << 1 << 1
+                                              << "0|spans[0].context.trace_id|empty (an id needs at least one digit)"
+                                              << "";
     // 10. Years a 64-bit ns time cannot hold.
     QTest::newRow("azure year 9999") << "azure-year9999.csv" << true << 2 << 1
                                      << "3|TIMESTAMP|the year 9999 is outside 1678-2261"
