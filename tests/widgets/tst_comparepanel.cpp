@@ -18,6 +18,7 @@
 #include "analysis/lanes/LaneLayout.h"
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
+#include "support/PathFixtures.h"
 #include "support/WorkflowPopulation.h"
 
 #include <QAbstractItemModelTester>
@@ -48,21 +49,8 @@ std::shared_ptr<TraceStore> load(const QString &path)
 std::shared_ptr<TraceStore> agents(double toolMs)
 {
     WorkflowPopulation population;
-    for (int i = 0; i < 40; ++i) {
-        std::vector<PopulationSpan> spans;
-        double t = 2.0;
-        const auto step = [&](const std::string &id, const std::string &name, const std::string &operation,
-                              const std::string &service, double ms) {
-            spans.push_back({id, "agent", name, operation, service, t, t + ms});
-            t += ms + 2.0;
-        };
-        step("retrieve", "retrieve documents", "retrieval", "vector-db", 100.0);
-        step("plan", "chat plan", "chat", "llm", 300.0);
-        step("tool", "lookup_order " + std::to_string(10'000 + i), "execute_tool", "orders", toolMs);
-        step("answer", "chat answer", "chat", "llm", 500.0);
-        spans.insert(spans.begin(), {"agent", "", "invoke_agent support", "invoke_agent", "agent", 0.0, t});
-        population.add(spans, i * 10'000.0);
-    }
+    for (int i = 0; i < 40; ++i)
+        population.add(PathFixtures::agentWorkflow(i, 100.0, toolMs), i * 10'000.0);
     return population.store();
 }
 
