@@ -56,7 +56,7 @@ int runPush(const CliContext &context, const QStringList &arguments)
         context.err << QStringLiteral("tracelane-cli clickhouse push: expected FILE and URL\n");
         return ExitUsage;
     }
-    const QString path = arguments[0];
+    const QString &path = arguments[0];
     ClickHouseSource source;
     if (!openSource(context, arguments[1], &source))
         return ExitUsage;

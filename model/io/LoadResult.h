@@ -13,7 +13,7 @@ struct LoadOptions
     // Worker threads for chunked parsing; 0 means one per core.
     int threads = 0;
     // A single record longer than this is rejected unread.
-    qint64 maxRecordBytes = 16 * 1024 * 1024;
+    qint64 maxRecordBytes = qint64{16} * 1024 * 1024;
 };
 
 // Outcome of loading one file. `fatalError` is set when nothing could be

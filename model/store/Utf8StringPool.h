@@ -48,7 +48,7 @@ public:
 private:
     std::string_view store(std::string_view text);
 
-    static constexpr size_t kBlockBytes = 64 * 1024;
+    static constexpr size_t kBlockBytes = size_t{64} * 1024;
     std::vector<std::unique_ptr<char[]>> m_blocks;
     size_t m_blockUsed = kBlockBytes;
     size_t m_storedBytes = 0;
