@@ -1,8 +1,8 @@
 #include "BackgroundPool.h"
 
 #include <QThread>
-#include <QtGlobal>
 #include <QThreadPool>
+#include <QtGlobal>
 
 #ifdef Q_OS_LINUX
 #include <cerrno>

@@ -20,8 +20,8 @@
 namespace {
 
 // Marker shape per percentile, so p95 and p99 read apart without colour.
-constexpr std::array<QCPScatterStyle::ScatterShape, kClassQuantiles.size()> kMarkerShapes = {
-    QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond};
+constexpr std::array<QCPScatterStyle::ScatterShape, kClassQuantiles.size()> kMarkerShapes
+    = {QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond};
 
 } // namespace
 
@@ -59,7 +59,7 @@ ClassCdfPlot::ClassCdfPlot(QWidget *parent)
     m_plot->plotLayout()->addElement(0, 1, legendColumn);
     legendColumn->setMargins(QMargins(0, 5, 5, 5));
     legendColumn->addElement(0, 0, m_plot->legend);
-    legendColumn->addElement(1, 0, new QCPLayoutElement(m_plot));   // pushes the legend to the top
+    legendColumn->addElement(1, 0, new QCPLayoutElement(m_plot)); // pushes the legend to the top
     legendColumn->setRowStretchFactor(1, 100.0);
     m_plot->legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
     m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);
@@ -126,8 +126,7 @@ void ClassCdfPlot::redraw()
         m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     else
         unit = MillisecondTicker::apply(m_plot->xAxis, largest, false);
-    m_plot->xAxis->setLabel(
-        tr("%1 at the %2 boundary (%3)").arg(metricLabel(m_metric), boundaryKey(m_boundary), unit));
+    m_plot->xAxis->setLabel(tr("%1 at the %2 boundary (%3)").arg(metricLabel(m_metric), boundaryKey(m_boundary), unit));
     const QColor text = palette().color(QPalette::Text);
     double lo = std::numeric_limits<double>::infinity();
     double hi = -std::numeric_limits<double>::infinity();

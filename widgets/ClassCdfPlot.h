@@ -20,7 +20,7 @@ public:
     // `cells` are drawn in order, in the class colours; `overall` (if any)
     // is drawn as a dashed line in the text colour.
     void setCurves(std::vector<ClassCell> cells, std::optional<ClassCell> overall, Metric metric, Boundary boundary);
-    void setSloMs(double ms);   // 0 removes the line
+    void setSloMs(double ms); // 0 removes the line
     double sloMs() const;
 
     QCustomPlot *plot() const { return m_plot; }

@@ -91,9 +91,9 @@ void ClassSplitBar::setTable(const RequestTable *table)
         m_second->addItem(dimension.label, dimension.key);
     }
     const qsizetype cache = table ? cachedPrefixAttribute(*table) : -1;
-    m_cacheStatus->setText(cache >= 0 ? tr("Cached prefix: read from \u201c%1\u201d")
-                                            .arg(table->attributes()[size_t(cache)].name())
-                                      : tr("Cached prefix: no cache attribute in this trace"));
+    m_cacheStatus->setText(
+        cache >= 0 ? tr("Cached prefix: read from \u201c%1\u201d").arg(table->attributes()[size_t(cache)].name())
+                   : tr("Cached prefix: no cache attribute in this trace"));
 }
 
 void ClassSplitBar::showMetric(Metric metric)

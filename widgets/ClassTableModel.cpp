@@ -23,8 +23,7 @@ QString numberText(double value)
 
 ClassTableModel::ClassTableModel(QObject *parent)
     : QAbstractTableModel(parent)
-{
-}
+{ }
 
 void ClassTableModel::setTable(ClassTable table)
 {
@@ -55,7 +54,7 @@ QString ClassTableModel::quantileText(const QuantileEstimate &estimate, Metric m
 {
     if (estimate.tooFew())
         return tr("too few requests");
-    Q_UNUSED(metric);   // the unit is in the column header
+    Q_UNUSED(metric); // the unit is in the column header
     return QStringLiteral("%1 [%2\u2013%3]")
         .arg(numberText(estimate.value), numberText(estimate.lower), numberText(estimate.upper));
 }
@@ -158,7 +157,7 @@ QVariant ClassTableModel::data(const QModelIndex &index, int role) const
         return toolTip(cell, index.column());
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(index.column() < dimensionColumns() ? Qt::AlignLeft | Qt::AlignVCenter
-                                                                        : Qt::AlignRight | Qt::AlignVCenter);
+                                                                       : Qt::AlignRight | Qt::AlignVCenter);
     case Qt::FontRole: {
         const bool tooFew = fixed >= P50 && fixed <= P99 && cell.quantiles[size_t(fixed - P50)].tooFew();
         if (!overall && !tooFew)

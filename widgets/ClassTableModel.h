@@ -13,7 +13,7 @@ class ClassTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column {   // after the dimension columns
+    enum Column { // after the dimension columns
         Requests,
         RequestShare,
         N,
@@ -26,8 +26,8 @@ public:
         FixedColumnCount
     };
     enum Roles {
-        SortRole = Qt::UserRole,   // raw number (NaN for "too few requests")
-        CellRole,                  // index into ClassTable::cells; -1 for the overall row
+        SortRole = Qt::UserRole, // raw number (NaN for "too few requests")
+        CellRole,                // index into ClassTable::cells; -1 for the overall row
     };
 
     explicit ClassTableModel(QObject *parent = nullptr);

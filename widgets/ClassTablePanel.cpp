@@ -8,8 +8,8 @@
 #include "ViewState.h"
 #include "analysis/classes/ClassCellRows.h"
 #include "analysis/classes/ClassColumn.h"
-#include "analysis/stats/ColumnCache.h"
 #include "analysis/requests/RequestSlice.h"
+#include "analysis/stats/ColumnCache.h"
 #include "store/TraceStore.h"
 
 #include <QHeaderView>
@@ -56,7 +56,7 @@ ClassTablePanel::ClassTablePanel(ViewState *state, QWidget *parent)
 
     m_sort->setSourceModel(m_model);
     m_view->setModel(m_sort);
-    m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);   // table order until a header is clicked
+    m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // table order until a header is clicked
     m_view->setSortingEnabled(true);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -69,7 +69,7 @@ ClassTablePanel::ClassTablePanel(ViewState *state, QWidget *parent)
     splitter->addWidget(m_cdf);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
-    splitter->setSizes({650, 350});   // the table's four interval columns need the room
+    splitter->setSizes({650, 350}); // the table's four interval columns need the room
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -128,7 +128,7 @@ void ClassTablePanel::onSliceChanged()
 {
     const Scope now{m_state->hasSlice(), m_state->slice(), m_state->sliceLabel()};
     if (m_written && now == *m_written)
-        return;   // the filter this panel set from its own selection
+        return; // the filter this panel set from its own selection
     if (m_written) {
         // Someone else replaced the class filter: the picked cells no longer hold.
         m_written.reset();
@@ -236,7 +236,7 @@ std::vector<int> ClassTablePanel::selectedCells() const
     for (const QModelIndex &index : m_view->selectionModel()->selectedRows()) {
         const int cell = m_model->cellOfRow(m_sort->mapToSource(index).row());
         if (cell >= 0)
-            cells.push_back(cell);   // the overall row is the scope itself
+            cells.push_back(cell); // the overall row is the scope itself
     }
     return cells;
 }
@@ -253,7 +253,8 @@ void ClassTablePanel::onSelectionChanged()
         rows.insert(rows.end(), members.begin(), members.end());
         QStringList parts;
         for (size_t d = 0; d < table.dimensions.size(); ++d)
-            parts << QStringLiteral("%1 = %2").arg(table.dimensions[d].label, table.cells[size_t(cell)].classes.value(int(d)));
+            parts << QStringLiteral("%1 = %2").arg(table.dimensions[d].label,
+                                                   table.cells[size_t(cell)].classes.value(int(d)));
         labels << parts.join(QStringLiteral(", "));
     }
     updateCurves();

@@ -83,8 +83,8 @@ private:
     ViewState *m_state = nullptr;
     std::shared_ptr<ColumnCache> m_cache;
     LatestJob m_job{this};
-    Scope m_scope;                              // what the table was computed on
-    std::optional<Scope> m_written;             // the slice this panel set from a selection
+    Scope m_scope;                  // what the table was computed on
+    std::optional<Scope> m_written; // the slice this panel set from a selection
     std::vector<std::vector<qint32>> m_cellRows;
 
     ClassSplitBar *m_split = nullptr;

@@ -28,7 +28,7 @@ bool ClassTableSortModel::lessThan(const QModelIndex &left, const QModelIndex &r
     if (std::isnan(x) || std::isnan(y)) {
         // "Too few requests" after every number, in either order.
         if (std::isnan(x) == std::isnan(y))
-            return false;   // a stable sort keeps the table order
+            return false; // a stable sort keeps the table order
         return std::isnan(y) ? ascending : !ascending;
     }
     return x < y;

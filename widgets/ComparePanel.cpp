@@ -272,10 +272,11 @@ void ComparePanel::prepare()
     const auto candidate = m_state->candidate();
     m_lanesStale = true;
     if (!baseline || !candidate) {
-        m_sides->setText(baseline ? tr("Baseline: %1. Put a candidate beside it with File \u2192 Compare With\u2026 "
-                                       "(or drop a second file while holding Shift).")
-                                        .arg(fileOf(*baseline))
-                                  : tr("Open a trace (the baseline), then File \u2192 Compare With\u2026 a candidate."));
+        m_sides->setText(baseline
+                             ? tr("Baseline: %1. Put a candidate beside it with File \u2192 Compare With\u2026 "
+                                  "(or drop a second file while holding Shift).")
+                                   .arg(fileOf(*baseline))
+                             : tr("Open a trace (the baseline), then File \u2192 Compare With\u2026 a candidate."));
         showIdle(tr("No comparison yet."));
         updateLanes();
         return;
@@ -286,8 +287,8 @@ void ComparePanel::prepare()
     QString baselineLabel = fileOf(*baseline);
     QString candidateLabel = m_state->candidateLabel();
     if (!baseline->sourceFiles.isEmpty() && !candidate->sourceFiles.isEmpty())
-        std::tie(baselineLabel, candidateLabel) =
-            SideNames::distinguish(baseline->sourceFiles.first(), candidate->sourceFiles.first());
+        std::tie(baselineLabel, candidateLabel)
+            = SideNames::distinguish(baseline->sourceFiles.first(), candidate->sourceFiles.first());
     m_sides->setText(tr("<b>Baseline:</b> %1 (%2 requests) &nbsp; <b>Candidate:</b> %3 (%4 requests)")
                          .arg(baselineLabel.toHtmlEscaped(), locale.toString(baseline->requests.rowCount()),
                               candidateLabel.toHtmlEscaped(), locale.toString(candidate->requests.rowCount())));
@@ -316,9 +317,8 @@ void ComparePanel::evaluate()
         prepare();
         return;
     }
-    m_evaluateJob.start([samples = m_samples, wanted](const std::atomic<bool> *) {
-        return TraceComparison::evaluate(*samples, wanted);
-    },
+    m_evaluateJob.start([samples = m_samples,
+                         wanted](const std::atomic<bool> *) { return TraceComparison::evaluate(*samples, wanted); },
                         [this](TraceComparison comparison) { apply(std::move(comparison)); });
 }
 
@@ -372,7 +372,8 @@ void ComparePanel::updateBanner()
     const QStringList warnings = comparison.workload.warnings();
     if (!warnings.isEmpty())
         text += QStringLiteral("\n\u26a0 ") + warnings.first()
-            + (warnings.size() > 1 ? tr(" (and %1 more: see Stop rule & workload)").arg(warnings.size() - 1) : QString());
+            + (warnings.size() > 1 ? tr(" (and %1 more: see Stop rule & workload)").arg(warnings.size() - 1)
+                                   : QString());
     m_banner->setText(text);
     m_banner->setStyleSheet(QStringLiteral("QLabel { %1 }").arg(colours));
 }
@@ -402,7 +403,8 @@ void ComparePanel::updateCurves()
         for (const int row : rows) {
             const int cell = m_model->cellOfRow(row);
             const ComparisonCell &entry = cell < 0 ? comparison.overall : comparison.cells[size_t(cell)];
-            curves.push_back({entry.label(), m_samples->cdf(cell, false), m_samples->cdf(cell, true), entry.difference});
+            curves.push_back(
+                {entry.label(), m_samples->cdf(cell, false), m_samples->cdf(cell, true), entry.difference});
         }
     }
     const ComparisonSpec &spec = comparison.spec;

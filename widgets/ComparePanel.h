@@ -57,10 +57,10 @@ public:
     bool isComputing() const;
 
     // Controls, as a user would set them.
-    bool setDimensions(const QStringList &keys);   // empty: no class split
-    void setPercentile(double q);                  // 0.95
-    void setSloMs(double ms);                      // 0: none
-    void setPredictedSavingMs(double ms);          // NaN: none
+    bool setDimensions(const QStringList &keys); // empty: no class split
+    void setPercentile(double q);                // 0.95
+    void setSloMs(double ms);                    // 0: none
+    void setPredictedSavingMs(double ms);        // NaN: none
     // Picks these rows of model() as a user selecting them.
     void selectRows(const QList<int> &rows);
     ComparisonSpec spec() const;

@@ -21,10 +21,10 @@ class ComparisonCdfPlot : public QWidget
 public:
     struct Curve
     {
-        QString label;                    // "eu", "overall"
+        QString label; // "eu", "overall"
         std::vector<CdfPoint> baseline;
         std::vector<CdfPoint> candidate;
-        PercentileDifference difference;  // the estimates at the target percentile
+        PercentileDifference difference; // the estimates at the target percentile
     };
 
     explicit ComparisonCdfPlot(QWidget *parent = nullptr);

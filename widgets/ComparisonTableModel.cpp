@@ -18,7 +18,8 @@ QString estimateText(const QuantileEstimate &estimate)
     if (estimate.tooFew())
         return ReportFormat::fixed(estimate.value) + QStringLiteral(" (too few)");
     return QStringLiteral("%1 [%2\u2013%3]")
-        .arg(ReportFormat::fixed(estimate.value), ReportFormat::fixed(estimate.lower), ReportFormat::fixed(estimate.upper));
+        .arg(ReportFormat::fixed(estimate.value), ReportFormat::fixed(estimate.lower),
+             ReportFormat::fixed(estimate.upper));
 }
 
 QString missText(qint64 misses, qint64 n)
@@ -30,7 +31,9 @@ QString missText(qint64 misses, qint64 n)
 
 } // namespace
 
-ComparisonTableModel::ComparisonTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+ComparisonTableModel::ComparisonTableModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{ }
 
 void ComparisonTableModel::setComparison(TraceComparison comparison)
 {
@@ -114,10 +117,9 @@ QVariant ComparisonTableModel::display(const ComparisonCell &cell, int column) c
     case Change:
         return ComparisonText::change(d);
     case ChangePercent:
-        return std::isfinite(d.differencePercent)
-            ? (d.differencePercent > 0 ? QStringLiteral("+") : QString()) + QString::number(d.differencePercent, 'f', 1)
-                + QLatin1Char('%')
-            : QStringLiteral("\u2014");
+        return std::isfinite(d.differencePercent) ? (d.differencePercent > 0 ? QStringLiteral("+") : QString())
+                + QString::number(d.differencePercent, 'f', 1) + QLatin1Char('%')
+                                                  : QStringLiteral("\u2014");
     case Detectable:
         return std::isfinite(d.detectableMs) ? QStringLiteral("\u00b1") + ReportFormat::fixed(d.detectableMs)
                                              : QStringLiteral("\u2014");
@@ -179,7 +181,7 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
         return int(cell.difference.verdict);
     case Qt::TextAlignmentRole:
         return index.column() == Class || index.column() == Verdict ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                                                     : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+                                                                    : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::SizeHintRole:
         if (index.column() == Verdict) {
             // Room for the words beside the colour, which must never be clipped.
@@ -217,7 +219,8 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
             return m_comparison.missesAgainstSlo
                 ? tr("Requests above the SLO of %1 ms").arg(ReportFormat::fixed(m_comparison.spec.sloMs))
                 : tr("Requests above this row's baseline %1 (%2 ms)")
-                      .arg(ReportFormat::percentileLabel(m_comparison.spec.q), ReportFormat::fixed(cell.missThresholdMs));
+                      .arg(ReportFormat::percentileLabel(m_comparison.spec.q),
+                           ReportFormat::fixed(cell.missThresholdMs));
         return {};
     default:
         return {};

@@ -30,9 +30,9 @@ public:
         ColumnCount
     };
     enum Roles {
-        SortRole = Qt::UserRole,   // raw number (NaN when undefined)
-        CellRole,                  // index into TraceComparison::cells; -1 for the overall row
-        VerdictRole,               // PercentileDifference::Verdict as int
+        SortRole = Qt::UserRole, // raw number (NaN when undefined)
+        CellRole,                // index into TraceComparison::cells; -1 for the overall row
+        VerdictRole,             // PercentileDifference::Verdict as int
     };
 
     explicit ComparisonTableModel(QObject *parent = nullptr);

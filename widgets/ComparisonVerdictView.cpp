@@ -12,9 +12,15 @@
 
 namespace {
 
-QString escaped(const QString &text) { return text.toHtmlEscaped(); }
+QString escaped(const QString &text)
+{
+    return text.toHtmlEscaped();
+}
 
-QString fixed(double value, int decimals = 1) { return ReportFormat::fixed(value, decimals); }
+QString fixed(double value, int decimals = 1)
+{
+    return ReportFormat::fixed(value, decimals);
+}
 
 } // namespace
 
@@ -71,7 +77,8 @@ void ComparisonVerdictView::setComparison(const TraceComparison &comparison)
         }
         const PhaseShift &shift = comparison.phaseShift;
         if (!shift.isEmpty()) {
-            heading(tr("Phases at the %1, side by side (never added)").arg(ReportFormat::percentileLabel(comparison.spec.q)));
+            heading(tr("Phases at the %1, side by side (never added)")
+                        .arg(ReportFormat::percentileLabel(comparison.spec.q)));
             QStringList rows;
             for (const auto &row : shift.phases) {
                 if (row.baselineObserved == 0 && row.candidateObserved == 0)

@@ -84,7 +84,8 @@ DistributionPanel::DistributionPanel(ViewState *state, QWidget *parent)
     layout->addWidget(m_plot, 1);
 
     m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize(), QFont::Bold)));
+    m_plot->plotLayout()->addElement(
+        0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize(), QFont::Bold)));
     m_plot->yAxis2->setVisible(true);
     // The legend sits in its own row under the plot, never over the data.
     m_plot->legend->setVisible(true);
@@ -211,7 +212,8 @@ void DistributionPanel::redraw()
             // Requests are in scope but none has this metric: say what it needs.
             empty = tr("None of these %1 requests has %2.\n%3.")
                         .arg(locale.toString(m_state->scopeSize()), metricLabel(metric),
-                             whatMetricNeeds(metric, m_scope.boundary).replace(QStringLiteral("; "), QStringLiteral(";\n")));
+                             whatMetricNeeds(metric, m_scope.boundary)
+                                 .replace(QStringLiteral("; "), QStringLiteral(";\n")));
         }
         if (!empty.isEmpty()) {
             // Said inside the plot, where the histogram would be.
@@ -288,7 +290,7 @@ void DistributionPanel::redraw()
         labelBackground.setAlpha(170);
         label->setBrush(labelBackground);
         label->setText(caption);
-        m_markLabels.emplace_back(label, value);   // placed once the plot is laid out
+        m_markLabels.emplace_back(label, value); // placed once the plot is laid out
     };
     for (const PercentileMark &mark : kMarks) {
         const double value = m_scope.*(mark.value);
@@ -297,8 +299,7 @@ void DistributionPanel::redraw()
     }
     const double slo = m_slo->value();
     if (slo > 0.0) {
-        addMark(slo,
-                tr("SLO %1: %2% within").arg(valueText(metric, slo), locale.toString(m_sloShare * 100.0, 'f', 1)),
+        addMark(slo, tr("SLO %1: %2% within").arg(valueText(metric, slo), locale.toString(m_sloShare * 100.0, 'f', 1)),
                 QColor(0xC0, 0x00, 0x20), Qt::SolidLine, 2.0);
         lo = qMin(lo, slo);
         hi = qMax(hi, slo);
@@ -333,8 +334,8 @@ void DistributionPanel::placeMarkLabels()
         marks.push_back({m_plot->xAxis->coordToPixel(value), double(text.width() + padding.left() + padding.right())});
     }
     const int rows = qMax(1, int((area.height() - 8) / rowHeight));
-    const auto placements =
-        MarkLabelLayout::place(marks, area.left() + 2.0, area.right() - 2.0, area.top() + 4.0, rowHeight, rows);
+    const auto placements
+        = MarkLabelLayout::place(marks, area.left() + 2.0, area.right() - 2.0, area.top() + 4.0, rowHeight, rows);
     for (size_t i = 0; i < placements.size(); ++i) {
         // Anchored at the edge next to the line, so the gap is exact.
         QCPItemText *label = m_markLabels[i].first;
@@ -355,7 +356,8 @@ void DistributionPanel::showTitle()
 {
     if (auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0))) {
         // A long filter label is cut at its end rather than at both edges.
-        title->setText(QFontMetrics(title->font()).elidedText(m_title, Qt::ElideRight, qMax(100, m_plot->width() - 16)));
+        title->setText(
+            QFontMetrics(title->font()).elidedText(m_title, Qt::ElideRight, qMax(100, m_plot->width() - 16)));
         m_plot->setToolTip(m_title);
     }
 }

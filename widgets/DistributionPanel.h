@@ -37,7 +37,7 @@ public:
     bool isComputing() const { return m_job.isRunning(); }
 
     void setLogScale(bool on);
-    void setSloMs(double ms);   // 0 removes the line
+    void setSloMs(double ms); // 0 removes the line
 
 signals:
     void distributionReady();
@@ -51,7 +51,7 @@ private:
     {
         Distribution scope;
         std::optional<Distribution> selection;
-        double sloShare = 0.0;   // share of scope at or under the SLO
+        double sloShare = 0.0; // share of scope at or under the SLO
     };
 
     void recompute();

@@ -14,7 +14,7 @@ struct ExceedanceMarks
     Metric metric = Metric::Ttft;
     Boundary boundary = Boundary::Client;
     double thresholdMs = 0.0;
-    QString label;   // e.g. "TTFT > p95 (659.5 ms), client boundary"
+    QString label; // e.g. "TTFT > p95 (659.5 ms), client boundary"
     RowSet members;
 
     bool isEmpty() const { return members.isEmpty(); }

@@ -8,8 +8,8 @@
 #include "RequestTimeline.h"
 #include "SetComparisonView.h"
 #include "ViewState.h"
-#include "analysis/stats/ColumnCache.h"
 #include "analysis/requests/RequestSlice.h"
+#include "analysis/stats/ColumnCache.h"
 #include "store/TraceStore.h"
 
 #include <QAction>
@@ -209,8 +209,8 @@ void ExceedancePanel::recompute()
     m_job.start(
         [cache = m_cache, spec, sliced, scope = std::move(scope)](const std::atomic<bool> *) {
             const RequestTable &table = cache->table();
-            const RequestSlice slice = sliced ? RequestSlice::fromRows(table.rowCount(), scope.rows())
-                                              : RequestSlice::all(table.rowCount());
+            const RequestSlice slice
+                = sliced ? RequestSlice::fromRows(table.rowCount(), scope.rows()) : RequestSlice::all(table.rowCount());
             Result result;
             auto analysis = std::make_shared<ExceedanceAnalysis>(ExceedanceAnalysis::compute(*cache, slice, spec));
             for (const qint32 row : analysis->set.members)
@@ -238,12 +238,13 @@ void ExceedancePanel::apply(Result result)
     marks.metric = set.spec.metric;
     marks.boundary = set.boundary;
     marks.thresholdMs = set.threshold;
-    marks.label = tr("%1 > p%2 (%3), %4 boundary")
-                      .arg(metricLabel(set.spec.metric), QLocale().toString(set.spec.q * 100.0, 'g', 4),
-                           FeatureText::withUnit(set.threshold, metricUnit(set.spec.metric)), boundaryKey(set.boundary));
+    marks.label
+        = tr("%1 > p%2 (%3), %4 boundary")
+              .arg(metricLabel(set.spec.metric), QLocale().toString(set.spec.q * 100.0, 'g', 4),
+                   FeatureText::withUnit(set.threshold, metricUnit(set.spec.metric)), boundaryKey(set.boundary));
     marks.members = RowSet::fromRows(set.members);
     m_comparison->setAnalysis(*m_analysis);
-    m_state->setExceedance(std::move(marks));   // drops the cursor when it left the set
+    m_state->setExceedance(std::move(marks)); // drops the cursor when it left the set
     if (m_pendingMember.position >= 0) {
         stepToPending();
     } else {
@@ -309,7 +310,8 @@ void ExceedancePanel::recomputePaths()
     m_pathJob.start(
         [store, paths = m_paths, analysis = m_analysis, target, kind](const std::atomic<bool> *cancel) {
             PathResult result;
-            result.paths = paths ? paths : std::make_shared<const WorkflowPaths>(WorkflowPaths::compute(*store, 0, cancel));
+            result.paths
+                = paths ? paths : std::make_shared<const WorkflowPaths>(WorkflowPaths::compute(*store, 0, cancel));
             if (result.paths->cancelled())
                 return PathResult{};
             const SpanKeys keys = SpanKeys::build(*store, kind);
@@ -350,13 +352,12 @@ void ExceedancePanel::updateSummary()
         return;
     }
     const QString scope = m_state->hasSlice() ? tr("filter: %1").arg(m_state->sliceLabel()) : tr("whole trace");
-    m_summary->setText(tr("Threshold: p%1 of %2 at the %3 boundary = <b>%4</b> \u00b7 set: <b>%5</b> of %6 "
-                          "with %2 (%7)")
-                           .arg(locale.toString(set.spec.q * 100.0, 'g', 4), metricLabel(set.spec.metric),
-                                boundaryKey(set.boundary),
-                                FeatureText::withUnit(set.threshold, metricUnit(set.spec.metric)),
-                                locale.toString(set.size()),
-                                CountText::of(set.observedRequests, tr("request"), tr("requests")), scope));
+    m_summary->setText(
+        tr("Threshold: p%1 of %2 at the %3 boundary = <b>%4</b> \u00b7 set: <b>%5</b> of %6 "
+           "with %2 (%7)")
+            .arg(locale.toString(set.spec.q * 100.0, 'g', 4), metricLabel(set.spec.metric), boundaryKey(set.boundary),
+                 FeatureText::withUnit(set.threshold, metricUnit(set.spec.metric)), locale.toString(set.size()),
+                 CountText::of(set.observedRequests, tr("request"), tr("requests")), scope));
 }
 
 void ExceedancePanel::stepNext()
@@ -391,7 +392,8 @@ void ExceedancePanel::showMember(qint32 row)
         const qsizetype size = m_analysis ? m_analysis->set.size() : 0;
         QString text = tr("No request is above the threshold.");
         if (size > 0)
-            text = tr("Press N to step through the %1.").arg(CountText::of(size, tr("slow request"), tr("slow requests")));
+            text = tr("Press N to step through the %1.")
+                       .arg(CountText::of(size, tr("slow request"), tr("slow requests")));
         else if (const QString empty = m_state->emptySliceText(); !empty.isEmpty())
             text = empty;
         m_positionText->setText(text);

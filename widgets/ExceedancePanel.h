@@ -42,7 +42,7 @@ public:
     void stepNext();
     void stepPrevious();
 
-    void setPercentile(double q);   // 0.5 .. 0.999
+    void setPercentile(double q); // 0.5 .. 0.999
     double percentile() const;
     void setOrder(ExceedanceOrder order);
 
@@ -108,7 +108,7 @@ private:
     qsizetype m_position = -1;
     MemberKey m_pendingMember;
     LatestJob m_pathJob{this};
-    std::shared_ptr<const WorkflowPaths> m_paths;   // every workflow's path, once per trace
+    std::shared_ptr<const WorkflowPaths> m_paths; // every workflow's path, once per trace
     std::shared_ptr<const PathAttribution> m_pathAttribution;
 
     QComboBox *m_metric = nullptr;

@@ -25,7 +25,8 @@ FeatureComparisonPlot::FeatureComparisonPlot(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize(), QFont::Bold)));
+    m_plot->plotLayout()->addElement(
+        0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize(), QFont::Bold)));
     m_set = new QCPBars(m_plot->xAxis, m_plot->yAxis);
     m_rest = new QCPBars(m_plot->xAxis, m_plot->yAxis);
     auto *group = new QCPBarsGroup(m_plot);

@@ -28,7 +28,7 @@ QString share(double share)
 {
     if (std::isnan(share))
         return QStringLiteral("\u2014");
-    const double percent = std::abs(share) < 0.0005 ? 0.0 : share * 100.0;   // no "-0.0%"
+    const double percent = std::abs(share) < 0.0005 ? 0.0 : share * 100.0; // no "-0.0%"
     return QLocale().toString(percent, 'f', 1) + QLatin1Char('%');
 }
 

@@ -191,8 +191,8 @@ void exportWithDialog(const FigureSource &source, QWidget *parent)
     Format format = Format::Png;
     if (!formatOf(path, &format)) {
         // No suffix typed: take the chosen filter's.
-        path += selected.contains(QStringLiteral("*.svg"))   ? QStringLiteral(".svg")
-              : selected.contains(QStringLiteral("*.pdf")) ? QStringLiteral(".pdf")
+        path += selected.contains(QStringLiteral("*.svg")) ? QStringLiteral(".svg")
+            : selected.contains(QStringLiteral("*.pdf"))   ? QStringLiteral(".pdf")
                                                            : QStringLiteral(".png");
     }
     QString error;

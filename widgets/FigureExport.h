@@ -15,8 +15,8 @@ class QWidget;
 // so a figure never leaves the tool without them.
 struct FigureCaption
 {
-    QString title;             // "TTFT distribution"
-    QStringList coordinates;   // "client boundary", "TTFT (ms)", "p50–p99", "n = 2,000", "slice: …", "trace: …"
+    QString title;           // "TTFT distribution"
+    QStringList coordinates; // "client boundary", "TTFT (ms)", "p50–p99", "n = 2,000", "slice: …", "trace: …"
 
     QString line() const { return coordinates.join(QStringLiteral(" \u00b7 ")); }
 };
@@ -27,10 +27,10 @@ using FigurePainter = std::function<void(QPainter &painter, const QSize &size)>;
 // One source of a figure: how big it is, how to paint it, what it shows.
 struct FigureSource
 {
-    QString name;                              // menu text: "Swimlanes"
-    std::function<QWidget *()> widget;         // the view (for its size and as dialog parent)
+    QString name;                      // menu text: "Swimlanes"
+    std::function<QWidget *()> widget; // the view (for its size and as dialog parent)
     std::function<FigureCaption()> caption;
-    FigurePainter paint;                       // empty: the widget as drawn (QWidget::render)
+    FigurePainter paint; // empty: the widget as drawn (QWidget::render)
 };
 
 // Writes figures as PNG (2x pixel ratio), SVG (Qt Svg) or PDF (QPdfWriter):
@@ -41,7 +41,7 @@ namespace FigureExport {
 enum class Format { Png, Svg, Pdf };
 
 bool formatOf(const QString &path, Format *format);
-QString fileFilter();   // "PNG image (*.png);;SVG (*.svg);;PDF (*.pdf)"
+QString fileFilter(); // "PNG image (*.png);;SVG (*.svg);;PDF (*.pdf)"
 
 // The caption band's height for a figure `width` px wide.
 int captionHeight(const FigureCaption &caption, int width);

@@ -10,8 +10,8 @@
 #include <QCoreApplication>
 #include <QFontMetrics>
 #include <QGuiApplication>
-#include <QThread>
 #include <QPainter>
+#include <QThread>
 #include <QtConcurrent>
 
 #include <cmath>
@@ -59,7 +59,7 @@ void fillRun(QRgb *pixels, int width, int from, int to, float r, float g, float 
     QRgb under = pixels[from];
     QRgb colour = blend(under, r, g, b, alpha);
     for (int x = from; x <= to; ++x) {
-        if (pixels[x] != under) {   // a grid line or divider under this pixel
+        if (pixels[x] != under) { // a grid line or divider under this pixel
             under = pixels[x];
             colour = blend(under, r, g, b, alpha);
         }
@@ -162,9 +162,8 @@ struct LaneLabel
 
 // Rectangles for one workflow lane's segments, snapped to pixels; a lane
 // thinner than a pixel still gets one, of its widest segment's kind.
-void addWorkflowSegments(std::array<std::vector<QRect>, kWorkKindCount> &lists,
-                         const WorkflowLanes::Segments &segments, double base, double pxPerMs, int width, int top,
-                         int heightPx)
+void addWorkflowSegments(std::array<std::vector<QRect>, kWorkKindCount> &lists, const WorkflowLanes::Segments &segments,
+                         double base, double pxPerMs, int width, int top, int heightPx)
 {
     bool drewAny = false;
     qint32 widest = -1;
@@ -216,7 +215,7 @@ void drawLabels(QPainter &painter, const LaneFrameKey &key, const std::vector<La
     painter.setPen(QColor(key.colors.text));
     const QFontMetrics metrics(font);
     constexpr int kGap = 4;
-    constexpr int kMinimumPx = 40;   // less than a short id is noise
+    constexpr int kMinimumPx = 40; // less than a short id is noise
     for (const LaneLabel &label : labels) {
         const QString text = labelOf(*key.store, label.row, workflows);
         const int wanted = metrics.horizontalAdvance(text);
@@ -230,7 +229,7 @@ void drawLabels(QPainter &painter, const LaneFrameKey &key, const std::vector<La
                         label.y1 - label.y0);
         else
             continue;
-        if (box.width() < std::min(wanted, kMinimumPx))   // a short id that fits is written whole
+        if (box.width() < std::min(wanted, kMinimumPx)) // a short id that fits is written whole
             continue;
         painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, metrics.elidedText(text, Qt::ElideRight, box.width()));
     }
@@ -248,7 +247,7 @@ void renderSingleLanes(QImage &image, const LaneFrameKey &key)
     const qint64 firstSlot = qMax<qint64>(0, qint64(std::floor(key.lanes.first)));
     const qint64 lastSlot = qMin(layout.slotCount(), qint64(std::ceil(key.lanes.first + key.lanes.count)));
     const double laneHeight = height / key.lanes.count;
-    const int inset = laneHeight >= 6.0 ? 1 : 0;   // as laneBands()
+    const int inset = laneHeight >= 6.0 ? 1 : 0; // as laneBands()
     QFont labelFont = QGuiApplication::font();
     labelFont.setPointSizeF(labelFont.pointSizeF() * 0.9);
     const bool labelled = key.store && laneHeight >= QFontMetrics(labelFont).height();
@@ -277,8 +276,8 @@ void renderSingleLanes(QImage &image, const LaneFrameKey &key)
             const auto path = workflows->path(lane);
             const auto offPath = workflows->offPath(lane);
             const int pathHeight = laneBands(key.lanes, height, slot).pathHeight;
-            const double laneBase = double(aligned ? -key.window.begin : workflows->origin(lane) - key.window.begin)
-                * pxPerNs;
+            const double laneBase
+                = double(aligned ? -key.window.begin : workflows->origin(lane) - key.window.begin) * pxPerNs;
             addWorkflowSegments(rects.byKind, path, laneBase, pxPerMs, width, top, pathHeight);
             if (pathHeight < laneHeightPx)
                 addWorkflowSegments(rects.faintByKind, offPath, laneBase, pxPerMs, width, top + pathHeight,
@@ -381,7 +380,8 @@ LaneBands laneBands(SwimlaneCoordinates::LaneWindow lanes, double heightPx, qint
 bool rendersOnPool(const LaneFrameKey &key)
 {
     return key.layout && !key.layout->isEmpty() && key.window.isValid() && key.lanes.isValid()
-        && !SwimlaneCoordinates::showsSingleLanes(key.lanes, key.size.height()) && key.layout->slotCount() >= kPoolSlots;
+        && !SwimlaneCoordinates::showsSingleLanes(key.lanes, key.size.height())
+        && key.layout->slotCount() >= kPoolSlots;
 }
 
 qint64 backgroundFrameLanes(bool workflowLanes)

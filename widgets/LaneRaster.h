@@ -25,7 +25,7 @@ struct LaneFrameKey
     TimeAxis axis = TimeAxis::Absolute;
     TimeWindow window;
     SwimlaneCoordinates::LaneWindow lanes;
-    QSize size;   // device pixels
+    QSize size; // device pixels
     qint64 tickOrigin = 0;
     SwimlaneColors colors;
 

@@ -25,15 +25,13 @@ class LatestJob
 public:
     explicit LatestJob(QObject *context)
         : m_context(context)
-    {
-    }
+    { }
     ~LatestJob() { cancel(); }
 
     LatestJob(const LatestJob &) = delete;
     LatestJob &operator=(const LatestJob &) = delete;
 
-    template<typename Work, typename Apply>
-    void start(Work work, Apply apply)
+    template<typename Work, typename Apply> void start(Work work, Apply apply)
     {
         using Result = std::invoke_result_t<Work &, const std::atomic<bool> *>;
         cancel();
@@ -49,17 +47,17 @@ public:
             std::optional<Result> value;
             std::exception_ptr error;
         };
-        QFuture<Outcome> future = QtConcurrent::run(BackgroundPool::instance(),
-                                                    [work = std::move(work), cancelled]() mutable {
-                                                        BackgroundPool::lowerCurrentThreadPriority();
-                                                        Outcome outcome;
-                                                        try {
-                                                            outcome.value.emplace(work(cancelled.get()));
-                                                        } catch (...) {
-                                                            outcome.error = std::current_exception();
-                                                        }
-                                                        return outcome;
-                                                    });
+        QFuture<Outcome> future
+            = QtConcurrent::run(BackgroundPool::instance(), [work = std::move(work), cancelled]() mutable {
+                  BackgroundPool::lowerCurrentThreadPriority();
+                  Outcome outcome;
+                  try {
+                      outcome.value.emplace(work(cancelled.get()));
+                  } catch (...) {
+                      outcome.error = std::current_exception();
+                  }
+                  return outcome;
+              });
         // A watcher owned by the context, not QFuture::then(context): Qt 6.4
         // still runs a continuation whose context was destroyed mid-job (an
         // assertion in debug builds, a call into freed memory otherwise).
@@ -73,11 +71,11 @@ public:
                              // returned (a late Cancel) is dropped all the same.
                              if (generation != m_generation || watcher->isCanceled()
                                  || cancelled->load(std::memory_order_relaxed))
-                                 return;   // cancelled, or a newer job replaced this one
+                                 return; // cancelled, or a newer job replaced this one
                              m_running = false;
                              Outcome outcome = watcher->future().takeResult();
                              if (outcome.error) {
-                                 JobFailure::report(m_context, outcome.error);   // the view keeps what it showed
+                                 JobFailure::report(m_context, outcome.error); // the view keeps what it showed
                                  return;
                              }
                              apply(std::move(*outcome.value));

@@ -9,8 +9,7 @@
 
 MemberComparisonModel::MemberComparisonModel(QObject *parent)
     : QAbstractTableModel(parent)
-{
-}
+{ }
 
 void MemberComparisonModel::setComparison(MemberComparison comparison)
 {
@@ -89,8 +88,7 @@ QVariant MemberComparisonModel::data(const QModelIndex &index, int role) const
         return font;
     }
     if (role == Qt::ToolTipRole && index.column() == RankAmongRest && numeric)
-        return tr("Mid-rank among the %1 requests of the rest: 50 is typical, 100 is above all of them")
-            .arg(row.restN);
+        return tr("Mid-rank among the %1 requests of the rest: 50 is typical, 100 is above all of them").arg(row.restN);
     return {};
 }
 

@@ -19,8 +19,9 @@ MessageBanner::MessageBanner(QWidget *parent)
     m_close->setToolTip(tr("Dismiss"));
     m_close->setAutoRaise(true);
     // Amber with dark text: legible on the light and the dark palette alike.
-    setStyleSheet(QStringLiteral("#messageBanner { background: #FFF1C2; border: 1px solid #D9A400; border-radius: 3px; }"
-                                 "#messageBanner QLabel, #messageBanner QToolButton { color: #3A2E00; }"));
+    setStyleSheet(
+        QStringLiteral("#messageBanner { background: #FFF1C2; border: 1px solid #D9A400; border-radius: 3px; }"
+                       "#messageBanner QLabel, #messageBanner QToolButton { color: #3A2E00; }"));
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(8, 4, 4, 4);
     layout->addWidget(m_text, 1);

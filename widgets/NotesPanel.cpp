@@ -7,9 +7,9 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
-#include <algorithm>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace {
 enum Column { RequestColumn, SpanColumn, NoteColumn };

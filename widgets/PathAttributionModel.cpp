@@ -17,7 +17,8 @@ QString ms(double value)
 QString pair(double set, double rest)
 {
     const auto one = [](double value) {
-        return std::isnan(value) ? QStringLiteral("\u2013") : QLocale().toString(std::abs(value) < 0.05 ? 0.0 : value, 'f', 1);
+        return std::isnan(value) ? QStringLiteral("\u2013")
+                                 : QLocale().toString(std::abs(value) < 0.05 ? 0.0 : value, 'f', 1);
     };
     return QStringLiteral("%1 / %2 ms").arg(one(set), one(rest));
 }
@@ -26,8 +27,7 @@ QString pair(double set, double rest)
 
 PathAttributionModel::PathAttributionModel(QObject *parent)
     : QAbstractTableModel(parent)
-{
-}
+{ }
 
 void PathAttributionModel::setAttribution(PathAttribution attribution)
 {
@@ -151,7 +151,8 @@ QVariant PathAttributionModel::data(const QModelIndex &index, int role) const
     case SortRole:
         return sortValue(index.row(), column);
     case Qt::TextAlignmentRole:
-        return QVariant::fromValue(column == Key ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+        return QVariant::fromValue(column == Key ? Qt::AlignLeft | Qt::AlignVCenter
+                                                 : Qt::AlignRight | Qt::AlignVCenter);
     case Qt::FontRole: {
         const bool suspect = m_attribution.suspect && size_t(index.row()) == *m_attribution.suspect;
         const bool outside = index.row() == outsideRow() && m_attribution.outsideCarriesMost;

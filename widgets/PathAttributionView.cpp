@@ -116,7 +116,8 @@ void PathAttributionView::setAttribution(const PathAttribution &a)
                               FeatureText::withUnit(a.restMeanMs, ms), locale.toString(a.restN),
                               FeatureText::withUnit(a.differenceMs, ms), m_key->currentText(), setName, restName);
     if (a.setSkipped + a.restSkipped > 0)
-        excess += tr(" (%1 left out: no %2 or no schedulable path)").arg(locale.toString(a.setSkipped + a.restSkipped), total);
+        excess += tr(" (%1 left out: no %2 or no schedulable path)")
+                      .arg(locale.toString(a.setSkipped + a.restSkipped), total);
     m_excess->setText(excess);
     QString suspect;
     if (a.suspect) {

@@ -35,8 +35,14 @@ PathTreeView::PathTreeView(QWidget *parent)
     connect(m_scroll, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
 }
 
-QColor PathTreeView::setColour() { return QColor(0xC0, 0x00, 0x20); }    // as the set in FeatureComparisonPlot
-QColor PathTreeView::restColour() { return QColor(0x90, 0x90, 0x90); }
+QColor PathTreeView::setColour()
+{
+    return QColor(0xC0, 0x00, 0x20);
+} // as the set in FeatureComparisonPlot
+QColor PathTreeView::restColour()
+{
+    return QColor(0x90, 0x90, 0x90);
+}
 
 void PathTreeView::setTree(PathTree tree)
 {
@@ -146,7 +152,9 @@ QString PathTreeView::toolTipText(qint32 node) const
     if (node < 0 || size_t(node) >= m_tree.nodes().size())
         return {};
     const PathTreeNode &n = m_tree.nodes()[size_t(node)];
-    const auto share = [](qint64 count, qint64 of) { return FeatureText::share(of > 0 ? double(count) / double(of) : std::nan("")); };
+    const auto share = [](qint64 count, qint64 of) {
+        return FeatureText::share(of > 0 ? double(count) / double(of) : std::nan(""));
+    };
     QStringList lines;
     lines << QStringLiteral("<b>%1</b>").arg(m_tree.pathText(node, QStringLiteral(" \u203a ")).toHtmlEscaped());
     lines << tr("set: %1 ms per workflow (own %2 ms), on the path in %3 of %4")
@@ -203,8 +211,9 @@ void PathTreeView::paintEvent(QPaintEvent *)
     painter.fillRect(rect(), palette().color(QPalette::Base));
     if (m_tree.nodes().empty()) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
-        painter.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
-                         tr("No critical paths to merge: the trace has no workflows, or the set or the rest is empty."));
+        painter.drawText(
+            rect(), Qt::AlignCenter | Qt::TextWordWrap,
+            tr("No critical paths to merge: the trace has no workflows, or the set or the rest is empty."));
         return;
     }
     const QRectF area = barArea();

@@ -8,8 +8,7 @@
 
 PhaseAttributionModel::PhaseAttributionModel(QObject *parent)
     : QAbstractTableModel(parent)
-{
-}
+{ }
 
 void PhaseAttributionModel::setAttribution(PhaseAttribution attribution)
 {
@@ -47,8 +46,8 @@ QVariant PhaseAttributionModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const Line line = lineAt(index.row());
-    const double ofTotal = m_attribution.differenceMs != 0.0 ? line.difference / m_attribution.differenceMs
-                                                             : std::nan("");
+    const double ofTotal
+        = m_attribution.differenceMs != 0.0 ? line.difference / m_attribution.differenceMs : std::nan("");
     const QString ms = QStringLiteral("ms");
     switch (role) {
     case Qt::DisplayRole:

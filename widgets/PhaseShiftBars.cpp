@@ -21,7 +21,8 @@ QString signedMs(double ms)
 
 } // namespace
 
-PhaseShiftBars::PhaseShiftBars(QWidget *parent) : QWidget(parent)
+PhaseShiftBars::PhaseShiftBars(QWidget *parent)
+    : QWidget(parent)
 {
     setObjectName(QStringLiteral("phaseShiftBars"));
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Minimum);
@@ -92,7 +93,8 @@ QRect PhaseShiftBars::barRect(int row) const
     const double ms = rows[row].second;
     const int y = g.top + row * kRowHeight;
     const int length = int(std::lround(std::abs(ms) * g.scale));
-    return ms < 0 ? QRect(g.zeroX - length, y + 4, length, kRowHeight - 8) : QRect(g.zeroX, y + 4, length, kRowHeight - 8);
+    return ms < 0 ? QRect(g.zeroX - length, y + 4, length, kRowHeight - 8)
+                  : QRect(g.zeroX, y + 4, length, kRowHeight - 8);
 }
 
 void PhaseShiftBars::paintEvent(QPaintEvent *)
@@ -121,7 +123,8 @@ void PhaseShiftBars::paintEvent(QPaintEvent *)
             rows.push_back({phaseLabel(row.phase), row.changeMs(), PhaseColors::of(row.phase),
                             m_shift.movedMost && *m_shift.movedMost == row.phase});
     }
-    rows.push_back({tr("Residual (unobserved)"), double(m_shift.residualChangeNs) / 1e6, PhaseColors::residual(), false});
+    rows.push_back(
+        {tr("Residual (unobserved)"), double(m_shift.residualChangeNs) / 1e6, PhaseColors::residual(), false});
     QFont bold = font();
     bold.setBold(true);
     painter.setFont(bold);
@@ -161,7 +164,8 @@ void PhaseShiftBars::paintEvent(QPaintEvent *)
     painter.setFont(font());
     painter.setPen(pal.color(QPalette::PlaceholderText));
     const int y = top + kRowHeight * int(rows.size());
-    painter.drawText(QRect(kMargin, y, width() - 2 * kMargin, kRowHeight), Qt::AlignLeft | Qt::AlignVCenter,
-                     tr("\u2190 faster   |   slower \u2192   Means add up exactly; each phase's percentile on both sides is "
-                        "under \u201cStop rule & workload\u201d, never added."));
+    painter.drawText(
+        QRect(kMargin, y, width() - 2 * kMargin, kRowHeight), Qt::AlignLeft | Qt::AlignVCenter,
+        tr("\u2190 faster   |   slower \u2192   Means add up exactly; each phase's percentile on both sides is "
+           "under \u201cStop rule & workload\u201d, never added."));
 }

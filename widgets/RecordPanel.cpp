@@ -304,8 +304,8 @@ void RecordPanel::addObjectiveRow(const Objective &objective, const ObjectiveChe
     auto *percentile = spinBox(m_objectives, 0.5, 0.999, 3, objective.q);
     percentile->setSingleStep(0.01);
     m_objectives->setCellWidget(row, PercentileColumn, percentile);
-    QDoubleSpinBox *threshold = spinBox(m_objectives, 0.0, 1e9, 1, objective.thresholdMs,
-                                        QLatin1Char(' ') + metricUnit(objective.metric));
+    QDoubleSpinBox *threshold
+        = spinBox(m_objectives, 0.0, 1e9, 1, objective.thresholdMs, QLatin1Char(' ') + metricUnit(objective.metric));
     m_objectives->setCellWidget(row, ThresholdColumn, threshold);
     connect(metric, &QComboBox::currentIndexChanged, threshold, [metric, threshold] {
         threshold->setSuffix(QLatin1Char(' ') + metricUnit(static_cast<Metric>(metric->currentData().toInt())));
@@ -342,8 +342,8 @@ void RecordPanel::showMeasured(const DiagnosisRecord &record)
     const TraceBoundaries &b = record.boundaries;
     QStringList lines;
     if (!b.trace.isEmpty())
-        lines.append(tr("%1 (%2): %3 requests, %4 spans").arg(b.trace, b.format, RecordText::grouped(b.requests),
-                                                            RecordText::grouped(b.spans)));
+        lines.append(tr("%1 (%2): %3 requests, %4 spans")
+                         .arg(b.trace, b.format, RecordText::grouped(b.requests), RecordText::grouped(b.spans)));
     lines.append(RecordText::phases(b));
     lines.append(RecordText::rejected(b));
     for (const QString &caveat : b.clockCaveats)
@@ -370,7 +370,8 @@ void RecordPanel::setRecord(const DiagnosisRecord &record)
             : nullptr;
         addObjectiveRow(record.objectives[i], check);
         if (check)
-            checks.append(QStringLiteral("%1: %2").arg(RecordText::objective(check->objective), RecordText::check(*check)));
+            checks.append(
+                QStringLiteral("%1: %2").arg(RecordText::objective(check->objective), RecordText::check(*check)));
     }
     m_checks->setText(checks.isEmpty() ? tr("Objectives not checked yet: Measure on View.")
                                        : tr("Against %1:\n").arg(record.measuredOn) + checks.join(QLatin1Char('\n')));

@@ -60,7 +60,7 @@ private:
 
     ViewState *m_state = nullptr;
     LatestJob m_job{this};
-    QString m_traceName;   // file name(s) of the loaded trace
+    QString m_traceName; // file name(s) of the loaded trace
     // The measured parts as last measured or opened; the widgets hold the rest.
     DiagnosisRecord m_measured;
 

@@ -6,8 +6,7 @@
 
 RejectedRecordsModel::RejectedRecordsModel(QObject *parent)
     : QAbstractTableModel(parent)
-{
-}
+{ }
 
 void RejectedRecordsModel::setStore(std::shared_ptr<const TraceStore> store)
 {
@@ -87,7 +86,8 @@ QString RejectedRecordsModel::toTsv(const QList<int> &rows) const
     for (const int row : rows) {
         QStringList cells;
         for (int c = 0; c < ColumnCount; ++c)
-            cells.append(cell(row, c).replace(QLatin1Char('\t'), QLatin1Char(' ')).replace(QLatin1Char('\n'), QLatin1Char(' ')));
+            cells.append(
+                cell(row, c).replace(QLatin1Char('\t'), QLatin1Char(' ')).replace(QLatin1Char('\n'), QLatin1Char(' ')));
         lines.append(cells.join(QLatin1Char('\t')));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');

@@ -94,7 +94,8 @@ void RejectedRecordsPanel::showNotices()
     const auto notices = qsizetype(store->notices.size());
     QString text = rejected == 1 ? tr("1 record rejected") : tr("%1 records rejected").arg(locale.toString(rejected));
     if (notices > 0)
-        text += notices == 1 ? tr(" \u00b7 1 notice below") : tr(" \u00b7 %1 notices below").arg(locale.toString(notices));
+        text += notices == 1 ? tr(" \u00b7 1 notice below")
+                             : tr(" \u00b7 %1 notices below").arg(locale.toString(notices));
     m_summary->setText(text);
 }
 

@@ -14,8 +14,7 @@
 
 RequestTableModel::RequestTableModel(QObject *parent)
     : QAbstractTableModel(parent)
-{
-}
+{ }
 
 RequestTableModel::~RequestTableModel() = default;
 
@@ -76,10 +75,9 @@ void RequestTableModel::setBoundary(Boundary boundary)
 
 void RequestTableModel::setOrder(std::vector<qint32> rows)
 {
-    const bool sameSet = rows.size() == m_rows.size()
-        && std::all_of(rows.begin(), rows.end(), [this](qint32 row) {
-               return row >= 0 && size_t(row) < m_tableRows.size() && m_tableRows[size_t(row)] >= 0;
-           });
+    const bool sameSet = rows.size() == m_rows.size() && std::all_of(rows.begin(), rows.end(), [this](qint32 row) {
+                             return row >= 0 && size_t(row) < m_tableRows.size() && m_tableRows[size_t(row)] >= 0;
+                         });
     if (!sameSet) {
         beginResetModel();
         m_rows = std::move(rows);
@@ -93,7 +91,7 @@ void RequestTableModel::setOrder(std::vector<qint32> rows)
     // with their requests instead of being reset.
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
-    std::vector<std::pair<qint32, int>> requests;   // (store row, column) of each
+    std::vector<std::pair<qint32, int>> requests; // (store row, column) of each
     requests.reserve(size_t(before.size()));
     for (const QModelIndex &old : before)
         requests.emplace_back(m_rows[size_t(old.row())], old.column());
@@ -134,8 +132,10 @@ QVariant RequestTableModel::data(const QModelIndex &index, int role) const
         return row;
     if (role == Qt::TextAlignmentRole) {
         const bool text = column.kind == RequestColumn::Kind::Id
-            || (column.kind == RequestColumn::Kind::Attribute && !table.attributes()[size_t(column.attribute)].isNumeric());
-        return QVariant::fromValue(Qt::Alignment(text ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter));
+            || (column.kind == RequestColumn::Kind::Attribute
+                && !table.attributes()[size_t(column.attribute)].isNumeric());
+        return QVariant::fromValue(
+            Qt::Alignment(text ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter));
     }
     if (role != Qt::DisplayRole && role != RawRole)
         return {};

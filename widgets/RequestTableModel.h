@@ -20,8 +20,8 @@ class RequestTableModel : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Roles {
-        RawRole = Qt::UserRole + 1,   // double, or QString for text columns
-        RowRole,                      // store row (int)
+        RawRole = Qt::UserRole + 1, // double, or QString for text columns
+        RowRole,                    // store row (int)
     };
 
     explicit RequestTableModel(QObject *parent = nullptr);
@@ -50,7 +50,7 @@ private:
     std::shared_ptr<const TraceStore> m_store;
     Boundary m_boundary = Boundary::Client;
     std::vector<RequestColumn> m_columns;
-    std::vector<qint32> m_rows;       // table row -> store row
-    std::vector<qint32> m_tableRows;  // store row -> table row (-1: hidden)
-    double m_longestMs = 0.0;         // no duration of the trace is longer (its whole span)
+    std::vector<qint32> m_rows;      // table row -> store row
+    std::vector<qint32> m_tableRows; // store row -> table row (-1: hidden)
+    double m_longestMs = 0.0;        // no duration of the trace is longer (its whole span)
 };

@@ -98,9 +98,8 @@ RequestTablePanel::RequestTablePanel(ViewState *state, QWidget *parent)
     });
     connect(m_view->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this,
             [this](int column, Qt::SortOrder order) { sortBy(column, order); });
-    connect(m_view, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
-        m_state->activateRow(index.data(RequestTableModel::RowRole).toInt());
-    });
+    connect(m_view, &QTableView::doubleClicked, this,
+            [this](const QModelIndex &index) { m_state->activateRow(index.data(RequestTableModel::RowRole).toInt()); });
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &RequestTablePanel::tableSelectionChanged);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -326,8 +325,9 @@ void RequestTablePanel::stateSelectionChanged()
 void RequestTablePanel::updateCountLabel()
 {
     const QLocale locale;
-    QString text = tr("%1 of %2").arg(locale.toString(m_model->rowCount()),
-                                      CountText::of(m_state->requestCount(), tr("request"), tr("requests")));
+    QString text = tr("%1 of %2")
+                       .arg(locale.toString(m_model->rowCount()),
+                            CountText::of(m_state->requestCount(), tr("request"), tr("requests")));
     if (m_model->rowCount() == 0 && m_state->requestCount() > 0)
         text = tr("No request matches (0 of %1)").arg(locale.toString(m_state->requestCount()));
     if (!m_state->selection().isEmpty())

@@ -32,7 +32,7 @@ public:
     QTableView *view() const { return m_view; }
     QLineEdit *filterEdit() const { return m_filter; }
 
-    void setTextFilter(const QString &text);   // applies at once (tests, actions)
+    void setTextFilter(const QString &text); // applies at once (tests, actions)
     void setAttributeFilter(const QString &attribute, const QString &value);
     // The filter as applied (what a session saves).
     QString textFilter() const { return m_query.text; }

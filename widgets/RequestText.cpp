@@ -43,10 +43,10 @@ QList<QPair<QString, QString>> facts(const RequestTable &table, qint32 row, Boun
         const QString value = column.text(row);
         lines.append({column.name(), value.isEmpty() ? QStringLiteral("(none)") : value});
     }
-    const QLocale locale(QLocale::English, QLocale::UnitedStates);   // same digits everywhere
-    lines.append({QStringLiteral("Tokens"), QStringLiteral("%1 prompt \u2192 %2 output")
-                                                .arg(locale.toString(table.promptTokens(row)),
-                                                     locale.toString(table.outputTokens(row)))});
+    const QLocale locale(QLocale::English, QLocale::UnitedStates); // same digits everywhere
+    lines.append({QStringLiteral("Tokens"),
+                  QStringLiteral("%1 prompt \u2192 %2 output")
+                      .arg(locale.toString(table.promptTokens(row)), locale.toString(table.outputTokens(row)))});
     lines.append({QStringLiteral("TTFT (%1)").arg(boundaryKey(boundary)),
                   milliseconds(metricValueMs(table, row, Metric::Ttft, boundary))});
     lines.append({QStringLiteral("ITL"), perToken(metricValueMs(table, row, Metric::Itl, boundary))});

@@ -6,8 +6,7 @@
 
 SetComparisonModel::SetComparisonModel(QObject *parent)
     : QAbstractTableModel(parent)
-{
-}
+{ }
 
 void SetComparisonModel::setRanking(std::vector<FeatureSeparation> ranked)
 {

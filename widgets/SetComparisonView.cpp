@@ -68,7 +68,8 @@ SetComparisonView::SetComparisonView(QWidget *parent)
     m_phaseView = tableFor(m_phases, QStringLiteral("phaseRanking"), this);
     m_featurePlot = new FeatureComparisonPlot(this);
     auto *tables = new QSplitter(Qt::Vertical, this);
-    tables->addWidget(titled(tr("Attributes ranked by how they separate the set from the rest"), m_attributeView, this));
+    tables->addWidget(
+        titled(tr("Attributes ranked by how they separate the set from the rest"), m_attributeView, this));
     tables->addWidget(titled(tr("Phases ranked by separation"), m_phaseView, this));
     auto *ranking = new QSplitter(Qt::Horizontal, this);
     ranking->addWidget(tables);

@@ -116,7 +116,7 @@ qint64 SwimlaneCanvas::tickOrigin() const
 
 qint64 SwimlaneCanvas::minimumDuration() const
 {
-    return 1'000;   // 1 µs: below that, float offsets stop being exact
+    return 1'000; // 1 µs: below that, float offsets stop being exact
 }
 
 void SwimlaneCanvas::setLaneWindow(LaneWindow window)
@@ -220,8 +220,8 @@ QString SwimlaneCanvas::toolTipAt(QPoint pos) const
         return {};
     const QLocale locale;
     if (!showsSingleLanes()) {
-        const auto [first, last] = SwimlaneCoordinates::lanesInPixelRow(pos.y(), m_lanes, height(),
-                                                                        m_layout->slotCount());
+        const auto [first, last]
+            = SwimlaneCoordinates::lanesInPixelRow(pos.y(), m_lanes, height(), m_layout->slotCount());
         // Numbered as the lane counter numbers them: requests, headers not counted.
         const qint64 firstRequest = m_layout->requestLanesBefore(first) + 1;
         const qint64 lastRequest = m_layout->requestLanesBefore(last);
@@ -234,8 +234,8 @@ QString SwimlaneCanvas::toolTipAt(QPoint pos) const
                                : tr("%1 = %2 to %3, ").arg(m_layout->order().groupBy, from, to);
         }
         const QString lanes = lastRequest > firstRequest
-                                  ? tr("lanes %1\u2013%2").arg(locale.toString(firstRequest), locale.toString(lastRequest))
-                                  : tr("lane %1").arg(locale.toString(firstRequest));
+            ? tr("lanes %1\u2013%2").arg(locale.toString(firstRequest), locale.toString(lastRequest))
+            : tr("lane %1").arg(locale.toString(firstRequest));
         return tr("%1%2: %3 in this pixel row, drawn as their phase mix.\n"
                   "Zoom in (Shift+wheel, or drag a rectangle with the right button) to see single requests.")
             .arg(where, lanes,
@@ -253,8 +253,7 @@ QString SwimlaneCanvas::toolTipAt(QPoint pos) const
         const qint64 t = SwimlaneCoordinates::xToTime(pos.x(), m_state->timeWindow(), width());
         const qint64 offset = m_state->timeAxis() == TimeAxis::AlignedAtSend ? t : t - m_workflows->origin(lane);
         const bool offPathBand = LaneRaster::laneBands(m_lanes, height(), slot).inOffPathBand(pos.y());
-        return WorkflowLaneText::tooltipHtml(*m_state->store(), *m_workflows, lane, double(offset) / 1e6,
-                                             offPathBand)
+        return WorkflowLaneText::tooltipHtml(*m_state->store(), *m_workflows, lane, double(offset) / 1e6, offPathBand)
             + QStringLiteral("<hr>") + RequestText::tooltipHtml(*m_state->requests(), row, m_state->boundary());
     }
     return RequestText::tooltipHtml(*m_state->requests(), row, m_state->boundary());
@@ -288,7 +287,8 @@ QImage SwimlaneCanvas::renderFrame()
 
 bool SwimlaneCanvas::rendersInBackground(const LaneFrameKey &key) const
 {
-    if (m_backgroundFrameLanes <= 0 || !key.layout || SwimlaneCoordinates::showsSingleLanes(key.lanes, key.size.height()))
+    if (m_backgroundFrameLanes <= 0 || !key.layout
+        || SwimlaneCoordinates::showsSingleLanes(key.lanes, key.size.height()))
         return false;
     // Many lanes, or a frame that would wait for the pool (LaneRaster::rendersOnPool).
     return key.lanes.count > double(m_backgroundFrameLanes) || LaneRaster::rendersOnPool(key);
@@ -330,7 +330,7 @@ void SwimlaneCanvas::paintEvent(QPaintEvent *)
                                  emit frameReady();
                              });
         }
-        if (key == m_cacheKey)   // the job finished at once
+        if (key == m_cacheKey) // the job finished at once
             painter.drawImage(0, 0, m_cache);
         else
             drawStaleFrame(painter, key);
@@ -420,8 +420,8 @@ void SwimlaneCanvas::selectAt(QPoint pos, bool toggle)
     }
     if (!showsSingleLanes()) {
         // An aggregated pixel row selects every request it summarises.
-        const auto [first, last] = SwimlaneCoordinates::lanesInPixelRow(pos.y(), m_lanes, height(),
-                                                                        m_layout->slotCount());
+        const auto [first, last]
+            = SwimlaneCoordinates::lanesInPixelRow(pos.y(), m_lanes, height(), m_layout->slotCount());
         std::vector<qint32> rows;
         for (qint64 s = first; s < last; ++s) {
             if (m_layout->rowAt(s) >= 0)
@@ -530,7 +530,7 @@ void SwimlaneCanvas::wheelEvent(QWheelEvent *event)
     } else if (mods.testFlag(Qt::ShiftModifier)) {
         zoomLanes(std::pow(kWheelZoomPerStep, steps), pos.y());
     } else if (angle.y() == 0 && angle.x() != 0) {
-        panTime(-double(angle.x()) / 120.0 * 0.1);   // horizontal scrolling pans
+        panTime(-double(angle.x()) / 120.0 * 0.1); // horizontal scrolling pans
     } else {
         zoomTime(std::pow(kWheelZoomPerStep, steps), pos.x());
     }

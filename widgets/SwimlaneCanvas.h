@@ -1,9 +1,9 @@
 #pragma once
 
 #include "LaneRaster.h"
-#include "SwimlaneOverlay.h"
 #include "LatestJob.h"
 #include "SwimlaneCoordinates.h"
+#include "SwimlaneOverlay.h"
 
 #include <QImage>
 #include <QPoint>

@@ -44,7 +44,7 @@ inline TimeWindow clampWindow(TimeWindow window, TimeWindow bounds, qint64 minDu
         return window;
     qint64 duration = std::clamp(window.duration(), qMin(minDuration, bounds.duration()), bounds.duration());
     qint64 begin = window.begin;
-    if (window.duration() != duration)   // grow or shrink about the centre
+    if (window.duration() != duration) // grow or shrink about the centre
         begin = window.begin + (window.duration() - duration) / 2;
     begin = std::clamp(begin, bounds.begin, bounds.end - duration);
     return {begin, begin + duration};
@@ -52,8 +52,7 @@ inline TimeWindow clampWindow(TimeWindow window, TimeWindow bounds, qint64 minDu
 
 // Zooms by `factor` (< 1 zooms in) so that `anchor` stays at the same x;
 // the result keeps at least `minDuration` and stays inside `bounds`.
-inline TimeWindow zoomAround(TimeWindow window, qint64 anchor, double factor, TimeWindow bounds,
-                             qint64 minDuration)
+inline TimeWindow zoomAround(TimeWindow window, qint64 anchor, double factor, TimeWindow bounds, qint64 minDuration)
 {
     if (!window.isValid() || !bounds.isValid() || factor <= 0.0)
         return window;
@@ -81,7 +80,7 @@ inline TimeWindow bringIntoView(TimeWindow window, qint64 begin, qint64 end, Tim
         return window;
     if (begin >= window.begin && end <= window.end)
         return window;
-    const qint64 span = end - begin;   // integers first: epoch-sized times stay exact
+    const qint64 span = end - begin; // integers first: epoch-sized times stay exact
     const qint64 margin = qint64(std::llround(double(window.duration()) * marginShare));
     if (span + 2 * margin <= window.duration()) {
         const qint64 start = begin + span / 2 - window.duration() / 2;
@@ -167,7 +166,7 @@ inline bool showsSingleLanes(LaneWindow window, double height)
 struct TimeUnit
 {
     qint64 ns = 1;
-    QString symbol;   // "µs", "ms", "s", "min"
+    QString symbol; // "µs", "ms", "s", "min"
 
     friend bool operator==(const TimeUnit &, const TimeUnit &) = default;
 };

@@ -15,7 +15,7 @@ namespace {
 struct SlotRange
 {
     qint64 first = 0;
-    qint64 last = 0;   // exclusive
+    qint64 last = 0; // exclusive
 };
 
 // Calls `visit(slot)` for each visible slot whose row is in `rows`, walking
@@ -77,20 +77,21 @@ std::vector<SwimlaneOverlay::GroupLabel> SwimlaneOverlay::groupLabels(const QFon
     for (const LaneGroup &group : layout->groups()) {
         const double top = SwimlaneCoordinates::laneToY(double(group.headerSlot), lanes, height);
         const double headerBottom = SwimlaneCoordinates::laneToY(double(group.headerSlot + 1), lanes, height);
-        const double bottom = SwimlaneCoordinates::laneToY(double(group.headerSlot + 1 + group.laneCount), lanes, height);
+        const double bottom
+            = SwimlaneCoordinates::laneToY(double(group.headerSlot + 1 + group.laneCount), lanes, height);
         if (bottom <= 0.0 || top >= height)
-            continue;   // off screen
+            continue; // off screen
         // The frame writes the name into a header row this tall (LaneRaster).
         if (single && top >= 0.0 && headerBottom - top + 2.0 >= textHeight)
             continue;
         const double y = qMax(top, 0.0) + 2.0;
         if (qMin(bottom, height) - y < textHeight + 2.0)
-            continue;   // too thin a band for a label
+            continue; // too thin a band for a label
         const QString text = QStringLiteral("%1 = %2 \u00b7 %3")
-                                 .arg(dimension, group.label, CountText::of(group.laneCount, QStringLiteral("lane"),
-                                                                           QStringLiteral("lanes")));
-        labels.push_back({QRectF(kCursorGutterWidth + 4.0, y, metrics.horizontalAdvance(text) + 12.0, textHeight + 2.0),
-                          text});
+                                 .arg(dimension, group.label,
+                                      CountText::of(group.laneCount, QStringLiteral("lane"), QStringLiteral("lanes")));
+        labels.push_back(
+            {QRectF(kCursorGutterWidth + 4.0, y, metrics.horizontalAdvance(text) + 12.0, textHeight + 2.0), text});
     }
     return labels;
 }
@@ -145,28 +146,37 @@ void SwimlaneOverlay::paint(QPainter &painter) const
                 painter.drawRect(rect.adjusted(-1.0, 0.0, 1.0, 0.0));
             });
         } else {
-            fillMarkedRows(painter, size.height(), [&](auto mark) {
-                forEachVisibleMember(*layout, state->selection(), range,
-                                     [&](qint64 slot) { mark(laneTop(slot), laneTop(slot + 1)); });
-            }, 0.0, width, band);
+            fillMarkedRows(
+                painter, size.height(),
+                [&](auto mark) {
+                    forEachVisibleMember(*layout, state->selection(), range,
+                                         [&](qint64 slot) { mark(laneTop(slot), laneTop(slot + 1)); });
+                },
+                0.0, width, band);
         }
     }
 
     // Exceedance members: a mark in the left gutter, whatever the zoom,
     // drawn over the selection band so it stays readable.
     if (state->hasExceedance()) {
-        fillMarkedRows(painter, size.height(), [&](auto mark) {
-            forEachVisibleMember(*layout, state->exceedance().members, range,
-                                 [&](qint64 slot) { mark(laneTop(slot), laneTop(slot + 1)); });
-        }, 0.0, kGutterWidth, colors.exceedance);
+        fillMarkedRows(
+            painter, size.height(),
+            [&](auto mark) {
+                forEachVisibleMember(*layout, state->exceedance().members, range,
+                                     [&](qint64 slot) { mark(laneTop(slot), laneTop(slot + 1)); });
+            },
+            0.0, kGutterWidth, colors.exceedance);
     }
 
     // Bookmarks (notes): a mark in the right gutter, whatever the zoom.
     if (!state->bookmarks().isEmpty()) {
-        fillMarkedRows(painter, size.height(), [&](auto mark) {
-            forEachVisibleMember(*layout, state->bookmarks(), range,
-                                 [&](qint64 slot) { mark(laneTop(slot), laneTop(slot + 1)); });
-        }, width - kGutterWidth - 1.0, kGutterWidth + 1.0, colors.bookmark);
+        fillMarkedRows(
+            painter, size.height(),
+            [&](auto mark) {
+                forEachVisibleMember(*layout, state->bookmarks(), range,
+                                     [&](qint64 slot) { mark(laneTop(slot), laneTop(slot + 1)); });
+            },
+            width - kGutterWidth - 1.0, kGutterWidth + 1.0, colors.bookmark);
     }
 
     // The member being stepped through: a wider gutter mark and a tint

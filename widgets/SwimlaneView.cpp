@@ -137,9 +137,8 @@ SwimlaneView::SwimlaneView(ViewState *state, QWidget *parent)
     layout->addWidget(m_legend);
     layout->addLayout(lanes, 1);
 
-    connect(m_axis, &QComboBox::activated, this, [this] {
-        m_state->setTimeAxis(static_cast<TimeAxis>(m_axis->currentData().toInt()));
-    });
+    connect(m_axis, &QComboBox::activated, this,
+            [this] { m_state->setTimeAxis(static_cast<TimeAxis>(m_axis->currentData().toInt())); });
     connect(state, &ViewState::timeAxisChanged, this, [this](TimeAxis axis) {
         m_axis->setCurrentIndex(m_axis->findData(int(axis)));
         m_ruler->setTickOrigin(m_canvas->tickOrigin());
@@ -251,7 +250,7 @@ void SwimlaneView::applyWorkflowLanes(std::shared_ptr<const WorkflowLanes> lanes
     m_canvas->setWorkflowLanes(m_workflows);
     m_canvas->setBackgroundFrameLanes(LaneRaster::backgroundFrameLanes(m_workflows && !m_workflows->isEmpty()));
     updateLegend();
-    rebuildLayout();   // the overview now stacks the workflows' kinds
+    rebuildLayout(); // the overview now stacks the workflows' kinds
 }
 
 void SwimlaneView::updateLegend()
@@ -305,8 +304,7 @@ void SwimlaneView::rebuildLayout()
                 if (!workflows)
                     continue;
                 auto kinds = std::make_shared<WorkActivity>(kProfileBins);
-                kinds->addLanes(*layout, *workflows, 0, layout->slotCount(), aligned, bounds.begin,
-                                bounds.duration());
+                kinds->addLanes(*layout, *workflows, 0, layout->slotCount(), aligned, bounds.begin, bounds.duration());
                 kinds->finish();
                 (aligned ? result.alignedKinds : result.absoluteKinds) = std::move(kinds);
             }
@@ -369,14 +367,14 @@ void SwimlaneView::placeLaneInfo()
     static const QString typical = tr("Lanes 1\u20132,000 of 2,000 \u00b7 aggregated, about 4.1 lanes per pixel row");
     const QMargins margins = layout()->contentsMargins();
     const bool fits = width() - margins.left() - margins.right()
-                      >= controls + m_controls->spacing() + m_laneInfo->fontMetrics().horizontalAdvance(typical);
+        >= controls + m_controls->spacing() + m_laneInfo->fontMetrics().horizontalAdvance(typical);
     if (fits == inControls)
         return;
     // The controls keep their packing at the left: the counter, or a stretch
     // in its place, takes the rest of the row.
     if (fits) {
         m_infoRow->removeWidget(m_laneInfo);
-        delete m_controls->takeAt(m_controls->count() - 1);   // the stretch
+        delete m_controls->takeAt(m_controls->count() - 1); // the stretch
         m_controls->addWidget(m_laneInfo, 1);
     } else {
         m_controls->removeWidget(m_laneInfo);
@@ -407,14 +405,15 @@ void SwimlaneView::updateLaneInfo()
     const qint64 first = layout->requestLanesBefore(firstSlot) + 1;
     const qint64 last = qMax(first, layout->requestLanesBefore(endSlot));
     const qint64 total = layout->requestCount();
-    QString text = first == last ? tr("Lane %1 of %2").arg(locale.toString(first), locale.toString(total))
-                                 : tr("Lanes %1\u2013%2 of %3").arg(locale.toString(first), locale.toString(last),
-                                                                   locale.toString(total));
+    QString text = first == last
+        ? tr("Lane %1 of %2").arg(locale.toString(first), locale.toString(total))
+        : tr("Lanes %1\u2013%2 of %3").arg(locale.toString(first), locale.toString(last), locale.toString(total));
     if (!layout->groups().empty())
         text += tr(" in %1").arg(CountText::of(qint64(layout->groups().size()), tr("group"), tr("groups")));
     if (!m_canvas->showsSingleLanes()) {
         const double perRow = lanes.count / qMax(1, m_canvas->height());
-        text += tr(" \u00b7 aggregated, about %1 lanes per pixel row").arg(locale.toString(perRow, 'f', perRow < 10 ? 1 : 0));
+        text += tr(" \u00b7 aggregated, about %1 lanes per pixel row")
+                    .arg(locale.toString(perRow, 'f', perRow < 10 ? 1 : 0));
     }
     if (m_state->hasSlice())
         text += tr(" \u00b7 filter: %1").arg(m_state->sliceLabel());

@@ -89,7 +89,7 @@ private:
     QComboBox *m_groupBy = nullptr;
     QLabel *m_laneInfo = nullptr;
     QHBoxLayout *m_controls = nullptr;
-    QHBoxLayout *m_infoRow = nullptr;   // the lane counter when the controls leave no room
+    QHBoxLayout *m_infoRow = nullptr; // the lane counter when the controls leave no room
     PhaseLegend *m_legend = nullptr;
     TimeRuler *m_ruler = nullptr;
     SwimlaneCanvas *m_canvas = nullptr;

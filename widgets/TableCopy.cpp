@@ -24,7 +24,7 @@ namespace {
 const QStringList &knownUnits()
 {
     static const QStringList units = {QStringLiteral(" ms/token"), QStringLiteral(" tokens"), QStringLiteral(" ms"),
-                                      QStringLiteral(" \u00b5s"), QStringLiteral(" s"), QStringLiteral("%")};
+                                      QStringLiteral(" \u00b5s"),  QStringLiteral(" s"),      QStringLiteral("%")};
     return units;
 }
 
@@ -65,7 +65,8 @@ QString commonUnit(const std::vector<std::vector<QString>> &rows, size_t column)
 
 QString oneLine(QString text)
 {
-    return text.replace(QLatin1Char('\t'), QLatin1Char(' ')).replace(QLatin1Char('\n'), QLatin1Char(' '))
+    return text.replace(QLatin1Char('\t'), QLatin1Char(' '))
+        .replace(QLatin1Char('\n'), QLatin1Char(' '))
         .replace(QLatin1Char('\r'), QLatin1Char(' '));
 }
 
@@ -75,8 +76,7 @@ public:
     explicit CopyShortcut(QAbstractItemView *view)
         : QObject(view)
         , m_view(view)
-    {
-    }
+    { }
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override
@@ -111,7 +111,8 @@ Grid grid(const QAbstractItemView *view)
     const auto *table = qobject_cast<const QTableView *>(view);
     std::set<int> rows;
     std::set<int> columns;
-    const QModelIndexList selected = view->selectionModel() ? view->selectionModel()->selectedIndexes() : QModelIndexList();
+    const QModelIndexList selected
+        = view->selectionModel() ? view->selectionModel()->selectedIndexes() : QModelIndexList();
     for (const QModelIndex &index : selected) {
         rows.insert(index.row());
         columns.insert(index.column());
@@ -186,10 +187,11 @@ QString csv(const Grid &grid)
         QStringList fields;
         for (const QString &cell : cells) {
             // Numbers without digit grouping, as a program reading CSV expects.
-            QString field = isNumber(cell) ? QString(cell).remove(QLatin1Char(',')).remove(QChar(0x202F)).remove(QChar(0xA0))
-                                           : spreadsheetSafe(cell);
-            if (field.contains(QLatin1Char(',')) || field.contains(QLatin1Char('"')) || field.contains(QLatin1Char('\n'))
-                || field.contains(QLatin1Char('\r')))
+            QString field = isNumber(cell)
+                ? QString(cell).remove(QLatin1Char(',')).remove(QChar(0x202F)).remove(QChar(0xA0))
+                : spreadsheetSafe(cell);
+            if (field.contains(QLatin1Char(',')) || field.contains(QLatin1Char('"'))
+                || field.contains(QLatin1Char('\n')) || field.contains(QLatin1Char('\r')))
                 field = QLatin1Char('"') + field.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
             fields.append(field);
         }
@@ -246,9 +248,10 @@ QString markdown(const Grid &grid)
     QStringList rule;
     for (size_t column = 0; column < grid.header.size(); ++column) {
         // Numbers align right, as in the views.
-        const bool numeric = std::all_of(grid.rows.begin(), grid.rows.end(), [column](const auto &row) {
-            return isBlank(row[column]) || isNumber(row[column]);
-        }) && !grid.rows.empty();
+        const bool numeric
+            = std::all_of(grid.rows.begin(), grid.rows.end(),
+                          [column](const auto &row) { return isBlank(row[column]) || isNumber(row[column]); })
+            && !grid.rows.empty();
         rule.append(numeric ? QStringLiteral("---:") : QStringLiteral("---"));
     }
     lines.append(QStringLiteral("| ") + rule.join(QStringLiteral(" | ")) + QStringLiteral(" |"));
@@ -262,25 +265,24 @@ void install(QAbstractItemView *view)
     view->installEventFilter(new CopyShortcut(view));
     auto *copy = new QAction(QObject::tr("Copy"), view);
     copy->setShortcut(QKeySequence::Copy);
-    copy->setShortcutContext(Qt::WidgetShortcut);   // shown in the menu; the filter does the work
-    QObject::connect(copy, &QAction::triggered, view,
-                     [view] { QApplication::clipboard()->setText(tsv(grid(view))); });
+    copy->setShortcutContext(Qt::WidgetShortcut); // shown in the menu; the filter does the work
+    QObject::connect(copy, &QAction::triggered, view, [view] { QApplication::clipboard()->setText(tsv(grid(view))); });
     auto *markdownCopy = new QAction(QObject::tr("Copy as Markdown"), view);
     QObject::connect(markdownCopy, &QAction::triggered, view,
                      [view] { QApplication::clipboard()->setText(markdown(grid(view))); });
     auto *exportTable = new QAction(QObject::tr("Export Table\u2026"), view);
     QObject::connect(exportTable, &QAction::triggered, view, [view] {
         QString filter;
-        QString path = QFileDialog::getSaveFileName(
-            view, QObject::tr("Export table"), QString(),
-            QObject::tr("CSV (*.csv);;Tab-separated (*.tsv);;Markdown (*.md)"), &filter);
+        QString path
+            = QFileDialog::getSaveFileName(view, QObject::tr("Export table"), QString(),
+                                           QObject::tr("CSV (*.csv);;Tab-separated (*.tsv);;Markdown (*.md)"), &filter);
         if (path.isEmpty())
             return;
         FileFormat format = FileFormat::Csv;
         if (!formatOf(path, &format))
-            path += filter.startsWith(QStringLiteral("Tab")) ? QStringLiteral(".tsv")
-                    : filter.startsWith(QStringLiteral("Markdown")) ? QStringLiteral(".md")
-                                                                    : QStringLiteral(".csv");
+            path += filter.startsWith(QStringLiteral("Tab"))    ? QStringLiteral(".tsv")
+                : filter.startsWith(QStringLiteral("Markdown")) ? QStringLiteral(".md")
+                                                                : QStringLiteral(".csv");
         QString error;
         if (!write(grid(view), path, &error))
             QMessageBox::warning(view, QObject::tr("Export table"), error);

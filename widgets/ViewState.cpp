@@ -4,8 +4,7 @@
 
 ViewState::ViewState(QObject *parent)
     : QObject(parent)
-{
-}
+{ }
 
 ViewState::~ViewState() = default;
 
@@ -78,7 +77,7 @@ void ViewState::setTimeAxis(TimeAxis axis)
     if (axis == m_timeAxis)
         return;
     m_timeAxis = axis;
-    m_timeWindow = {};   // a window on one axis means nothing on the other
+    m_timeWindow = {}; // a window on one axis means nothing on the other
     emit timeAxisChanged(axis);
 }
 

@@ -5,12 +5,12 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QHBoxLayout>
-#include <QLocale>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QSpinBox>
 
@@ -137,7 +137,7 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     connect(m_factor, &QLineEdit::textChanged, this, [this, changed](const QString &text) {
         QString error;
         if (!WhatIfEdit::parseFactor(text, &m_factorValue, &error)) {
-            showMessage(error);   // the last valid what-if stays drawn
+            showMessage(error); // the last valid what-if stays drawn
             return;
         }
         changed();
@@ -171,7 +171,7 @@ void WhatIfPanel::setFactor(double factor)
 void WhatIfPanel::setPhase(Phase phase)
 {
     if (m_phase->count() == 0)
-        m_phase->addItem(phaseLabel(phase), int(phase));   // kept until the list is filled
+        m_phase->addItem(phaseLabel(phase), int(phase)); // kept until the list is filled
     m_phase->setCurrentIndex(std::max(0, m_phase->findData(int(phase))));
 }
 
@@ -504,7 +504,7 @@ int WhatIfPanel::comboIndexOf(const SpanSelector &selector, bool from) const
 {
     const QComboBox *combo = from ? m_from : m_target;
     if (selector.isEmpty())
-        return combo->findData(-1);   // "every model call", "the final answer"
+        return combo->findData(-1); // "every model call", "the final answer"
     if (!m_graph)
         return -1;
     const std::vector<qint32> spans = selector.resolve(*m_graph);

@@ -52,8 +52,8 @@ public:
     // their name (not their id, which only one workflow has).
     bool appliesToPopulation() const;
     void setAppliesToPopulation(bool on);
-    double populationPercentile() const;   // 0.5 .. 0.999
-    void setPopulationPercentile(double q);   // clamped to 0.5 .. 0.999
+    double populationPercentile() const;    // 0.5 .. 0.999
+    void setPopulationPercentile(double q); // clamped to 0.5 .. 0.999
     std::vector<WhatIfEdit> populationEdits() const;
     void showPopulation(const PopulationWhatIfResult &result, qint64 scopeWorkflows);
     void showPopulationMessage(const QString &message);
@@ -91,7 +91,7 @@ private:
     QComboBox *m_target = nullptr;
     QComboBox *m_from = nullptr;
     QComboBox *m_phase = nullptr;
-    QLineEdit *m_factor = nullptr;   // "0.75", "2/3" or "-25%", as on the command line
+    QLineEdit *m_factor = nullptr; // "0.75", "2/3" or "-25%", as on the command line
     QSpinBox *m_tokens = nullptr;
     QDoubleSpinBox *m_msPerToken = nullptr;
     QLabel *m_result = nullptr;
@@ -100,7 +100,7 @@ private:
     QLabel *m_population = nullptr;
     QPushButton *m_predict = nullptr;
     std::optional<PopulationWhatIfResult> m_shownPopulation;
-    double m_factorValue = 0.75;     // the last factor that parsed
+    double m_factorValue = 0.75; // the last factor that parsed
     qint32 m_preferredSpan = -1;
     bool m_filling = false;
 };

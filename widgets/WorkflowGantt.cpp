@@ -35,7 +35,7 @@ WorkflowGantt::WorkflowGantt(QWidget *parent)
     , m_scroll(new QScrollBar(Qt::Vertical, this))
 {
     setObjectName(QStringLiteral("workflowGantt"));
-    setFocusPolicy(Qt::ClickFocus);   // N / P step through the slow workflows from here too
+    setFocusPolicy(Qt::ClickFocus); // N / P step through the slow workflows from here too
     setMouseTracking(true);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     connect(m_scroll, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
@@ -199,7 +199,7 @@ QRectF WorkflowGantt::barRect(qint32 span) const
 
 QColor WorkflowGantt::unusualColour()
 {
-    return QColor(0xCC, 0x00, 0x66);   // magenta: apart from the kinds and the path's vermillion
+    return QColor(0xCC, 0x00, 0x66); // magenta: apart from the kinds and the path's vermillion
 }
 
 void WorkflowGantt::setUnusual(std::vector<double> rank, std::vector<qint64> samples, const QString &keyLabel)
@@ -342,8 +342,8 @@ QString WorkflowGantt::toolTipText(qint32 span) const
     const qint32 row = graph.sourceRow(span);
     const bool stored = m_store && row >= 0 && row < m_store->spans.rowCount();
     const qint32 input = stored ? m_store->spans.inputTokens(row) : -1;
-    const qint32 output = stored && m_store->spans.outputTokens(row) >= 0 ? m_store->spans.outputTokens(row)
-                                                                           : graph.outputTokens(span);
+    const qint32 output
+        = stored && m_store->spans.outputTokens(row) >= 0 ? m_store->spans.outputTokens(row) : graph.outputTokens(span);
     if (input >= 0 && output >= 0)
         lines << tr("tokens: %1 in, %2 out").arg(input).arg(output);
     else if (input >= 0)
@@ -356,7 +356,7 @@ QString WorkflowGantt::toolTipText(qint32 span) const
     if (stored) {
         const auto &spans = m_store->spans;
         const auto [begin, end] = spans.attributeRange(row);
-        constexpr size_t kShown = 12;   // a tooltip, not an attribute browser
+        constexpr size_t kShown = 12; // a tooltip, not an attribute browser
         for (size_t i = begin; i < end && i < begin + kShown; ++i) {
             const auto &attribute = spans.attributeRows()[i];
             QString value = spans.text(attribute.value);
@@ -404,7 +404,7 @@ void WorkflowGantt::paintHeader(QPainter &painter) const
         painter.setPen(palette().color(QPalette::Mid));
         painter.drawLine(QPointF(x, header - 4), QPointF(x, height()));
         if (x + 3 + fontMetrics().horizontalAdvance(label) > frame.left + frame.width + 10)
-            continue;   // the last tick's label would be cut at the edge
+            continue; // the last tick's label would be cut at the edge
         painter.setPen(palette().color(QPalette::Text));
         painter.drawText(QRectF(x + 3, 0, 120, header), Qt::AlignVCenter | Qt::AlignLeft, label);
     }
@@ -426,8 +426,8 @@ std::vector<std::pair<double, QString>> WorkflowGantt::ticks() const
         const double x = WorkflowGanttCoordinates::xOf(frame, tick);
         if (x < frame.left - 1)
             continue;
-        ticks.emplace_back(x, QStringLiteral("%1 %2").arg(SwimlaneCoordinates::formatTick(tick - origin, step, unit),
-                                                          unit.symbol));
+        ticks.emplace_back(
+            x, QStringLiteral("%1 %2").arg(SwimlaneCoordinates::formatTick(tick - origin, step, unit), unit.symbol));
     }
     return ticks;
 }
@@ -543,7 +543,8 @@ void WorkflowGantt::paintOverlays(QPainter &painter, int firstRow, int lastRow) 
             continue;
         const QPointF a(WorkflowGanttCoordinates::xOf(frame, displayEnd(dependency.from)), centre(from));
         const QPointF b(WorkflowGanttCoordinates::xOf(frame, displayStart(dependency.to)), centre(to));
-        painter.setPen(QPen(SpanCategoryColors::dependency(), 1, dependency.hypothetical ? Qt::DashLine : Qt::SolidLine));
+        painter.setPen(
+            QPen(SpanCategoryColors::dependency(), 1, dependency.hypothetical ? Qt::DashLine : Qt::SolidLine));
         QPainterPath line(a);
         line.cubicTo(QPointF(a.x() + 10, a.y()), QPointF(b.x() - 10, b.y()), b);
         painter.setBrush(Qt::NoBrush);

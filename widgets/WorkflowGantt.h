@@ -19,9 +19,8 @@ struct WhatIfOutcome;
 // parent (collapsible), bars coloured by kind, the critical path as a
 // vermillion band, slack as a whisker after each span that has some and
 // dependencies as arrows. Bars take the workflow kinds' colours
-// (WorkKindColors), a model call's split by its phases, as in the lanes. With a what-if shown, bars take their new times
-// and the recorded ones stay as grey outlines. Reads a WorkflowAnalysis; it
-// computes nothing but geometry.
+// (WorkKindColors), a model call's split by its phases, as in the lanes. With a what-if shown, bars take their new
+// times and the recorded ones stay as grey outlines. Reads a WorkflowAnalysis; it computes nothing but geometry.
 class WorkflowGantt : public QWidget
 {
     Q_OBJECT
@@ -89,8 +88,8 @@ private:
     int labelWidth() const;
     qint64 displayStart(qint32 span) const;
     qint64 displayEnd(qint32 span) const;
-    qint32 visibleRowOf(qint32 span) const;   // nearest shown row (the span's or an ancestor's)
-    quint8 storeFlags(qint32 span) const;     // SpanTable flags, 0 without a store
+    qint32 visibleRowOf(qint32 span) const; // nearest shown row (the span's or an ancestor's)
+    quint8 storeFlags(qint32 span) const;   // SpanTable flags, 0 without a store
     void paintHeader(QPainter &painter) const;
     void paintRow(QPainter &painter, int row) const;
     void paintBar(QPainter &painter, qint32 span, const QRectF &bar) const;
@@ -99,11 +98,11 @@ private:
     WorkflowAnalysis m_analysis;
     std::shared_ptr<const TraceStore> m_store;
     std::vector<GanttRow> m_rows;
-    std::vector<qint32> m_rowOfSpan;      // -1 when hidden
+    std::vector<qint32> m_rowOfSpan; // -1 when hidden
     std::vector<quint8> m_collapsed;
     bool m_pathOnly = false;
     bool m_whatIf = false;
-    std::vector<qint64> m_startAfter;     // per span, with a what-if shown
+    std::vector<qint64> m_startAfter; // per span, with a what-if shown
     std::vector<qint64> m_endAfter;
     std::vector<PathSection> m_pathAfter;
     std::vector<qint64> m_slackAfter;
@@ -115,5 +114,5 @@ private:
     qint64 m_frameEnd = 1;
     qint32 m_selected = -1;
     QScrollBar *m_scroll = nullptr;
-    std::vector<qint32> m_bookmarked;   // sorted
+    std::vector<qint32> m_bookmarked; // sorted
 };

@@ -12,10 +12,10 @@ namespace WorkflowGanttCoordinates {
 
 struct TimeFrame
 {
-    qint64 start = 0;   // ns at the left edge of the bars area
-    qint64 end = 1;     // ns at its right edge
-    int left = 0;       // px
-    int width = 1;      // px
+    qint64 start = 0; // ns at the left edge of the bars area
+    qint64 end = 1;   // ns at its right edge
+    int left = 0;     // px
+    int width = 1;    // px
 };
 
 inline double xOf(const TimeFrame &frame, qint64 time)
@@ -32,10 +32,10 @@ inline qint64 timeAt(const TimeFrame &frame, double x)
 
 struct Rows
 {
-    int header = 0;      // px above the first row
-    int height = 18;     // px per row
-    int first = 0;       // index of the row at the top (scroll position)
-    int count = 0;       // rows in total
+    int header = 0;  // px above the first row
+    int height = 18; // px per row
+    int first = 0;   // index of the row at the top (scroll position)
+    int count = 0;   // rows in total
 };
 
 inline int rowTop(const Rows &rows, int row)

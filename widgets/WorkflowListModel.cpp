@@ -9,8 +9,7 @@
 
 WorkflowListModel::WorkflowListModel(QObject *parent)
     : QAbstractTableModel(parent)
-{
-}
+{ }
 
 void WorkflowListModel::setStore(std::shared_ptr<const TraceStore> store, const RowSet &scope, bool all)
 {

@@ -20,7 +20,7 @@ class WorkflowListModel : public QAbstractTableModel
 public:
     enum Column { Slow, E2e, Ttft, Spans, Type, Workflow, ColumnCount };
     static constexpr int SortRole = Qt::UserRole;
-    static constexpr int WorkflowRole = Qt::UserRole + 1;   // index into store()->workflows
+    static constexpr int WorkflowRole = Qt::UserRole + 1; // index into store()->workflows
     static constexpr int RequestRowRole = Qt::UserRole + 2;
 
     explicit WorkflowListModel(QObject *parent = nullptr);
@@ -47,8 +47,8 @@ private:
     void applySort();
 
     std::shared_ptr<const TraceStore> m_store;
-    std::vector<qint32> m_workflows;   // in display order
-    std::vector<int> m_rowOf;          // per workflow, -1 when out of scope
+    std::vector<qint32> m_workflows; // in display order
+    std::vector<int> m_rowOf;        // per workflow, -1 when out of scope
     RowSet m_slow;
     int m_sortColumn = E2e;
     Qt::SortOrder m_sortOrder = Qt::DescendingOrder;

@@ -97,7 +97,7 @@ private:
     LatestJob m_whatIfJob;
     qint32 m_workflow = -1;
     WorkflowAnalysis m_analysis;
-    std::vector<quint8> m_longLived;   // per workflow of the store (LongLivedStreams)
+    std::vector<quint8> m_longLived; // per workflow of the store (LongLivedStreams)
     QLabel *m_title = nullptr;
     QLabel *m_legend = nullptr;
     QCheckBox *m_pathOnly = nullptr;
@@ -112,6 +112,6 @@ private:
     QComboBox *m_unusualKey = nullptr;
     LatestJob m_unusualJob{this};
     LatestJob m_populationJob{this};
-    std::shared_ptr<const SpanKeys> m_keys;   // of the shown store, for the unusual spans
+    std::shared_ptr<const SpanKeys> m_keys; // of the shown store, for the unusual spans
     UnusualSpans m_unusualSpans;
 };

@@ -16,7 +16,7 @@ class WorkflowPathModel : public QAbstractTableModel
 public:
     enum Columns { SpanColumn, KindColumn, StartColumn, DurationColumn, ShareColumn, ColumnCount };
     static constexpr int SortRole = Qt::UserRole;
-    static constexpr int SpanRole = Qt::UserRole + 1;   // span index of the row
+    static constexpr int SpanRole = Qt::UserRole + 1; // span index of the row
 
     explicit WorkflowPathModel(QObject *parent = nullptr);
 

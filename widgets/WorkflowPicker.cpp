@@ -77,10 +77,12 @@ WorkflowPicker::WorkflowPicker(ViewState *state, QWidget *parent)
 void WorkflowPicker::reload()
 {
     const auto &store = m_state->store();
-    m_model->setStore(store && store->workflows.rowCount() > 0 ? store : nullptr, m_state->slice(), !m_state->hasSlice());
+    m_model->setStore(store && store->workflows.rowCount() > 0 ? store : nullptr, m_state->slice(),
+                      !m_state->hasSlice());
     m_model->setSlow(m_state->exceedance().members);
     m_view->resizeColumnToContents(WorkflowListModel::Workflow);
-    m_view->setColumnWidth(WorkflowListModel::Workflow, std::min(m_view->columnWidth(WorkflowListModel::Workflow), 140));
+    m_view->setColumnWidth(WorkflowListModel::Workflow,
+                           std::min(m_view->columnWidth(WorkflowListModel::Workflow), 140));
     m_view->resizeColumnToContents(WorkflowListModel::Type);
     m_view->setColumnWidth(WorkflowListModel::Type, std::min(m_view->columnWidth(WorkflowListModel::Type), 120));
     updateSummary();
@@ -98,9 +100,10 @@ void WorkflowPicker::updateSummary()
     } else {
         const ExceedanceMarks &marks = m_state->exceedance();
         const QString workflows = CountText::of(count, tr("workflow"), tr("workflows"));
-        m_summary->setText(marks.isEmpty() ? tr("%1 in the scope").arg(workflows)
-                                           : tr("%1 in the scope; \u25b2 %2 slow (%3)")
-                                                 .arg(workflows, locale.toString(slow), marks.label));
+        m_summary->setText(
+            marks.isEmpty()
+                ? tr("%1 in the scope").arg(workflows)
+                : tr("%1 in the scope; \u25b2 %2 slow (%3)").arg(workflows, locale.toString(slow), marks.label));
     }
     m_previous->setEnabled(slow > 0);
     m_next->setEnabled(slow > 0);
@@ -115,7 +118,8 @@ void WorkflowPicker::setCurrentWorkflow(qint32 workflow)
         m_view->clearSelection();
     } else {
         const QModelIndex index = m_model->index(row, WorkflowListModel::E2e);
-        m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_view->selectionModel()->setCurrentIndex(index,
+                                                  QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         m_view->scrollTo(index);
     }
     m_selecting = false;
@@ -138,7 +142,7 @@ void WorkflowPicker::pick(int row)
 {
     const qint32 requestRow = m_model->requestRowAt(row);
     if (m_state->isExceedanceMember(requestRow))
-        m_state->setExceedanceCursor(requestRow);   // every view follows the step
+        m_state->setExceedanceCursor(requestRow); // every view follows the step
     else
         m_state->setCurrentRow(requestRow);
 }

@@ -35,8 +35,7 @@ int runAnalyse(const CliContext &context)
     if (!requireRequests(context, path, store))
         return ExitFailure;
     const QString label = path == QLatin1String("-") ? QStringLiteral("standard input") : QFileInfo(path).fileName();
-    auto report = profileRequests(store.requests, context.boundary, label,
-                                  QStringLiteral("trace replay"));
+    auto report = profileRequests(store.requests, context.boundary, label, QStringLiteral("trace replay"));
     report.rejected = qint64(store.rejected.size());
     if (context.json) {
         nlohmann::json document = ReportJson::profile(report);
@@ -58,19 +57,18 @@ int runBuiltinCases(const CliContext &context)
 {
     const LoadResult burst = SeedScenarios::loadJsonl(SeedScenarios::burstJsonl(), QStringLiteral("burst.jsonl"));
     if (!burst.ok() || burst.store->requests.isEmpty()) {
-        context.err << QStringLiteral("tracelane-cli: built-in burst case failed to load: %1\n")
-                           .arg(burst.fatalError);
+        context.err << QStringLiteral("tracelane-cli: built-in burst case failed to load: %1\n").arg(burst.fatalError);
         return ExitFailure;
     }
-    const auto report = profileRequests(burst.store->requests, context.boundary,
-                                        QStringLiteral("bursty positive case"), QStringLiteral("replayed burst"));
-    const LoadResult negative = SeedScenarios::loadJsonl(SeedScenarios::negativeControlJsonl(),
-                                                         QStringLiteral("negative-control.jsonl"));
+    const auto report = profileRequests(burst.store->requests, context.boundary, QStringLiteral("bursty positive case"),
+                                        QStringLiteral("replayed burst"));
+    const LoadResult negative
+        = SeedScenarios::loadJsonl(SeedScenarios::negativeControlJsonl(), QStringLiteral("negative-control.jsonl"));
     const bool rejected = negative.ok() && negative.store->requests.isEmpty() && negative.store->rejected.size() == 1;
     if (context.json) {
         nlohmann::json document = ReportJson::profile(report);
-        document["negative_control"] = {{"rejected", rejected},
-                                        {"records", ReportJson::rejected(negative.store->rejected)}};
+        document["negative_control"]
+            = {{"rejected", rejected}, {"records", ReportJson::rejected(negative.store->rejected)}};
         printJson(context, document);
     } else {
         context.out << ReportText::profile(report) << "\n\nNegative control:\n";

@@ -14,7 +14,7 @@ struct ClassCommandInput
     LoadResult load;
     ClassOptions::Values options;
     RequestSlice slice;
-    QString sliceText;   // "all requests" or the filter
+    QString sliceText; // "all requests" or the filter
 };
 
 // Prints the problem and returns the exit code on failure, or -1 when the

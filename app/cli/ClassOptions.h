@@ -22,9 +22,9 @@ struct Values
     ExceedanceOrder order = ExceedanceOrder::MetricDescending;
     ClassBands bands;
     ClassFilter where;
-    QStringList by;        // dimension keys for `slice`
-    qsizetype member = 0;  // 0-based position for `exceed`
-    int members = 20;      // members listed by `exceed`
+    QStringList by;       // dimension keys for `slice`
+    qsizetype member = 0; // 0-based position for `exceed`
+    int members = 20;     // members listed by `exceed`
 };
 
 // Prints a usage message to context.err and returns false on a bad value.

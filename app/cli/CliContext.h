@@ -12,7 +12,7 @@ class TraceStore;
 struct CliContext
 {
     QCommandLineParser &parser;
-    QStringList arguments;   // positional arguments after the subcommand
+    QStringList arguments; // positional arguments after the subcommand
     QTextStream &out;
     QTextStream &err;
     Boundary boundary = Boundary::Client;

@@ -28,9 +28,7 @@ bool loadForCli(const CliContext &context, const QString &path, LoadResult *resu
         // A load that fails before it knows the file's size never reaches 100%.
         while (!finished.load() && control.fraction() < 1.0 && clock.elapsed() < 3'600'000) {
             std::this_thread::sleep_for(std::chrono::milliseconds(200));
-            context.err << QStringLiteral("\rLoading %1: %2%  ")
-                               .arg(path)
-                               .arg(int(control.fraction() * 100.0));
+            context.err << QStringLiteral("\rLoading %1: %2%  ").arg(path).arg(int(control.fraction() * 100.0));
             context.err.flush();
             if (control.totalBytes() > 0 && control.processedBytes() >= control.totalBytes())
                 break;
@@ -59,7 +57,8 @@ bool requireRequests(const CliContext &context, const QString &path, const Trace
 {
     if (!store.requests.isEmpty())
         return true;
-    context.err << QStringLiteral("tracelane-cli: %1: no valid records; %2 rejected\n").arg(path).arg(store.rejected.size());
+    context.err
+        << QStringLiteral("tracelane-cli: %1: no valid records; %2 rejected\n").arg(path).arg(store.rejected.size());
     context.err << ReportText::rejectedSummary(store.rejected) << '\n';
     return false;
 }

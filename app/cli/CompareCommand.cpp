@@ -64,7 +64,8 @@ void addCompareOptions(QCommandLineParser &parser)
                         "baseline's own percentile)."),
          QStringLiteral("ms")},
         {QStringLiteral("predicted-saving"),
-         QStringLiteral("compare: the saving a what-if predicted at the target percentile, shown beside the observed one."),
+         QStringLiteral(
+             "compare: the saving a what-if predicted at the target percentile, shown beside the observed one."),
          QStringLiteral("ms")},
         {QStringLiteral("suspect"),
          QStringLiteral("compare: the phase the change should move (default: the one carrying the baseline's tail)."),
@@ -72,8 +73,8 @@ void addCompareOptions(QCommandLineParser &parser)
         {QStringLiteral("tolerance"),
          QStringLiteral("compare: how far a guardrail may regress (0.05 = 5%; default 0.05)."), QStringLiteral("f"),
          QStringLiteral("0.05")},
-        {QStringLiteral("baseline-where"),
-         QStringLiteral("compare one FILE: the baseline's requests (dim=value,...)."), QStringLiteral("filter")},
+        {QStringLiteral("baseline-where"), QStringLiteral("compare one FILE: the baseline's requests (dim=value,...)."),
+         QStringLiteral("filter")},
         {QStringLiteral("candidate-where"),
          QStringLiteral("compare one FILE: the candidate's requests (dim=value,...)."), QStringLiteral("filter")},
         {QStringLiteral("split-at"),
@@ -104,10 +105,15 @@ bool parseSplitTime(const QString &text, qint64 firstSendNs, qint64 *ns, QString
         qint64 multiple;
     };
     static const Unit units[] = {
-        {"ns", 1, 1}, {"us", 1'000, 1}, {"\u00b5s", 1'000, 1}, {"ms", 1'000'000, 1}, {"min", 1'000'000'000, 60},
-        {"s", 1'000'000'000, 1}, {"h", 1'000'000'000, 3600},
+        {"ns", 1, 1},
+        {"us", 1'000, 1},
+        {"\u00b5s", 1'000, 1},
+        {"ms", 1'000'000, 1},
+        {"min", 1'000'000'000, 60},
+        {"s", 1'000'000'000, 1},
+        {"h", 1'000'000'000, 3600},
     };
-    Unit unit{"", 1'000'000, 1};   // plain numbers are ms, the seed format's unit
+    Unit unit{"", 1'000'000, 1}; // plain numbers are ms, the seed format's unit
     for (const Unit &candidate : units) {
         const QString suffix = QString::fromUtf8(candidate.suffix);
         if (value.endsWith(suffix)) {
@@ -139,7 +145,8 @@ bool parseSplitTime(const QString &text, qint64 firstSendNs, qint64 *ns, QString
 int runCompare(const CliContext &context)
 {
     const auto &parser = context.parser;
-    const bool byWhere = parser.isSet(QStringLiteral("baseline-where")) || parser.isSet(QStringLiteral("candidate-where"));
+    const bool byWhere
+        = parser.isSet(QStringLiteral("baseline-where")) || parser.isSet(QStringLiteral("candidate-where"));
     const bool byTime = parser.isSet(QStringLiteral("split-at"));
     const auto usage = [&](const QString &message) {
         context.err << QStringLiteral("tracelane-cli compare: %1\n").arg(message);
@@ -192,8 +199,9 @@ int runCompare(const CliContext &context)
     ClassFilter baseFilter;
     ClassFilter candFilter;
     QString error;
-    if (byWhere && (!ClassFilter::parse(parser.value(QStringLiteral("baseline-where")), &baseFilter, &error)
-                    || !ClassFilter::parse(parser.value(QStringLiteral("candidate-where")), &candFilter, &error)))
+    if (byWhere
+        && (!ClassFilter::parse(parser.value(QStringLiteral("baseline-where")), &baseFilter, &error)
+            || !ClassFilter::parse(parser.value(QStringLiteral("candidate-where")), &candFilter, &error)))
         return usage(QStringLiteral("--baseline-where/--candidate-where: ") + error);
 
     ComparisonSide baseline;
@@ -219,8 +227,8 @@ int runCompare(const CliContext &context)
                                    .arg(last);
             }
         } else {
-            std::tie(baseline, candidate) = ComparisonSplit::byClasses(store, baseFilter, candFilter, options.bands,
-                                                                      file, &error);
+            std::tie(baseline, candidate)
+                = ComparisonSplit::byClasses(store, baseFilter, candFilter, options.bands, file, &error);
             if (!error.isEmpty())
                 return usage(error);
         }

@@ -43,10 +43,10 @@ int runAggregate(const CliContext &context)
     spec.boundary = context.boundary;
     spec.q = input.options.percentile;
     ColumnCache cache(input.load.store);
-    const ExceedanceSet set = findExceedanceSet(store.requests, *cache.metric(spec.metric, spec.boundary), input.slice,
-                                                spec);
+    const ExceedanceSet set
+        = findExceedanceSet(store.requests, *cache.metric(spec.metric, spec.boundary), input.slice, spec);
     const auto target = PhaseAttribution::totalFor(spec.metric) == Metric::E2e ? WorkflowPaths::Target::End
-                                                                                : WorkflowPaths::Target::FirstToken;
+                                                                               : WorkflowPaths::Target::FirstToken;
     const WorkflowPaths paths = WorkflowPaths::compute(store, context.loadOptions.threads);
     const SpanKeys keys = SpanKeys::build(store, keyKind);
     const PathAttribution attribution = PathAttribution::compute(store, paths, keys, set.members, set.rest, target);
@@ -57,17 +57,17 @@ int runAggregate(const CliContext &context)
                                .arg(path, store.workflows.traceIdText(w), error);
     }
     if (context.json) {
-        const nlohmann::json document = {{"file", path.toStdString()},
-                                         {"slice", input.sliceText.toStdString()},
-                                         {"metric", metricKey(spec.metric).toStdString()},
-                                         {"percentile", spec.q},
-                                         {"threshold", std::isfinite(set.threshold) ? nlohmann::json(set.threshold)
-                                                                                    : nlohmann::json(nullptr)},
-                                         {"set_size", set.size()},
-                                         {"rest_size", set.rest.size()},
-                                         {"unschedulable_workflows", paths.failedCount()},
-                                         {"critical_path_attribution", PathReportJson::attribution(attribution)},
-                                         {"path_tree", PathReportJson::tree(tree)}};
+        const nlohmann::json document
+            = {{"file", path.toStdString()},
+               {"slice", input.sliceText.toStdString()},
+               {"metric", metricKey(spec.metric).toStdString()},
+               {"percentile", spec.q},
+               {"threshold", std::isfinite(set.threshold) ? nlohmann::json(set.threshold) : nlohmann::json(nullptr)},
+               {"set_size", set.size()},
+               {"rest_size", set.rest.size()},
+               {"unschedulable_workflows", paths.failedCount()},
+               {"critical_path_attribution", PathReportJson::attribution(attribution)},
+               {"path_tree", PathReportJson::tree(tree)}};
         context.out << QString::fromStdString(document.dump(2)) << '\n';
         return ExitOk;
     }

@@ -15,9 +15,9 @@ int runGoodput(const CliContext &context)
         return ExitUsage;
     Slo slo;
     double observedInFlight = std::nan("");
-    for (const auto &[option, target] : {std::pair{QStringLiteral("slo-ttft"), &slo.ttftMs},
-                                         std::pair{QStringLiteral("slo-itl"), &slo.itlMs},
-                                         std::pair{QStringLiteral("observed-in-flight"), &observedInFlight}}) {
+    for (const auto &[option, target] :
+         {std::pair{QStringLiteral("slo-ttft"), &slo.ttftMs}, std::pair{QStringLiteral("slo-itl"), &slo.itlMs},
+          std::pair{QStringLiteral("observed-in-flight"), &observedInFlight}}) {
         if (!context.parser.isSet(option))
             continue;
         bool ok = false;

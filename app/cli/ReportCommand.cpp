@@ -24,10 +24,13 @@
 void addReportOptions(QCommandLineParser &parser)
 {
     parser.addOptions({
-        {QStringLiteral("out"), QStringLiteral("report: the file to write: .html, .pdf or .md (figures beside it); receive: the capture (OTLP JSON Lines)."),
+        {QStringLiteral("out"),
+         QStringLiteral("report: the file to write: .html, .pdf or .md (figures beside it); receive: the capture (OTLP "
+                        "JSON Lines)."),
          QStringLiteral("file")},
         {QStringLiteral("record"),
-         QStringLiteral("report: a saved diagnosis record (JSON) to measure on FILE instead of drafting one (or the session's)."),
+         QStringLiteral(
+             "report: a saved diagnosis record (JSON) to measure on FILE instead of drafting one (or the session's)."),
          QStringLiteral("file")},
         {QStringLiteral("candidate"),
          QStringLiteral("report: a candidate trace compared with FILE at the target percentile (stop-rule verdict)."),
@@ -78,13 +81,14 @@ bool readSession(const CliContext &context, const QString &path, Session *sessio
             continue;
         const TraceFingerprint now = TraceFingerprint::of(trace.path);
         if (now != trace.fingerprint)
-            changed->append(QStringLiteral("the trace %1 changed since the session was saved (then %2 bytes, SHA-256 "
-                                           "%3\u2026; now %4 bytes, SHA-256 %5\u2026): the report is of its new content")
-                                .arg(QDir::toNativeSeparators(trace.path))
-                                .arg(trace.fingerprint.bytes)
-                                .arg(trace.fingerprint.sha256.left(12))
-                                .arg(now.bytes)
-                                .arg(now.sha256.left(12)));
+            changed->append(
+                QStringLiteral("the trace %1 changed since the session was saved (then %2 bytes, SHA-256 "
+                               "%3\u2026; now %4 bytes, SHA-256 %5\u2026): the report is of its new content")
+                    .arg(QDir::toNativeSeparators(trace.path))
+                    .arg(trace.fingerprint.bytes)
+                    .arg(trace.fingerprint.sha256.left(12))
+                    .arg(now.bytes)
+                    .arg(now.sha256.left(12)));
     }
     return true;
 }
@@ -157,7 +161,8 @@ int runReport(const CliContext &context)
         QFile file(recordPath);
         QString error;
         if (!file.open(QIODevice::ReadOnly)) {
-            context.err << QStringLiteral("tracelane-cli report: cannot open %1: %2\n").arg(recordPath, file.errorString());
+            context.err
+                << QStringLiteral("tracelane-cli report: cannot open %1: %2\n").arg(recordPath, file.errorString());
             return ExitFailure;
         }
         if (!RecordJson::read(file.readAll(), &record, &error)) {

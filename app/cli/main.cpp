@@ -1,29 +1,29 @@
 // tracelane-cli: Tracelane's analyses for scripts and CI.
 
 #include "AnalyseCommand.h"
+#include "ClassOptions.h"
+#include "CliContext.h"
 #include "ClickHouseAnalyses.h"
 #include "ClickHouseCommand.h"
-#include "ClassOptions.h"
 #include "CompareCommand.h"
-#include "CliContext.h"
 #include "CriticalPathCommand.h"
 #include "ExceedCommand.h"
-#include "SliceCommand.h"
-#include "WhatIfCommand.h"
-#include "WorkflowOptions.h"
 #include "GoodputCommand.h"
+#include "PathOptions.h"
 #include "ReceiveCommand.h"
 #include "ReportCommand.h"
-#include "PathOptions.h"
+#include "SliceCommand.h"
 #include "StreamCommand.h"
+#include "WhatIfCommand.h"
+#include "WorkflowOptions.h"
 
 #include <QCoreApplication>
 #include <QGuiApplication>
 
 #include <cstdio>
 #include <functional>
-#include <new>
 #include <map>
+#include <new>
 
 int main(int argc, char *argv[])
 {
@@ -43,31 +43,31 @@ int main(int argc, char *argv[])
     QTextStream err(stderr);
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Explains why LLM requests are slow, headless.\n\n"
-        "Commands:\n"
-        "  analyse FILE     phase-aware latency report of a trace file (or a clickhouse:// URL;\n"
-        "                   so do slice and exceed: the server computes, see README)\n"
-        "  critical-path FILE  each workflow's critical path, timing and slack; with\n"
-        "                   --aggregate the slow set's paths against the rest, merged by key\n"
-        "  whatif FILE      re-schedule workflows with a change (--scale, --scale-phase,\n"
-        "                   --shorten-answer, --add-dependency) and report the savings\n"
-        "  goodput FILE     goodput under TTFT/ITL objectives, throughput, Little's-law check\n"
-        "  slice FILE --by DIM[,DIM]   percentiles by class with 95% intervals\n"
-        "  exceed FILE      requests above a percentile, compared with the rest (workflows:\n"
-        "                   their excess split over critical-path time, --by-key)\n"
-        "  report FILE --out R.html|R.pdf|R.md   the one-page design-review report\n"
-        "  compare BASE CAND   did a change move the target percentile? (or one FILE with\n"
-        "                   --baseline-where/--candidate-where or --split-at; workflows: the\n"
-        "                   mean difference split over critical-path time, --by-key)\n"
-        "  receive [--http ADDR:PORT] [--out CAPTURE.otlp.jsonl]   receive OTLP/HTTP spans live\n"
-        "                   until --duration S, --max-spans N or Ctrl-C, then summarise them\n"
-        "  clickhouse init URL | push FILE URL   Tracelane's tables in ClickHouse\n"
-        "  stream FILE      inter-token gaps (every gap pooled, server and client), stalls,\n"
-        "                   chunking, coalescing and its mechanism\n"
-        "  load FILE        arrivals, in flight, queue, completions, failures and goodput over\n"
-        "                   time; burst envelope; Little's law\n"
-        "  (no command)     the built-in burst case and its negative control"));
+    parser.setApplicationDescription(
+        QStringLiteral("Explains why LLM requests are slow, headless.\n\n"
+                       "Commands:\n"
+                       "  analyse FILE     phase-aware latency report of a trace file (or a clickhouse:// URL;\n"
+                       "                   so do slice and exceed: the server computes, see README)\n"
+                       "  critical-path FILE  each workflow's critical path, timing and slack; with\n"
+                       "                   --aggregate the slow set's paths against the rest, merged by key\n"
+                       "  whatif FILE      re-schedule workflows with a change (--scale, --scale-phase,\n"
+                       "                   --shorten-answer, --add-dependency) and report the savings\n"
+                       "  goodput FILE     goodput under TTFT/ITL objectives, throughput, Little's-law check\n"
+                       "  slice FILE --by DIM[,DIM]   percentiles by class with 95% intervals\n"
+                       "  exceed FILE      requests above a percentile, compared with the rest (workflows:\n"
+                       "                   their excess split over critical-path time, --by-key)\n"
+                       "  report FILE --out R.html|R.pdf|R.md   the one-page design-review report\n"
+                       "  compare BASE CAND   did a change move the target percentile? (or one FILE with\n"
+                       "                   --baseline-where/--candidate-where or --split-at; workflows: the\n"
+                       "                   mean difference split over critical-path time, --by-key)\n"
+                       "  receive [--http ADDR:PORT] [--out CAPTURE.otlp.jsonl]   receive OTLP/HTTP spans live\n"
+                       "                   until --duration S, --max-spans N or Ctrl-C, then summarise them\n"
+                       "  clickhouse init URL | push FILE URL   Tracelane's tables in ClickHouse\n"
+                       "  stream FILE      inter-token gaps (every gap pooled, server and client), stalls,\n"
+                       "                   chunking, coalescing and its mechanism\n"
+                       "  load FILE        arrivals, in flight, queue, completions, failures and goodput over\n"
+                       "                   time; burst envelope; Little's law\n"
+                       "  (no command)     the built-in burst case and its negative control"));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("analyse"));
@@ -86,20 +86,22 @@ int main(int argc, char *argv[])
     addPathOptions(parser);
     parser.addOption({QStringLiteral("slo-ttft"), QStringLiteral("goodput: TTFT objective in ms (default 1200)."),
                       QStringLiteral("ms")});
-    parser.addOption({QStringLiteral("slo-itl"), QStringLiteral("goodput: mean ITL objective in ms/token (default 80)."),
-                      QStringLiteral("ms")});
-    parser.addOption({QStringLiteral("observed-in-flight"),
-                      QStringLiteral("goodput: concurrency seen elsewhere (a dashboard) to check against Little's law."),
-                      QStringLiteral("n")});
+    parser.addOption({QStringLiteral("slo-itl"),
+                      QStringLiteral("goodput: mean ITL objective in ms/token (default 80)."), QStringLiteral("ms")});
+    parser.addOption(
+        {QStringLiteral("observed-in-flight"),
+         QStringLiteral("goodput: concurrency seen elsewhere (a dashboard) to check against Little's law."),
+         QStringLiteral("n")});
     parser.addOption({QStringLiteral("stall-ms"),
-                      QStringLiteral("stream: a stall lasts at least this many ms (default 250)."), QStringLiteral("ms")});
+                      QStringLiteral("stream: a stall lasts at least this many ms (default 250)."),
+                      QStringLiteral("ms")});
     parser.addOption({QStringLiteral("stall-factor"),
                       QStringLiteral("stream: ... and at least this many times the request's median gap (default 4)."),
                       QStringLiteral("f")});
     parser.addOption({QStringLiteral("worst"), QStringLiteral("stream: how many worst requests to list (default 10)."),
                       QStringLiteral("n")});
-    parser.addOption({QStringLiteral("window"), QStringLiteral("load: bin width in seconds (default 1)."),
-                      QStringLiteral("s")});
+    parser.addOption(
+        {QStringLiteral("window"), QStringLiteral("load: bin width in seconds (default 1)."), QStringLiteral("s")});
     ClassOptions::addTo(parser);
     addReportOptions(parser);
     addCompareOptions(parser);

@@ -15,9 +15,9 @@
 #include "RecentFiles.h"
 #include "RejectedRecordsPanel.h"
 #include "ReportView.h"
-#include "ReviewWiring.h"
 #include "RequestDetailPanel.h"
 #include "RequestTablePanel.h"
+#include "ReviewWiring.h"
 #include "StreamsWiring.h"
 #include "SwimlaneCanvas.h"
 #include "SwimlaneCoordinates.h"
@@ -108,7 +108,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_state, &ViewState::storeChanged, this, [this] {
         const auto &store = m_state->store();
         if (!m_pinnedDock.isEmpty()) {
-            showPanel(m_pinnedDock);   // the command line asked for this one
+            showPanel(m_pinnedDock); // the command line asked for this one
         } else if (store && store->workflows.rowCount() > 0) {
             m_workflowDock->show();
             m_workflowDock->raise();
@@ -116,7 +116,7 @@ MainWindow::MainWindow(QWidget *parent)
             requests->raise();
         }
     });
-    m_dockLayout = new DockLayout(this);   // after every dock exists
+    m_dockLayout = new DockLayout(this); // after every dock exists
     updateStatus();
 }
 
@@ -134,7 +134,7 @@ QDockWidget *MainWindow::addDock(const QString &objectName, const QString &title
                                  Qt::DockWidgetArea area)
 {
     auto *dock = new QDockWidget(title, this);
-    dock->setObjectName(objectName);   // stable: the layout is saved by name
+    dock->setObjectName(objectName); // stable: the layout is saved by name
     // Inside a scroll area a dock can shrink below its panel's minimum size,
     // so the window still fits a laptop screen; the panel scrolls instead.
     auto *scroll = new QScrollArea(dock);
@@ -195,28 +195,28 @@ void MainWindow::createDocks()
     m_report = new ReportView(this);
     m_report->showMessage(tr("Open a trace with File \u2192 Open (Ctrl+O) or drop one on the window."));
 
-    QDockWidget *requests = addDock(QStringLiteral("requestsDock"), tr("Requests"), m_requestTable,
-                                    Qt::BottomDockWidgetArea);
-    m_rejectedDock = addDock(QStringLiteral("rejectedDock"), tr("Rejected / Notices"), m_rejected,
-                             Qt::BottomDockWidgetArea);
+    QDockWidget *requests
+        = addDock(QStringLiteral("requestsDock"), tr("Requests"), m_requestTable, Qt::BottomDockWidgetArea);
+    m_rejectedDock
+        = addDock(QStringLiteral("rejectedDock"), tr("Rejected / Notices"), m_rejected, Qt::BottomDockWidgetArea);
     tabifyDockWidget(requests, m_rejectedDock);
     m_workflow = new WorkflowPanel(m_state, this);
     m_workflowDock = addDock(QStringLiteral("workflowDock"), tr("Workflow"), m_workflow, Qt::BottomDockWidgetArea);
     tabifyDockWidget(requests, m_workflowDock);
     m_classes = new ClassTablePanel(m_state, this);
-    tabifyDockWidget(requests, addDock(QStringLiteral("classesDock"), tr("Classes"), m_classes,
-                                       Qt::BottomDockWidgetArea));
+    tabifyDockWidget(requests,
+                     addDock(QStringLiteral("classesDock"), tr("Classes"), m_classes, Qt::BottomDockWidgetArea));
     m_exceedance = new ExceedancePanel(m_state, this);
-    tabifyDockWidget(requests, addDock(QStringLiteral("exceedanceDock"), tr("Exceedance"), m_exceedance,
-                                       Qt::BottomDockWidgetArea));
+    tabifyDockWidget(
+        requests, addDock(QStringLiteral("exceedanceDock"), tr("Exceedance"), m_exceedance, Qt::BottomDockWidgetArea));
     requests->raise();
     // Right: distributions (tabbed with the report) above the request detail.
-    QDockWidget *distributions = addDock(QStringLiteral("distributionsDock"), tr("Distributions"), m_distributions,
-                                         Qt::RightDockWidgetArea);
+    QDockWidget *distributions
+        = addDock(QStringLiteral("distributionsDock"), tr("Distributions"), m_distributions, Qt::RightDockWidgetArea);
     m_detailDock = addDock(QStringLiteral("detailDock"), tr("Request Detail"), m_detail, Qt::RightDockWidgetArea);
     splitDockWidget(distributions, m_detailDock, Qt::Vertical);
-    QDockWidget *report = addDock(QStringLiteral("reportDock"), tr("Profile Report"), m_report,
-                                  Qt::RightDockWidgetArea);
+    QDockWidget *report
+        = addDock(QStringLiteral("reportDock"), tr("Profile Report"), m_report, Qt::RightDockWidgetArea);
     tabifyDockWidget(distributions, report);
     distributions->raise();
     resizeDocks({distributions}, {520}, Qt::Horizontal);
@@ -301,7 +301,8 @@ void MainWindow::createActions()
     m_boundary = new QComboBox(this);
     m_boundary->setObjectName(QStringLiteral("boundary"));
     for (const Boundary boundary : {Boundary::Client, Boundary::Server, Boundary::Engine})
-        m_boundary->addItem(QStringLiteral("%1 (%2)").arg(boundaryKey(boundary), boundarySpan(boundary)), int(boundary));
+        m_boundary->addItem(QStringLiteral("%1 (%2)").arg(boundaryKey(boundary), boundarySpan(boundary)),
+                            int(boundary));
     m_boundary->setToolTip(tr("Where TTFT is measured from; every figure names it"));
     tools->addWidget(m_boundary);
     connect(m_boundary, &QComboBox::activated, this,
@@ -429,7 +430,7 @@ void MainWindow::openFile(const QString &path)
     m_message->clear();
     m_banner->clearMessage();
     m_openNote.clear();
-    m_load->start(path);   // drops a load still running: its result never arrives
+    m_load->start(path); // drops a load still running: its result never arrives
     m_progress->start(QFileInfo(path).fileName());
     m_progress->show();
     m_cancelAction->setEnabled(true);
@@ -449,8 +450,8 @@ void MainWindow::cancelLoad()
         return;
     // Final: the load is dropped now, whatever its worker still does.
     stopLoadFeedback();
-    m_message->setText(tr("Loading %1 was cancelled; the previous view is kept.")
-                           .arg(QFileInfo(m_load->path()).fileName()));
+    m_message->setText(
+        tr("Loading %1 was cancelled; the previous view is kept.").arg(QFileInfo(m_load->path()).fileName()));
     emit loadFinished(false);
 }
 
@@ -543,8 +544,9 @@ void MainWindow::updateStatus()
     const qint64 rejected = store ? qint64(store->rejected.size()) : 0;
     QString requestText = CountText::of(requests, tr("request"), tr("requests"));
     if (m_state->hasSlice())
-        requestText = tr("%1 of %2 in filter")
-                          .arg(locale.toString(m_state->scopeSize()), CountText::of(requests, tr("request"), tr("requests")));
+        requestText
+            = tr("%1 of %2 in filter")
+                  .arg(locale.toString(m_state->scopeSize()), CountText::of(requests, tr("request"), tr("requests")));
     if (!m_state->selection().isEmpty())
         requestText += tr(", %1 selected").arg(locale.toString(m_state->selection().size()));
     m_statusRequests->setText(requestText);
@@ -615,7 +617,7 @@ void MainWindow::usePrediction(double q, double e2eSavingMs, double ttftSavingMs
 {
     const bool ttft = m_state->metric() == Metric::Ttft && std::isfinite(ttftSavingMs);
     if (!ttft && m_state->metric() != Metric::E2e)
-        m_state->setMetric(Metric::E2e);   // the what-if predicts workflow totals
+        m_state->setMetric(Metric::E2e); // the what-if predicts workflow totals
     const double saving = ttft ? ttftSavingMs : e2eSavingMs;
     m_compare->setPercentile(q);
     m_compare->setPredictedSavingMs(saving);
@@ -649,7 +651,7 @@ void MainWindow::compareWith(const QString &path)
     m_message->setText(tr("Loading %1 as the candidate\u2026").arg(name));
     m_compareDock->show();
     m_compareDock->raise();
-    m_candidateLoad->start(path);   // the same job runner as the main load: cancel is final
+    m_candidateLoad->start(path); // the same job runner as the main load: cancel is final
 }
 
 void MainWindow::finishCandidate(const LoadOutcome &outcome, const QString &path)

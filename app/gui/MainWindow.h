@@ -117,10 +117,10 @@ private:
     ViewState *m_state = nullptr;
     bool m_persistent = true;
     QString m_currentFile;
-    QString m_pinnedDock;   // --panel: raised again after every load
+    QString m_pinnedDock; // --panel: raised again after every load
     qint64 m_spanNs = 0;
     TraceLoadJob *m_load = nullptr;
-    QString m_openNote;   // files given together that were not opened
+    QString m_openNote; // files given together that were not opened
 
     SwimlaneView *m_swimlanes = nullptr;
     RequestTablePanel *m_requestTable = nullptr;
@@ -133,14 +133,14 @@ private:
     WorkflowPanel *m_workflow = nullptr;
     QDockWidget *m_workflowDock = nullptr;
     QDockWidget *m_rejectedDock = nullptr;
-    QDockWidget *m_shownDock = nullptr;   // the dock most recently brought to the front
-    QSet<QDockWidget *> m_docksBehind;    // tabbed behind another, or closed
+    QDockWidget *m_shownDock = nullptr; // the dock most recently brought to the front
+    QSet<QDockWidget *> m_docksBehind;  // tabbed behind another, or closed
     ClassTablePanel *m_classes = nullptr;
     ExceedancePanel *m_exceedance = nullptr;
     ReviewWiring *m_review = nullptr;
     ComparePanel *m_compare = nullptr;
     QDockWidget *m_compareDock = nullptr;
-    TraceLoadJob *m_candidateLoad = nullptr;   // the trace to compare with
+    TraceLoadJob *m_candidateLoad = nullptr; // the trace to compare with
     StreamsWiring *m_streams = nullptr;
     LiveWiring *m_live = nullptr;
     QMenu *m_recentMenu = nullptr;
@@ -158,5 +158,5 @@ private:
     QLabel *m_statusSpan = nullptr;
     QLabel *m_statusBoundary = nullptr;
     QTimer *m_progressTimer = nullptr;
-    DockLayout *m_dockLayout = nullptr;   // the default arrangement, View → Reset Layout
+    DockLayout *m_dockLayout = nullptr; // the default arrangement, View → Reset Layout
 };

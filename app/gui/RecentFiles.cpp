@@ -19,8 +19,9 @@ QStringList RecentFiles::withAdded(QStringList list, const QString &path)
 QStringList RecentFiles::load()
 {
     QStringList files = QSettings().value(kKey).toStringList();
-    files.erase(std::remove_if(files.begin(), files.end(), [](const QString &path) { return !QFileInfo::exists(path); }),
-                files.end());
+    files.erase(
+        std::remove_if(files.begin(), files.end(), [](const QString &path) { return !QFileInfo::exists(path); }),
+        files.end());
     return files;
 }
 

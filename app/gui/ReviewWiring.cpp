@@ -81,8 +81,10 @@ void ReviewWiring::installViewActions()
 
 void ReviewWiring::addFileActions(QMenu *file)
 {
-    file->addAction(tr("Open &Session\u2026"), m_session, &SessionController::openWithDialog)->setObjectName(QStringLiteral("openSessionAction"));
-    file->addAction(tr("Save Sessio&n\u2026"), m_session, &SessionController::saveWithDialog)->setObjectName(QStringLiteral("saveSessionAction"));
+    file->addAction(tr("Open &Session\u2026"), m_session, &SessionController::openWithDialog)
+        ->setObjectName(QStringLiteral("openSessionAction"));
+    file->addAction(tr("Save Sessio&n\u2026"), m_session, &SessionController::saveWithDialog)
+        ->setObjectName(QStringLiteral("saveSessionAction"));
     QAction *report = file->addAction(tr("Export &Report\u2026"), this, &ReviewWiring::exportReportWithDialog);
     report->setObjectName(QStringLiteral("exportReportAction"));
     QMenu *figures = file->addMenu(tr("Export &Figure"));
@@ -139,9 +141,9 @@ void ReviewWiring::exportReport(const QString &path)
     const auto candidate = m_state->candidate();
     QString candidateName;
     if (candidate)
-        candidateName = QFileInfo(candidate->sourceFiles.isEmpty() ? m_state->candidateLabel()
-                                                                   : candidate->sourceFiles.first())
-                            .fileName();
+        candidateName
+            = QFileInfo(candidate->sourceFiles.isEmpty() ? m_state->candidateLabel() : candidate->sourceFiles.first())
+                  .fileName();
     m_window->statusBar()->showMessage(tr("Writing the report to %1\u2026").arg(QFileInfo(path).fileName()));
     m_reportJob.start(
         [store, candidate, candidateName, options, record, path](const std::atomic<bool> *cancelled) mutable {
@@ -162,16 +164,20 @@ void ReviewWiring::exportReport(const QString &path)
 
 void ReviewWiring::exportReportWithDialog()
 {
-    QString path = QFileDialog::getSaveFileName(m_window, tr("Export report"), QString(),
-                                                tr("HTML, one file (*.html);;PDF (*.pdf);;Markdown with figures (*.md)"));
+    QString path
+        = QFileDialog::getSaveFileName(m_window, tr("Export report"), QString(),
+                                       tr("HTML, one file (*.html);;PDF (*.pdf);;Markdown with figures (*.md)"));
     if (path.isEmpty())
         return;
     ReportWriter::Format format = ReportWriter::Format::Html;
     if (!ReportWriter::formatOf(path, &format))
         path += QStringLiteral(".html");
-    connect(this, &ReviewWiring::reportWritten, this, [this](bool ok, const QString &message) {
-        if (!ok)
-            QMessageBox::warning(m_window, tr("Export report"), message);
-    }, Qt::SingleShotConnection);
+    connect(
+        this, &ReviewWiring::reportWritten, this,
+        [this](bool ok, const QString &message) {
+            if (!ok)
+                QMessageBox::warning(m_window, tr("Export report"), message);
+        },
+        Qt::SingleShotConnection);
     exportReport(path);
 }

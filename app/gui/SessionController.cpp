@@ -292,9 +292,9 @@ QString SessionController::locate(const QString &missing, const QString &session
         return m_locator(missing);
     if (!m_interactive)
         return {};
-    QMessageBox::warning(m_window, tr("Open session"),
-                         tr("The session's trace was not found: %1\nLocate it to continue.")
-                             .arg(QDir::toNativeSeparators(missing)));
+    QMessageBox::warning(
+        m_window, tr("Open session"),
+        tr("The session's trace was not found: %1\nLocate it to continue.").arg(QDir::toNativeSeparators(missing)));
     return QFileDialog::getOpenFileName(m_window, tr("Locate %1").arg(QFileInfo(missing).fileName()),
                                         QFileInfo(sessionPath).absolutePath());
 }
@@ -324,7 +324,7 @@ bool SessionController::open(const QString &path, QString *error)
     }
     if (!session.candidate.isEmpty() && !QFileInfo::exists(session.candidate.path)) {
         if (const QString located = locate(session.candidate.path, path); !located.isEmpty())
-            session.candidate.path = located;   // else reported once the trace has loaded
+            session.candidate.path = located; // else reported once the trace has loaded
     }
     m_path = path;
     ViewState *state = m_window->viewState();
@@ -349,7 +349,9 @@ void SessionController::onLoadFinished(bool ok)
     if (!m_pending || m_stage != Stage::Loading)
         return;
     if (!ok) {
-        finish(false, tr("Could not load the session's trace %1").arg(QDir::toNativeSeparators(m_pending->traces.front().path)));
+        finish(
+            false,
+            tr("Could not load the session's trace %1").arg(QDir::toNativeSeparators(m_pending->traces.front().path)));
         return;
     }
     applyViews();
@@ -426,8 +428,9 @@ void SessionController::applyLate()
         QString error;
         if (!SessionWhatIf::fromCommand(session.whatIfs.first(), &edit, &error)
             || !m_window->workflowPanel()->whatIfPanel()->setEdit(edit))
-            m_problems.append(tr("The session's what-if \u201c%1\u201d does not apply to this workflow%2")
-                                  .arg(session.whatIfs.first(), error.isEmpty() ? QString() : QStringLiteral(": ") + error));
+            m_problems.append(
+                tr("The session's what-if \u201c%1\u201d does not apply to this workflow%2")
+                    .arg(session.whatIfs.first(), error.isEmpty() ? QString() : QStringLiteral(": ") + error));
     }
     WhatIfPanel *whatIf = m_window->workflowPanel()->whatIfPanel();
     whatIf->setPopulationPercentile(session.whatIfPopulationQ);
@@ -530,8 +533,9 @@ void SessionController::updateGanttBookmarks()
 
 void SessionController::saveWithDialog()
 {
-    QString path = QFileDialog::getSaveFileName(m_window, tr("Save session"), QFileInfo(m_window->currentFile()).absolutePath(),
-                                                tr("Tracelane sessions (*.tracelane)"));
+    QString path
+        = QFileDialog::getSaveFileName(m_window, tr("Save session"), QFileInfo(m_window->currentFile()).absolutePath(),
+                                       tr("Tracelane sessions (*.tracelane)"));
     if (path.isEmpty())
         return;
     if (!path.endsWith(QStringLiteral(".tracelane")))

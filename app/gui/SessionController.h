@@ -80,8 +80,8 @@ private:
     Stage m_stage = Stage::Loading;
     QTimer m_poll;
     QString m_path;
-    QStringList m_problems;   // what could not be restored, said when done
-    QHash<QString, TraceFingerprint> m_fingerprints;   // by absolute path
+    QStringList m_problems;                          // what could not be restored, said when done
+    QHash<QString, TraceFingerprint> m_fingerprints; // by absolute path
     LatestJob m_hashJob{this};
     mutable bool m_askingWindow = false;
 };

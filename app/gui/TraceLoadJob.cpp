@@ -26,8 +26,7 @@ void TraceLoadJob::timeSpan(const RequestTable &table, qint64 *firstNs, qint64 *
 
 TraceLoadJob::TraceLoadJob(QObject *parent)
     : QObject(parent)
-{
-}
+{ }
 
 void TraceLoadJob::start(const QString &path)
 {

@@ -88,8 +88,8 @@ QString workflowText(const WorkflowPanel *panel)
     const WorkflowAnalysis &analysis = panel->analysis();
     if (!analysis.ok())
         return QObject::tr("no workflow");
-    QString text = QObject::tr("workflow %1: E2E %2").arg(analysis.workflowId,
-                                                          ReportText::duration(double(analysis.timing.e2e()) / 1e6));
+    QString text = QObject::tr("workflow %1: E2E %2")
+                       .arg(analysis.workflowId, ReportText::duration(double(analysis.timing.e2e()) / 1e6));
     if (analysis.timing.ttft() != kNoTime)
         text += QObject::tr(", client TTFT %1").arg(ReportText::duration(double(analysis.timing.ttft()) / 1e6));
     return text + QObject::tr(", %1 spans").arg(analysis.schedule->graph().spanCount());
@@ -113,8 +113,9 @@ QStringList comparisonCoordinates(const ComparePanel *panel)
         dimensions.append(dimension.label);
     if (!dimensions.isEmpty())
         coordinates.append(QObject::tr("by %1").arg(dimensions.join(QStringLiteral(" \u00d7 "))));
-    coordinates.append(QObject::tr("n = %1 baseline, %2 candidate")
-                           .arg(grouped(comparison.overall.baselineRequests), grouped(comparison.overall.candidateRequests)));
+    coordinates.append(
+        QObject::tr("n = %1 baseline, %2 candidate")
+            .arg(grouped(comparison.overall.baselineRequests), grouped(comparison.overall.candidateRequests)));
     coordinates.append(QObject::tr("whole traces"));
     coordinates.append(QObject::tr("baseline: %1").arg(comparison.baselineLabel));
     coordinates.append(QObject::tr("candidate: %1").arg(comparison.candidateLabel));
@@ -151,14 +152,16 @@ std::vector<FigureSource> all(MainWindow *window)
     ViewState *state = window->viewState();
     std::vector<FigureSource> sources;
 
-    sources.push_back({QObject::tr("Swimlanes"), [window] { return static_cast<QWidget *>(window->swimlanes()); },
+    sources.push_back({QObject::tr("Swimlanes"),
+                       [window] { return static_cast<QWidget *>(window->swimlanes()); },
                        [state] {
-                           QStringList coordinates{
-                               QObject::tr("%1 boundary").arg(boundaryKey(state->boundary())),
-                               QObject::tr("time axis: %1").arg(state->timeAxis() == TimeAxis::Absolute
-                                                                    ? QObject::tr("absolute trace time")
-                                                                    : QObject::tr("aligned at client send")),
-                               QObject::tr("n = %1").arg(CountText::of(state->scopeSize(), QObject::tr("lane"), QObject::tr("lanes")))};
+                           QStringList coordinates{QObject::tr("%1 boundary").arg(boundaryKey(state->boundary())),
+                                                   QObject::tr("time axis: %1")
+                                                       .arg(state->timeAxis() == TimeAxis::Absolute
+                                                                ? QObject::tr("absolute trace time")
+                                                                : QObject::tr("aligned at client send")),
+                                                   QObject::tr("n = %1").arg(CountText::of(
+                                                       state->scopeSize(), QObject::tr("lane"), QObject::tr("lanes")))};
                            if (state->hasExceedance())
                                coordinates.append(QObject::tr("marked: %1").arg(state->exceedance().label));
                            return FigureCaption{QObject::tr("Swimlanes: one lane per request, phases in colour"),
@@ -166,37 +169,39 @@ std::vector<FigureSource> all(MainWindow *window)
                        },
                        {}});
 
-    sources.push_back({QObject::tr("Request Timeline"),
-                       [window] { return static_cast<QWidget *>(window->requestDetail()->findChild<RequestTimeline *>()); },
-                       [state] {
-                           const RequestTable *table = state->requests();
-                           const qint32 row = state->currentRow();
-                           QString title = QObject::tr("Request timeline");
-                           QStringList coordinates{QObject::tr("%1 boundary").arg(boundaryKey(state->boundary()))};
-                           if (table && row >= 0) {
-                               title = QObject::tr("Request %1: timeline").arg(table->idText(row));
-                               for (const Metric metric : {Metric::Ttft, Metric::E2e}) {
-                                   coordinates.append(QObject::tr("%1 %2").arg(
-                                       metricLabel(metric),
-                                       ReportText::duration(metricValueMs(*table, row, metric, state->boundary()))));
-                               }
-                               coordinates.append(QObject::tr("n = 1 request"));
-                           }
-                           return FigureCaption{title, withScope(coordinates, *state)};
-                       },
-                       {}});
+    sources.push_back(
+        {QObject::tr("Request Timeline"),
+         [window] { return static_cast<QWidget *>(window->requestDetail()->findChild<RequestTimeline *>()); },
+         [state] {
+             const RequestTable *table = state->requests();
+             const qint32 row = state->currentRow();
+             QString title = QObject::tr("Request timeline");
+             QStringList coordinates{QObject::tr("%1 boundary").arg(boundaryKey(state->boundary()))};
+             if (table && row >= 0) {
+                 title = QObject::tr("Request %1: timeline").arg(table->idText(row));
+                 for (const Metric metric : {Metric::Ttft, Metric::E2e}) {
+                     coordinates.append(QObject::tr("%1 %2").arg(
+                         metricLabel(metric),
+                         ReportText::duration(metricValueMs(*table, row, metric, state->boundary()))));
+                 }
+                 coordinates.append(QObject::tr("n = 1 request"));
+             }
+             return FigureCaption{title, withScope(coordinates, *state)};
+         },
+         {}});
 
     DistributionPanel *distributions = window->distributions();
-    sources.push_back({QObject::tr("Distribution"), [distributions] { return PlotFigure::widget(distributions->plot()); },
-                       [state, distributions] {
-                           const Distribution &d = distributions->scopeDistribution();
-                           return FigureCaption{
-                               distributions->title().isEmpty() ? QObject::tr("Distribution") : distributions->title(),
-                               withScope({metricText(d.metric, d.boundary), QObject::tr("p50, p90, p95, p99 marked"),
-                                          QObject::tr("n = %1").arg(grouped(d.n))},
-                                         *state)};
-                       },
-                       PlotFigure::painter(distributions->plot())});
+    sources.push_back(
+        {QObject::tr("Distribution"), [distributions] { return PlotFigure::widget(distributions->plot()); },
+         [state, distributions] {
+             const Distribution &d = distributions->scopeDistribution();
+             return FigureCaption{distributions->title().isEmpty() ? QObject::tr("Distribution")
+                                                                   : distributions->title(),
+                                  withScope({metricText(d.metric, d.boundary), QObject::tr("p50, p90, p95, p99 marked"),
+                                             QObject::tr("n = %1").arg(grouped(d.n))},
+                                            *state)};
+         },
+         PlotFigure::painter(distributions->plot())});
 
     ClassTablePanel *classes = window->classTable();
     sources.push_back({QObject::tr("Class CDFs"), [classes] { return PlotFigure::widget(classes->cdfPlot()->plot()); },
@@ -205,10 +210,11 @@ std::vector<FigureSource> all(MainWindow *window)
                            QStringList dimensions;
                            for (const ClassDimension &dimension : table.dimensions)
                                dimensions.append(dimension.label);
-                           QStringList coordinates{metricText(table.metric, table.boundary),
-                                                   QObject::tr("by %1").arg(dimensions.join(QStringLiteral(" \u00d7 "))),
-                                                   QObject::tr("p50\u2013p99 markers"),
-                                                   QObject::tr("n = %1").arg(grouped(table.overall.n))};
+                           QStringList coordinates{
+                               metricText(table.metric, table.boundary),
+                               QObject::tr("by %1").arg(dimensions.join(QStringLiteral(" \u00d7 "))),
+                               QObject::tr("p50\u2013p99 markers"),
+                               QObject::tr("n = %1").arg(grouped(table.overall.n))};
                            const double slo = classes->cdfPlot()->sloMs();
                            if (slo > 0.0)
                                coordinates.append(QObject::tr("SLO %1").arg(ReportText::duration(slo)));
@@ -219,82 +225,90 @@ std::vector<FigureSource> all(MainWindow *window)
 
     ExceedancePanel *exceedance = window->exceedance();
     FeatureComparisonPlot *feature = exceedance->comparison()->featurePlot();
-    sources.push_back({QObject::tr("Set vs Rest"), [feature] { return PlotFigure::widget(feature->plot()); },
-                       [state, exceedance, feature] {
-                           return FigureCaption{feature->title().isEmpty() ? QObject::tr("Set vs rest") : feature->title(),
-                                                withScope({metricText(state->metric(), state->boundary()),
-                                                           exceedanceText(exceedance)},
-                                                          *state)};
-                       },
-                       PlotFigure::painter(feature->plot())});
+    sources.push_back(
+        {QObject::tr("Set vs Rest"), [feature] { return PlotFigure::widget(feature->plot()); },
+         [state, exceedance, feature] {
+             return FigureCaption{
+                 feature->title().isEmpty() ? QObject::tr("Set vs rest") : feature->title(),
+                 withScope({metricText(state->metric(), state->boundary()), exceedanceText(exceedance)}, *state)};
+         },
+         PlotFigure::painter(feature->plot())});
 
-    sources.push_back({QObject::tr("Phase Attribution"),
-                       [exceedance] { return exceedance->comparison()->tabs()->widget(0); },
-                       [state, exceedance] {
-                           return FigureCaption{QObject::tr("Phase attribution: the exceedance set's mean excess by phase"),
-                                                withScope({metricText(state->metric(), state->boundary()),
-                                                           exceedanceText(exceedance)},
-                                                          *state)};
-                       },
-                       {}});
+    sources.push_back(
+        {QObject::tr("Phase Attribution"),
+         [exceedance] { return exceedance->comparison()->tabs()->widget(0); },
+         [state, exceedance] {
+             return FigureCaption{
+                 QObject::tr("Phase attribution: the exceedance set's mean excess by phase"),
+                 withScope({metricText(state->metric(), state->boundary()), exceedanceText(exceedance)}, *state)};
+         },
+         {}});
 
-    sources.push_back({QObject::tr("Exceedance Member Timeline"),
-                       [exceedance] { return static_cast<QWidget *>(exceedance->timeline()); },
-                       [state, exceedance] {
-                           const RequestTable *table = state->requests();
-                           const qint32 row = state->exceedanceCursor();
-                           QString title = QObject::tr("Exceedance member timeline");
-                           if (table && row >= 0)
-                               title = QObject::tr("Exceedance member %1 of %2: request %3")
-                                           .arg(exceedance->position() + 1)
-                                           .arg(exceedance->analysis() ? exceedance->analysis()->set.size() : 0)
-                                           .arg(table->idText(row));
-                           return FigureCaption{title, withScope({metricText(state->metric(), state->boundary()),
-                                                                  exceedanceText(exceedance)},
-                                                                 *state)};
-                       },
-                       {}});
+    sources.push_back(
+        {QObject::tr("Exceedance Member Timeline"),
+         [exceedance] { return static_cast<QWidget *>(exceedance->timeline()); },
+         [state, exceedance] {
+             const RequestTable *table = state->requests();
+             const qint32 row = state->exceedanceCursor();
+             QString title = QObject::tr("Exceedance member timeline");
+             if (table && row >= 0)
+                 title = QObject::tr("Exceedance member %1 of %2: request %3")
+                             .arg(exceedance->position() + 1)
+                             .arg(exceedance->analysis() ? exceedance->analysis()->set.size() : 0)
+                             .arg(table->idText(row));
+             return FigureCaption{
+                 title,
+                 withScope({metricText(state->metric(), state->boundary()), exceedanceText(exceedance)}, *state)};
+         },
+         {}});
 
     WorkflowPanel *workflow = window->workflowPanel();
-    sources.push_back({QObject::tr("Workflow Gantt"), [workflow] { return static_cast<QWidget *>(workflow->gantt()); },
+    sources.push_back({QObject::tr("Workflow Gantt"),
+                       [workflow] { return static_cast<QWidget *>(workflow->gantt()); },
                        [state, workflow] {
-                           return FigureCaption{QObject::tr("Workflow spans, critical path highlighted, slack as whiskers"),
-                                                withScope({QObject::tr("client boundary"), workflowText(workflow)}, *state)};
+                           return FigureCaption{
+                               QObject::tr("Workflow spans, critical path highlighted, slack as whiskers"),
+                               withScope({QObject::tr("client boundary"), workflowText(workflow)}, *state)};
                        },
                        {}});
-    sources.push_back({QObject::tr("What-If"), [workflow] { return static_cast<QWidget *>(workflow->whatIfPanel()); },
+    sources.push_back({QObject::tr("What-If"),
+                       [workflow] { return static_cast<QWidget *>(workflow->whatIfPanel()); },
                        [state, workflow] {
-                           return FigureCaption{QObject::tr("What-if on the critical path"),
-                                                withScope({QObject::tr("client boundary"), workflowText(workflow)}, *state)};
+                           return FigureCaption{
+                               QObject::tr("What-if on the critical path"),
+                               withScope({QObject::tr("client boundary"), workflowText(workflow)}, *state)};
                        },
                        {}});
     // The Compare dock is made after these sources are listed: it is looked
     // up when a figure is asked for.
     const auto compare = [window] { return window->comparePanel(); };
-    sources.push_back({QObject::tr("Comparison CDFs"), [compare] { return laidOut(PlotFigure::widget(compare()->cdfPlot()->plot()), compare()); },
+    sources.push_back({QObject::tr("Comparison CDFs"),
+                       [compare] { return laidOut(PlotFigure::widget(compare()->cdfPlot()->plot()), compare()); },
                        [compare] {
                            const TraceComparison &comparison = compare()->model()->comparison();
-                           const QString title =
-                               comparison.ok() && !comparison.baselineLabel.isEmpty()
-                                   ? QObject::tr("%1 CDF: baseline (dashed) vs candidate (solid)")
-                                         .arg(metricLabel(comparison.spec.metric))
-                                   : QObject::tr("Comparison CDFs");
+                           const QString title = comparison.ok() && !comparison.baselineLabel.isEmpty()
+                               ? QObject::tr("%1 CDF: baseline (dashed) vs candidate (solid)")
+                                     .arg(metricLabel(comparison.spec.metric))
+                               : QObject::tr("Comparison CDFs");
                            return FigureCaption{title, comparisonCoordinates(compare())};
                        },
                        [compare](QPainter &painter, const QSize &size) {
                            PlotFigure::painter(compare()->cdfPlot()->plot())(painter, size);
                        }});
-    sources.push_back({QObject::tr("Phase Shift"), [compare] { return laidOut(compare()->phaseBars(), compare()); },
+    sources.push_back({QObject::tr("Phase Shift"),
+                       [compare] { return laidOut(compare()->phaseBars(), compare()); },
                        [compare] {
                            return FigureCaption{
                                QObject::tr("Phase shift: mean change per phase, candidate \u2212 baseline"),
                                comparisonCoordinates(compare())};
                        },
                        {}});
-    sources.push_back({QObject::tr("Comparison Table"), [compare] { return laidOut(compare()->view(), compare()); },
+    sources.push_back({QObject::tr("Comparison Table"),
+                       [compare] { return laidOut(compare()->view(), compare()); },
                        [compare] {
-                           return FigureCaption{comparisonTitle(compare(), QObject::tr("Difference at the target percentile")),
-                                                comparisonCoordinates(compare())};
+                           return FigureCaption{
+                               comparisonTitle(compare(), QObject::tr("Difference at the target percentile")),
+                               comparisonCoordinates(compare())};
                        },
                        {}});
     sources.push_back({QObject::tr("Comparison Verdict"),

@@ -64,7 +64,8 @@ int main(int argc, char *argv[])
     parser.setApplicationDescription(QStringLiteral("Explains why LLM requests are slow."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files, or one session (.tracelane), to open."),
+    parser.addPositionalArgument(QStringLiteral("files"),
+                                 QStringLiteral("Trace files, or one session (.tracelane), to open."),
                                  QStringLiteral("[FILE...|SESSION]"));
     const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
                                               QStringLiteral("Render the window to a PNG once loaded, then exit."),
@@ -74,9 +75,10 @@ int main(int argc, char *argv[])
     const QCommandLineOption appearanceOption(QStringLiteral("appearance"),
                                               QStringLiteral("system, light or dark (default: as last chosen)."),
                                               QStringLiteral("MODE"));
-    const QCommandLineOption panelOption(QStringLiteral("panel"),
-                                         QStringLiteral("Show and raise this dock: its tab title (Classes, Streams) or name (classesDock)."),
-                                         QStringLiteral("DOCK"));
+    const QCommandLineOption panelOption(
+        QStringLiteral("panel"),
+        QStringLiteral("Show and raise this dock: its tab title (Classes, Streams) or name (classesDock)."),
+        QStringLiteral("DOCK"));
     const QCommandLineOption compareOption(QStringLiteral("compare"),
                                            QStringLiteral("Compare the opened trace (the baseline) with this "
                                                           "candidate, as File > Compare With does."),
@@ -133,10 +135,13 @@ int main(int argc, char *argv[])
     if (parser.isSet(compareOption)) {
         // Connected before the screenshot: the comparison is part of what settles.
         const QString candidate = parser.value(compareOption);
-        QObject::connect(&window, &MainWindow::loadFinished, &window, [&window, candidate](bool ok) {
-            if (ok && window.store())
-                window.compareWith(candidate);
-        }, Qt::SingleShotConnection);
+        QObject::connect(
+            &window, &MainWindow::loadFinished, &window,
+            [&window, candidate](bool ok) {
+                if (ok && window.store())
+                    window.compareWith(candidate);
+            },
+            Qt::SingleShotConnection);
     }
     // A session restores its whole view; the screenshot waits for that.
     if (!files.isEmpty() && SessionJson::isSession(files.first())) {
@@ -179,8 +184,9 @@ int main(int argc, char *argv[])
         }
         const LiveReceiver::Status status = window.live()->receiver()->status();
         if (status.beyondLoopback)
-            std::fprintf(stderr, "tracelane: warning: listening beyond this machine: anyone who can reach it can "
-                                 "send spans\n");
+            std::fprintf(stderr,
+                         "tracelane: warning: listening beyond this machine: anyone who can reach it can "
+                         "send spans\n");
         std::fprintf(stderr, "tracelane: listening for OTLP/HTTP on %s%s%s\n", qPrintable(status.httpEndpoint),
                      status.grpcEndpoint.isEmpty() ? "" : " and OTLP/gRPC on ", qPrintable(status.grpcEndpoint));
         if (headless && files.isEmpty()) {

@@ -54,7 +54,8 @@ std::pair<QByteArray, std::vector<FigureText>> splitTexts(const QString &svg)
             continue;
         const QXmlStreamAttributes attributes = xml.attributes();
         FigureText text;
-        text.at = QPointF(attributes.value(QStringLiteral("x")).toDouble(), attributes.value(QStringLiteral("y")).toDouble());
+        text.at = QPointF(attributes.value(QStringLiteral("x")).toDouble(),
+                          attributes.value(QStringLiteral("y")).toDouble());
         text.size = attributes.value(QStringLiteral("font-size")).toDouble();
         text.anchor = attributes.value(QStringLiteral("text-anchor")).toString();
         text.colour = QColor(attributes.value(QStringLiteral("fill")).toString());
@@ -83,8 +84,8 @@ void drawTexts(QPainter &painter, const std::vector<FigureText> &texts, const QP
         f.setBold(text.bold);
         const double width = QFontMetricsF(f).horizontalAdvance(text.text);
         const double shift = text.anchor == QStringLiteral("middle") ? -width / 2.0
-            : text.anchor == QStringLiteral("end")                  ? -width
-                                                                    : 0.0;
+            : text.anchor == QStringLiteral("end")                   ? -width
+                                                                     : 0.0;
         painter.save();
         painter.translate(text.at);
         painter.rotate(text.rotate);
@@ -164,7 +165,8 @@ public:
         const QFont value = font(10.5);
         const double labelWidth = 130.0;
         for (const auto &[name, text] : facts) {
-            const double h = std::max(textHeight(name, label, labelWidth - 8), textHeight(text, value, m_width - labelWidth));
+            const double h
+                = std::max(textHeight(name, label, labelWidth - 8), textHeight(text, value, m_width - labelWidth));
             ensure(h);
             m_painter.setPen(QColor(0x33, 0x33, 0x33));
             m_painter.setFont(label);
@@ -206,7 +208,8 @@ public:
             widths[size_t(c)] = std::min(220.0, headMetrics.horizontalAdvance(table.header[c]) + 10.0);
             for (const QStringList &row : table.rows) {
                 if (c < row.size())
-                    widths[size_t(c)] = std::max(widths[size_t(c)], std::min(260.0, bodyMetrics.horizontalAdvance(row[c]) + 10.0));
+                    widths[size_t(c)]
+                        = std::max(widths[size_t(c)], std::min(260.0, bodyMetrics.horizontalAdvance(row[c]) + 10.0));
             }
         }
         double total = 0.0;
@@ -328,7 +331,8 @@ bool write(const ReportDocument &document, const QString &path, QString *error)
         case ReportBlock::Kind::Heading: {
             // A heading never ends a page; before a figure it moves with it.
             const ReportBlock *next = i + 1 < document.blocks.size() ? &document.blocks[i + 1] : nullptr;
-            const double keep = next && next->kind == ReportBlock::Kind::Figure ? layout.figureHeight(next->figure) : 60.0;
+            const double keep
+                = next && next->kind == ReportBlock::Kind::Figure ? layout.figureHeight(next->figure) : 60.0;
             layout.heading(block.text, block.level, keep);
             break;
         }

@@ -13,7 +13,10 @@ namespace {
 
 using Json = nlohmann::json;
 
-QString text(const std::string &value) { return QString::fromStdString(value); }
+QString text(const std::string &value)
+{
+    return QString::fromStdString(value);
+}
 
 // A JSON integer that fits in qint64 (nlohmann keeps non-negative ones unsigned).
 bool exactInteger(const Json &value, qint64 *out)
@@ -111,11 +114,11 @@ void readRecord(const Json &record, qint64 lineNumber, RequestRowsBuilder &rows)
         qint64 sent = metadataNs(metadata, "request_start_ns");
         if (sent == kNoTime)
             sent = metadataNs(metadata, "timestamp_ns");
-        rows.rejectFailure(lineNumber, requestId, QStringLiteral("error"),
-                           QStringLiteral("request failed: %1 %2: %3")
-                               .arg(textOf(member(error, "code")), textOf(member(error, "type")),
-                                    textOf(member(error, "message"))),
-                           sent);
+        rows.rejectFailure(
+            lineNumber, requestId, QStringLiteral("error"),
+            QStringLiteral("request failed: %1 %2: %3")
+                .arg(textOf(member(error, "code")), textOf(member(error, "type")), textOf(member(error, "message"))),
+            sent);
         return;
     }
     qint64 send = kNoTime;
@@ -127,7 +130,7 @@ void readRecord(const Json &record, qint64 lineNumber, RequestRowsBuilder &rows)
     qint64 ttft = 0;
     const bool hasTtft = metricNs(metrics, "ttft", &ttft) || metricNs(metrics, "time_to_first_token", &ttft);
     qint64 end = kNoTime;
-    bool fits = true;   // every sum of times below stays within 64-bit ns
+    bool fits = true; // every sum of times below stays within 64-bit ns
     if (!metricNs(metrics, "max_response_timestamp", &end)) {
         end = metadataNs(metadata, "request_end_ns");
         qint64 latency = 0;
@@ -137,8 +140,8 @@ void readRecord(const Json &record, qint64 lineNumber, RequestRowsBuilder &rows)
     qint64 firstToken = 0;
     qint64 duration = 0;
     if (send != kNoTime && hasTtft && end != kNoTime) {
-        fits = fits && !__builtin_add_overflow(send, ttft, &firstToken)
-            && !__builtin_sub_overflow(end, send, &duration);
+        fits
+            = fits && !__builtin_add_overflow(send, ttft, &firstToken) && !__builtin_sub_overflow(end, send, &duration);
     }
     if (!fits) {
         rows.reject(lineNumber, requestId, QStringLiteral("request_latency"),
@@ -168,8 +171,8 @@ void readRecord(const Json &record, qint64 lineNumber, RequestRowsBuilder &rows)
     RequestTable::Row row;
     row.id = id;
     // AIPerf's early schema names the output count output_token_count.
-    const char *outputKey = metricValue(metrics, "output_sequence_length") ? "output_sequence_length"
-                                                                            : "output_token_count";
+    const char *outputKey
+        = metricValue(metrics, "output_sequence_length") ? "output_sequence_length" : "output_token_count";
     for (const auto &[key, count] :
          {std::pair{"input_sequence_length", &row.promptTokens}, std::pair{outputKey, &row.outputTokens}}) {
         // An absent count stays 0, "not reported" (RequestTable's rule); a
@@ -208,7 +211,7 @@ void readRecord(const Json &record, qint64 lineNumber, RequestRowsBuilder &rows)
             }
             if (!gap.is_number() || !RequestRows::toNs(gap.get<double>(), scale, &ns) || ns < 0
                 || __builtin_add_overflow(at, ns, &at))
-                break;   // the chunk times stop where they stop making sense
+                break; // the chunk times stop where they stop making sense
             tokens.push_back(at);
         }
     }
@@ -231,11 +234,12 @@ void readRecord(const Json &record, qint64 lineNumber, RequestRowsBuilder &rows)
     if (output > 0 && qint64(tokens.size()) == output + 1)
         tokens.pop_back();
     if (output > 0 && qint64(tokens.size()) > output) {
-        rows.notice(lineNumber, QStringLiteral("request %1: field 'inter_chunk_latency' has %2 chunks for %3 output "
-                                               "tokens (a chunk carries at least one); its chunk times are not used")
-                                    .arg(requestId)
-                                    .arg(tokens.size())
-                                    .arg(output));
+        rows.notice(lineNumber,
+                    QStringLiteral("request %1: field 'inter_chunk_latency' has %2 chunks for %3 output "
+                                   "tokens (a chunk carries at least one); its chunk times are not used")
+                        .arg(requestId)
+                        .arg(tokens.size())
+                        .arg(output));
         tokens.clear();
     }
     rows.add(row, attributes, tokens);
@@ -249,15 +253,15 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
 {
     return loadRecordLines(path, TraceFormat::AiperfJsonl, QStringLiteral("aiperf-jsonl"), options, control,
                            [](const LineView &line, RequestRowsBuilder &rows) {
-        Json record;
-        if (!rows.parseRecord(line.text, line.number, {}, &record))
-            return;
-        try {
-            readRecord(record, line.number, rows);
-        } catch (const Json::exception &error) {
-            rows.rejectUnreadable(line.number, {}, error);
-        }
-    });
+                               Json record;
+                               if (!rows.parseRecord(line.text, line.number, {}, &record))
+                                   return;
+                               try {
+                                   readRecord(record, line.number, rows);
+                               } catch (const Json::exception &error) {
+                                   rows.rejectUnreadable(line.number, {}, error);
+                               }
+                           });
 }
 
 } // namespace AiperfLoader

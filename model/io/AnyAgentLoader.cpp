@@ -39,8 +39,8 @@ bool readTime(const json &value, qint64 *ns, QString *error)
 {
     if (value.is_number_integer()) {
         if (value.is_number_unsigned() && value.get<quint64>() > quint64(std::numeric_limits<qint64>::max())) {
-            *error = QStringLiteral("time %1 ns does not fit in 64 bits (after the year 2262)")
-                         .arg(fromStd(value.dump()));
+            *error
+                = QStringLiteral("time %1 ns does not fit in 64 bits (after the year 2262)").arg(fromStd(value.dump()));
             return false;
         }
         *ns = value.get<qint64>();
@@ -59,9 +59,9 @@ bool readTime(const json &value, qint64 *ns, QString *error)
             : QStringLiteral("%1 is neither integer nanoseconds nor an ISO-8601 time").arg(SpanId::describe(text));
         return false;
     }
-    *error = value.is_null() ? QStringLiteral("missing")
-                             : QStringLiteral("must be integer nanoseconds, got %1")
-                                   .arg(QString::fromUtf8(value.type_name()));
+    *error = value.is_null()
+        ? QStringLiteral("missing")
+        : QStringLiteral("must be integer nanoseconds, got %1").arg(QString::fromUtf8(value.type_name()));
     return false;
 }
 
@@ -97,19 +97,20 @@ SpanKind kindOf(const std::string &text)
 class AgentTraceReader
 {
 public:
-    explicit AgentTraceReader(SpanTraceBuilder &builder) : m_builder(builder) {}
+    explicit AgentTraceReader(SpanTraceBuilder &builder)
+        : m_builder(builder)
+    { }
 
     void readSpan(const json &span, qint64 index)
     {
         SpanRecord &record = m_record;
         record.clear();
-        const auto reject = [&](const QString &field, const QString &reason) {
-            m_builder.rejectSpan(record, field, reason);
-        };
+        const auto reject
+            = [&](const QString &field, const QString &reason) { m_builder.rejectSpan(record, field, reason); };
         const QString where = QStringLiteral("spans[%1].").arg(index);
         if (!span.is_object()) {
-            reject(where.chopped(1), QStringLiteral("a span must be a JSON object, got %1")
-                                         .arg(QString::fromUtf8(span.type_name())));
+            reject(where.chopped(1),
+                   QStringLiteral("a span must be a JSON object, got %1").arg(QString::fromUtf8(span.type_name())));
             return;
         }
         if (!span.contains("context") || !span["context"].is_object()) {
@@ -118,9 +119,8 @@ public:
         }
         const json &context = span["context"];
         QString error;
-        for (const auto &[field, digits, out] :
-             {std::tuple{"trace_id", SpanId::kTraceIdDigits, &record.traceId},
-              std::tuple{"span_id", SpanId::kSpanIdDigits, &record.spanId}}) {
+        for (const auto &[field, digits, out] : {std::tuple{"trace_id", SpanId::kTraceIdDigits, &record.traceId},
+                                                 std::tuple{"span_id", SpanId::kSpanIdDigits, &record.spanId}}) {
             if (!context.contains(field) || context[field].is_null()) {
                 reject(where + QStringLiteral("context.") + QLatin1String(field), QStringLiteral("missing"));
                 return;
@@ -153,9 +153,7 @@ public:
             const json &status = span["status"];
             if (status.contains("status_code") && status["status_code"].is_string()) {
                 const std::string code = lowerWord(status["status_code"].get<std::string>());
-                record.status = code == "error" ? SpanStatus::Error
-                    : code == "ok"               ? SpanStatus::Ok
-                                                 : SpanStatus::Unset;
+                record.status = code == "error" ? SpanStatus::Error : code == "ok" ? SpanStatus::Ok : SpanStatus::Unset;
             }
             if (status.contains("description") && status["description"].is_string())
                 record.statusMessage = status["description"].get<std::string>();
@@ -182,7 +180,8 @@ public:
                     continue;
                 SpanLinkRecord &out = record.links.add();
                 const json &target = link["context"];
-                if (!target.contains("span_id") || !readId(target["span_id"], SpanId::kSpanIdDigits, &out.spanId, &error)
+                if (!target.contains("span_id")
+                    || !readId(target["span_id"], SpanId::kSpanIdDigits, &out.spanId, &error)
                     || (target.contains("trace_id")
                         && !readId(target["trace_id"], SpanId::kTraceIdDigits, &out.traceId, &error))) {
                     record.links.pop();
@@ -202,8 +201,7 @@ private:
     // Every span repeats its resource; each distinct one is registered once.
     qint32 resourceOf(const json &span)
     {
-        if (!span.contains("resource") || !span["resource"].is_object()
-            || !span["resource"].contains("attributes")) {
+        if (!span.contains("resource") || !span["resource"].is_object() || !span["resource"].contains("attributes")) {
             return -1;
         }
         return m_resources.resource(span["resource"]["attributes"]);
@@ -227,9 +225,9 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     if (!load.document().parseLossless())
         return load.cancelled();
     const json &root = load.document().root();
-    const json *spans = root.is_array() ? &root
+    const json *spans = root.is_array()                                          ? &root
         : root.is_object() && root.contains("spans") && root["spans"].is_array() ? &root["spans"]
-                                                                                : nullptr;
+                                                                                 : nullptr;
     if (spans) {
         AgentTraceReader reader(load.builder());
         qint64 index = 0;

@@ -47,8 +47,8 @@ bool parseDouble(std::string_view text, double *value)
         return true;
     }
     if (text == "Infinity" || text == "-Infinity") {
-        *value = text.front() == '-' ? -std::numeric_limits<double>::infinity()
-                                     : std::numeric_limits<double>::infinity();
+        *value
+            = text.front() == '-' ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
         return true;
     }
     const auto result = std::from_chars(text.data(), text.data() + text.size(), *value);

@@ -37,9 +37,25 @@ int decimalExponentOf(qint64 nsPerUnit)
 namespace {
 
 constexpr std::array<qint64, 19> kPowersOfTen = {
-    1LL, 10LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL, 100000000LL, 1000000000LL,
-    10000000000LL, 100000000000LL, 1000000000000LL, 10000000000000LL, 100000000000000LL,
-    1000000000000000LL, 10000000000000000LL, 100000000000000000LL, 1000000000000000000LL,
+    1LL,
+    10LL,
+    100LL,
+    1000LL,
+    10000LL,
+    100000LL,
+    1000000LL,
+    10000000LL,
+    100000000LL,
+    1000000000LL,
+    10000000000LL,
+    100000000000LL,
+    1000000000000LL,
+    10000000000000LL,
+    100000000000000LL,
+    1000000000000000LL,
+    10000000000000000LL,
+    100000000000000000LL,
+    1000000000000000000LL,
 };
 
 // The common case, "1700000000123.456": at most 18 digits, no exponent, so
@@ -64,7 +80,7 @@ bool fastToNanoseconds(std::string_view text, int unitExponent, qint64 *ns)
         } else if (c == '.' && !inFraction) {
             inFraction = true;
         } else {
-            return false;   // exponent or something unexpected
+            return false; // exponent or something unexpected
         }
     }
     if (digits == 0)
@@ -77,7 +93,7 @@ bool fastToNanoseconds(std::string_view text, int unitExponent, qint64 *ns)
         const qint64 divisor = kPowersOfTen[size_t(fractionDigits - unitExponent)];
         value = mantissa / divisor;
         if ((mantissa % divisor) * 2 >= divisor)
-            ++value;   // half away from zero
+            ++value; // half away from zero
     }
     *ns = negative ? -value : value;
     return true;

@@ -8,7 +8,10 @@ constexpr qint64 kBlockBytes = 1024 * 1024;
 
 } // namespace
 
-FileCharStream::FileCharStream(const QString &path, LoadControl *control) : m_file(path), m_control(control) {}
+FileCharStream::FileCharStream(const QString &path, LoadControl *control)
+    : m_file(path)
+    , m_control(control)
+{ }
 
 bool FileCharStream::open(QString *error)
 {

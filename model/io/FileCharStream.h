@@ -39,7 +39,9 @@ public:
         using reference = const char &;
 
         Iterator() = default;
-        explicit Iterator(FileCharStream *stream) : m_stream(stream) {}
+        explicit Iterator(FileCharStream *stream)
+            : m_stream(stream)
+        { }
         reference operator*() const { return m_stream->current(); }
         Iterator &operator++()
         {
@@ -73,7 +75,7 @@ private:
     std::vector<char> m_block;
     size_t m_position = 0;
     size_t m_filled = 0;
-    qint64 m_blockStart = 0;   // file offset of m_block[0]
+    qint64 m_blockStart = 0; // file offset of m_block[0]
     qint64 m_line = 1;
     bool m_eof = false;
     bool m_cancelled = false;

@@ -31,7 +31,7 @@ using JsonLexing::skipSpace;
 // A plain string: no escapes, no control characters, ASCII only.
 inline bool scanString(std::string_view s, size_t &pos, std::string_view *out)
 {
-    const size_t begin = ++pos;   // past the opening quote
+    const size_t begin = ++pos; // past the opening quote
     // Eight bytes at a time while none is a quote, a backslash, a control
     // character or non-ASCII (the test may only err towards "maybe": the
     // byte loop below then decides).
@@ -42,8 +42,8 @@ inline bool scanString(std::string_view s, size_t &pos, std::string_view *out)
         std::memcpy(&word, s.data() + pos, 8);
         const quint64 quote = word ^ (kOnes * '"');
         const quint64 backslash = word ^ (kOnes * '\\');
-        const quint64 special = ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash)
-            | ((word - kOnes * 0x20) & ~word) | word;
+        const quint64 special
+            = ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) | ((word - kOnes * 0x20) & ~word) | word;
         if ((special & kHighs) != 0)
             break;
         pos += 8;
@@ -72,8 +72,7 @@ inline bool scanLiteral(std::string_view s, size_t &pos, std::string_view word)
 
 } // namespace detail
 
-template<typename Handler>
-Result scan(std::string_view s, Handler &handler)
+template<typename Handler> Result scan(std::string_view s, Handler &handler)
 {
     using namespace detail;
     size_t pos = 0;
@@ -114,10 +113,10 @@ Result scan(std::string_view s, Handler &handler)
                     qint64 value = 0;
                     const auto parsed = std::from_chars(first, last, value);
                     if (parsed.ec != std::errc() || parsed.ptr != last)
-                        return Result::NeedsFullParser;   // beyond 64 bits
+                        return Result::NeedsFullParser; // beyond 64 bits
                     handler.integer(value);
                 } else {
-                    handler.decimal(lexeme);   // converted only if the field needs a double
+                    handler.decimal(lexeme); // converted only if the field needs a double
                 }
             } else if (c == 't') {
                 if (!scanLiteral(s, pos, "true"))
@@ -137,7 +136,7 @@ Result scan(std::string_view s, Handler &handler)
                 if (c != '[' || !handler.array(s, pos))
                     return Result::NeedsFullParser;
             } else {
-                return Result::NeedsFullParser;   // nested value or invalid
+                return Result::NeedsFullParser; // nested value or invalid
             }
             skipSpace(s, pos);
             if (pos < s.size() && s[pos] == ',') {

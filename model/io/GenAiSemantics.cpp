@@ -93,14 +93,16 @@ SpanCategory categoryOfOperation(std::string_view operation)
 
 qint32 readInputTokens(const SpanRecord &record)
 {
-    return readCount(record, {"gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.usage.prompt_tokens",
-                              "llm.token_count.prompt"});
+    return readCount(record,
+                     {"gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.usage.prompt_tokens",
+                      "llm.token_count.prompt"});
 }
 
 qint32 readOutputTokens(const SpanRecord &record)
 {
-    return readCount(record, {"gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens",
-                              "llm.usage.completion_tokens", "llm.token_count.completion"});
+    return readCount(record,
+                     {"gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens", "llm.usage.completion_tokens",
+                      "llm.token_count.completion"});
 }
 
 SpanMeaning interpret(const SpanRecord &record)
@@ -154,7 +156,7 @@ SpanMeaning interpret(const SpanRecord &record)
         return meaning;
     }
     if (meaning.outputTokens >= 0 && meaning.category == SpanCategory::Other && meaning.operation.empty())
-        meaning.category = SpanCategory::ModelCall;   // only model calls report output usage
+        meaning.category = SpanCategory::ModelCall; // only model calls report output usage
     return meaning;
 }
 

@@ -15,8 +15,8 @@ namespace GenAiSemantics {
 struct SpanMeaning
 {
     SpanCategory category = SpanCategory::Other;
-    std::string operation;        // gen_ai.operation.name, or what a heuristic recognised
-    qint32 inputTokens = -1;      // -1: not reported
+    std::string operation;   // gen_ai.operation.name, or what a heuristic recognised
+    qint32 inputTokens = -1; // -1: not reported
     qint32 outputTokens = -1;
 };
 

@@ -69,7 +69,7 @@ bool toNanoseconds(std::string_view text, qint64 *ns, bool *hadZone)
                 fraction = fraction * 10 + (text[at] - '0');
                 ++place;
             }
-            ++at;   // digits past ns are below our resolution
+            ++at; // digits past ns are below our resolution
         }
         if (at == first)
             return false;

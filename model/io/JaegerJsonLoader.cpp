@@ -122,7 +122,10 @@ bool readMicroseconds(const json &span, const char *field, qint64 *ns, QString *
 class JaegerTraceReader
 {
 public:
-    JaegerTraceReader(SpanTraceBuilder &builder, LoadControl *control) : m_builder(builder), m_control(control) {}
+    JaegerTraceReader(SpanTraceBuilder &builder, LoadControl *control)
+        : m_builder(builder)
+        , m_control(control)
+    { }
 
     void readTrace(const json &trace, qint64 index)
     {
@@ -193,10 +196,10 @@ private:
         if (!span.contains("spanID") || !span["spanID"].is_string() || span["spanID"].get<std::string>().empty()) {
             if (span.contains("spanID"))
                 record.spanId = textOf(span["spanID"]);
-            reject(QStringLiteral("spanID"), span.contains("spanID")
-                                                 ? QStringLiteral("must be a non-empty string, got %1")
-                                                       .arg(typeName(span["spanID"]))
-                                                 : QStringLiteral("missing"));
+            reject(QStringLiteral("spanID"),
+                   span.contains("spanID")
+                       ? QStringLiteral("must be a non-empty string, got %1").arg(typeName(span["spanID"]))
+                       : QStringLiteral("missing"));
             return;
         }
         SpanId::fromAnyText(span["spanID"].get<std::string>(), SpanId::kSpanIdDigits, &record.spanId);
@@ -352,7 +355,8 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     } else if (document.hadSyntaxError()) {
         // Traces before the error were read as they were parsed.
     } else if (!root.is_object() || !root.contains("data")) {
-        builder.reject(document.firstLine(), {}, QStringLiteral("not a Jaeger trace: expected {\"data\": [...]} or a trace with spans"));
+        builder.reject(document.firstLine(), {},
+                       QStringLiteral("not a Jaeger trace: expected {\"data\": [...]} or a trace with spans"));
     } else if (root["data"].is_array() && index == 0 && !root["data"].empty()) {
         for (const auto &trace : root["data"])
             reader.readTrace(trace, index++);

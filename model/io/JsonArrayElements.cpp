@@ -44,7 +44,7 @@ bool forEachJsonArrayElement(const QString &path, LoadControl *control,
     for (;;) {
         skipSpace();
         if (pos >= data.size())
-            return true;   // truncated after a comma: every complete record was handed over
+            return true; // truncated after a comma: every complete record was handed over
         if (data[pos] == ']')
             break;
         // The element runs to the next comma or ']' at depth 0. A closer at
@@ -61,7 +61,7 @@ bool forEachJsonArrayElement(const QString &path, LoadControl *control,
                 ++line;
             if (inString) {
                 if (c == '\\' && pos + 1 < data.size()) {
-                    ++pos;   // the escaped character
+                    ++pos; // the escaped character
                     line += data[pos] == '\n' ? 1 : 0;
                 } else if (c == '"') {
                     inString = false;
@@ -76,7 +76,7 @@ bool forEachJsonArrayElement(const QString &path, LoadControl *control,
                 if (depth > 0)
                     --depth;
                 else if (c == ']')
-                    break;   // the array's own closing bracket
+                    break; // the array's own closing bracket
             } else if (c == ',' && depth == 0) {
                 break;
             }
@@ -97,9 +97,9 @@ bool forEachJsonArrayElement(const QString &path, LoadControl *control,
             return true;
         if (data[pos] == ']')
             break;
-        ++pos;   // the comma
+        ++pos; // the comma
     }
-    ++pos;   // the closing bracket
+    ++pos; // the closing bracket
     skipSpace();
     if (pos < data.size() && trailingLine)
         *trailingLine = line;

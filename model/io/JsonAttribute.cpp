@@ -22,7 +22,7 @@ void read(const nlohmann::json &value, AttributeValue &out)
         out.type = Type::Int;
         out.text = value.dump();
         if (value.is_number_unsigned() && value.get<quint64>() > quint64(std::numeric_limits<qint64>::max())) {
-            out.type = Type::String;   // beyond 64-bit signed: keep the text only
+            out.type = Type::String; // beyond 64-bit signed: keep the text only
         } else {
             out.integer = value.get<qint64>();
             out.number = double(out.integer);

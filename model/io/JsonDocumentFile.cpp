@@ -7,9 +7,10 @@
 #include <QFileInfo>
 
 JsonDocumentFile::JsonDocumentFile(QString path, const LoadOptions &options, LoadControl *control)
-    : m_path(std::move(path)), m_options(options), m_control(control)
-{
-}
+    : m_path(std::move(path))
+    , m_options(options)
+    , m_control(control)
+{ }
 
 bool JsonDocumentFile::read(LoadResult *result)
 {
@@ -48,8 +49,8 @@ qint64 JsonDocumentFile::lineAt(std::size_t byte) const
 qint64 JsonDocumentFile::firstLine() const
 {
     qsizetype pos = 0;
-    while (pos < m_bytes.size() && (m_bytes[pos] == ' ' || m_bytes[pos] == '\t' || m_bytes[pos] == '\r'
-                                    || m_bytes[pos] == '\n'))
+    while (pos < m_bytes.size()
+           && (m_bytes[pos] == ' ' || m_bytes[pos] == '\t' || m_bytes[pos] == '\r' || m_bytes[pos] == '\n'))
         ++pos;
     return lineAt(std::size_t(pos));
 }
@@ -101,10 +102,11 @@ bool JsonDocumentFile::parseLossless()
 void JsonDocumentFile::finish(SpanTraceBuilder &builder, LoadResult *result)
 {
     if (m_tooDeep > 0) {
-        builder.notice(firstLine(), QStringLiteral("%1 %2 nested deeper than %3 levels; read as null")
-                                        .arg(m_tooDeep)
-                                        .arg(m_tooDeep == 1 ? QStringLiteral("value is") : QStringLiteral("values are"))
-                                        .arg(JsonDom::kMaxDepth));
+        builder.notice(firstLine(),
+                       QStringLiteral("%1 %2 nested deeper than %3 levels; read as null")
+                           .arg(m_tooDeep)
+                           .arg(m_tooDeep == 1 ? QStringLiteral("value is") : QStringLiteral("values are"))
+                           .arg(JsonDom::kMaxDepth));
     }
     if (!m_syntaxError.isEmpty()) {
         const qint64 kept = builder.spanCount();

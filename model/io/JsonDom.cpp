@@ -23,7 +23,10 @@ bool isIntegerLexeme(const std::string &lexeme)
 class DomBuilder final : public nlohmann::json_sax<json>
 {
 public:
-    DomBuilder(json &root, const JsonDom::Options &options) : m_root(root), m_options(options) {}
+    DomBuilder(json &root, const JsonDom::Options &options)
+        : m_root(root)
+        , m_options(options)
+    { }
 
     bool null() override { return add(nullptr); }
     bool boolean(bool value) override { return add(value); }
@@ -63,8 +66,7 @@ public:
     JsonDom::Outcome outcome() const { return m_outcome; }
 
 private:
-    template<typename Value>
-    bool add(Value &&value)
+    template<typename Value> bool add(Value &&value)
     {
         if (m_skipping == 0)
             place(json(std::forward<Value>(value)));
@@ -143,7 +145,7 @@ private:
     const JsonDom::Options &m_options;
     std::vector<json *> m_stack;
     json *m_member = nullptr;
-    int m_skipping = 0;             // > 0 inside a container past the depth limit
+    int m_skipping = 0; // > 0 inside a container past the depth limit
     bool m_rootComplete = false;
     JsonDom::Outcome m_outcome;
 };

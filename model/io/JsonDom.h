@@ -21,7 +21,7 @@ constexpr int kMaxDepth = 128;
 
 struct Options
 {
-    bool lossless = false;          // integers beyond 64 bits as decimal text
+    bool lossless = false; // integers beyond 64 bits as decimal text
     int maxDepth = kMaxDepth;
     // Called when an object closes, with its depth (0 = the root, 1 = a
     // member or element of the root, ...); returning false drops it (Jaeger
@@ -33,9 +33,9 @@ struct Outcome
 {
     enum class Status { Ok, SyntaxError, Truncated, TrailingData };
     Status status = Status::Ok;
-    std::size_t errorByte = 0;      // 1-based position nlohmann stopped at
-    QString message;                // nlohmann's words without its prefixes
-    qint64 tooDeep = 0;             // containers replaced by null
+    std::size_t errorByte = 0; // 1-based position nlohmann stopped at
+    QString message;           // nlohmann's words without its prefixes
+    qint64 tooDeep = 0;        // containers replaced by null
 
     bool ok() const { return status == Status::Ok; }
 };

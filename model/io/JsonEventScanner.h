@@ -101,14 +101,30 @@ inline bool scanString(std::string_view s, size_t &pos, std::string &scratch, st
         if (++pos >= s.size())
             return false;
         switch (s[pos]) {
-        case '"': scratch.push_back('"'); break;
-        case '\\': scratch.push_back('\\'); break;
-        case '/': scratch.push_back('/'); break;
-        case 'b': scratch.push_back('\b'); break;
-        case 'f': scratch.push_back('\f'); break;
-        case 'n': scratch.push_back('\n'); break;
-        case 'r': scratch.push_back('\r'); break;
-        case 't': scratch.push_back('\t'); break;
+        case '"':
+            scratch.push_back('"');
+            break;
+        case '\\':
+            scratch.push_back('\\');
+            break;
+        case '/':
+            scratch.push_back('/');
+            break;
+        case 'b':
+            scratch.push_back('\b');
+            break;
+        case 'f':
+            scratch.push_back('\f');
+            break;
+        case 'n':
+            scratch.push_back('\n');
+            break;
+        case 'r':
+            scratch.push_back('\r');
+            break;
+        case 't':
+            scratch.push_back('\t');
+            break;
         case 'u': {
             quint32 code = 0;
             if (!readHex4(s, pos + 1, &code))
@@ -139,19 +155,18 @@ inline bool scanString(std::string_view s, size_t &pos, std::string &scratch, st
 } // namespace detail
 
 // Scans exactly one JSON value (plus surrounding whitespace) from `s`.
-template<typename Handler>
-Result scan(std::string_view s, Handler &handler, std::string &scratch)
+template<typename Handler> Result scan(std::string_view s, Handler &handler, std::string &scratch)
 {
     using namespace detail;
     constexpr size_t kMaxDepth = 512;
-    std::vector<char> stack;   // '{' or '[' per open container
+    std::vector<char> stack; // '{' or '[' per open container
     stack.reserve(32);
     size_t pos = 0;
     const auto skip = [&] {
         while (pos < s.size() && isSpace(s[pos]))
             ++pos;
     };
-    bool expectValue = true;   // else: expect ',' or a closing bracket
+    bool expectValue = true; // else: expect ',' or a closing bracket
     for (;;) {
         skip();
         if (pos >= s.size())
@@ -198,7 +213,7 @@ Result scan(std::string_view s, Handler &handler, std::string &scratch)
                 return Result::Stopped;
             skip();
             if (pos < s.size() && s[pos] == (c == '{' ? '}' : ']')) {
-                expectValue = false;   // the closing bracket is handled above
+                expectValue = false; // the closing bracket is handled above
                 continue;
             }
             if (c == '{') {

@@ -12,11 +12,12 @@
 // streaming parser (whole documents, and JSON Lines records the fast scanner
 // refused) drives the same state machine. Records where and why parsing
 // failed, in words a user can act on.
-template<typename Handler>
-class JsonSaxAdapter final : public nlohmann::json_sax<nlohmann::json>
+template<typename Handler> class JsonSaxAdapter final : public nlohmann::json_sax<nlohmann::json>
 {
 public:
-    explicit JsonSaxAdapter(Handler &handler) : m_handler(handler) {}
+    explicit JsonSaxAdapter(Handler &handler)
+        : m_handler(handler)
+    { }
 
     bool null() override { return m_handler.null(); }
     bool boolean(bool value) override { return m_handler.boolean(value); }
@@ -34,8 +35,7 @@ public:
     bool end_array() override { return m_handler.endArray(); }
     bool key(string_t &value) override { return m_handler.key(std::string_view(value)); }
 
-    bool parse_error(std::size_t position, const std::string &,
-                     const nlohmann::detail::exception &error) override
+    bool parse_error(std::size_t position, const std::string &, const nlohmann::detail::exception &error) override
     {
         m_failed = true;
         m_position = position;
@@ -54,8 +54,7 @@ public:
     const QString &message() const { return m_message; }
 
 private:
-    template<typename Integer>
-    bool integer(Integer value)
+    template<typename Integer> bool integer(Integer value)
     {
         char buffer[24];
         const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);

@@ -25,7 +25,9 @@ std::string stringOf(const json &object, const char *key)
 class ObservationReader
 {
 public:
-    explicit ObservationReader(SpanTraceBuilder &builder) : m_builder(builder) {}
+    explicit ObservationReader(SpanTraceBuilder &builder)
+        : m_builder(builder)
+    { }
 
     void readExport(const json &exported, qint64 index)
     {
@@ -48,9 +50,8 @@ private:
         SpanRecord &record = m_record;
         record.clear();
         const QString where = QStringLiteral("observations[%1].").arg(index);
-        const auto reject = [&](const QString &field, const QString &reason) {
-            m_builder.rejectSpan(record, where + field, reason);
-        };
+        const auto reject
+            = [&](const QString &field, const QString &reason) { m_builder.rejectSpan(record, where + field, reason); };
         if (!observation.is_object()) {
             m_builder.reject(0, where.chopped(1), QStringLiteral("an observation must be a JSON object"));
             return;
@@ -75,7 +76,7 @@ private:
             if (!readTime(observation, "endTime", &record.end, reject))
                 return;
         } else if (record.operation == "EVENT") {
-            record.end = record.start;   // events are instants
+            record.end = record.start; // events are instants
         } else {
             reject(QStringLiteral("endTime"), QStringLiteral("missing"));
             return;
@@ -89,8 +90,8 @@ private:
             const json &usage = observation["usageDetails"];
             // Usage is optional: a count that breaks TokenCount's rule is not used.
             QString ignored;
-            for (const auto &[key, count] : {std::pair{"input", &record.inputTokens},
-                                             std::pair{"output", &record.outputTokens}}) {
+            for (const auto &[key, count] :
+                 {std::pair{"input", &record.inputTokens}, std::pair{"output", &record.outputTokens}}) {
                 qint32 value = 0;
                 if (usage.contains(key) && TokenCount::fromJson(usage[key], 0, &value, &ignored))
                     *count = value;
@@ -128,8 +129,9 @@ private:
             return false;
         }
         if (!observation[field].is_string()) {
-            reject(QLatin1String(field), QStringLiteral("must be an ISO-8601 time, got %1")
-                                             .arg(QString::fromUtf8(observation[field].type_name())));
+            reject(QLatin1String(field),
+                   QStringLiteral("must be an ISO-8601 time, got %1")
+                       .arg(QString::fromUtf8(observation[field].type_name())));
             return false;
         }
         const std::string text = observation[field].get<std::string>();
@@ -152,15 +154,17 @@ private:
             const JsonDom::Outcome outcome = JsonDom::parse(metadata->get<std::string>(), &parsed);
             if (outcome.tooDeep > 0 && !m_deepNoticed) {
                 m_deepNoticed = true;
-                m_builder.notice(0, QStringLiteral("observation %1: metadata holds values nested deeper than %2 "
-                                                   "levels; they were read as null")
-                                        .arg(fromStd(record.spanId))
-                                        .arg(JsonDom::kMaxDepth));
+                m_builder.notice(0,
+                                 QStringLiteral("observation %1: metadata holds values nested deeper than %2 "
+                                                "levels; they were read as null")
+                                     .arg(fromStd(record.spanId))
+                                     .arg(JsonDom::kMaxDepth));
             }
             if (!outcome.ok()) {
-                m_builder.notice(0, QStringLiteral("observation %1: metadata is not valid JSON; its attributes are "
-                                                   "not read")
-                                        .arg(fromStd(record.spanId)));
+                m_builder.notice(0,
+                                 QStringLiteral("observation %1: metadata is not valid JSON; its attributes are "
+                                                "not read")
+                                     .arg(fromStd(record.spanId)));
                 return;
             }
             metadata = &parsed;
@@ -187,9 +191,9 @@ namespace LangfuseLoader {
 
 LoadResult load(const QString &path, const LoadOptions &options, LoadControl *control)
 {
-    SpanDocumentLoad load(path, options, control, QStringLiteral("langfuse"),
-                          {QStringLiteral("startTime"), QStringLiteral("endTime"),
-                           QStringLiteral("parentObservationId")});
+    SpanDocumentLoad load(
+        path, options, control, QStringLiteral("langfuse"),
+        {QStringLiteral("startTime"), QStringLiteral("endTime"), QStringLiteral("parentObservationId")});
     if (!load.read())
         return load.take();
     if (!load.document().parse())

@@ -57,9 +57,9 @@ bool streamLines(const QString &path, ByteRange range, qint64 maxLineBytes, Load
         *error = file.errorString();
         return false;
     }
-    std::vector<char> buffer;        // carried partial line + new block
-    size_t carried = 0;              // bytes of an unfinished line at buffer start
-    qint64 oversize = 0;             // > 0 while skipping an over-long line
+    std::vector<char> buffer; // carried partial line + new block
+    size_t carried = 0;       // bytes of an unfinished line at buffer start
+    qint64 oversize = 0;      // > 0 while skipping an over-long line
     qint64 lineNumber = 0;
     qint64 remaining = range.end - range.begin;
     qint64 linesSinceReport = 0;

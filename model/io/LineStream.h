@@ -27,9 +27,9 @@ std::vector<ByteRange> splitFileIntoLineRanges(const QString &path, qint64 size,
 struct LineView
 {
     std::string_view text;
-    qint64 number = 0;          // 1-based within the range
+    qint64 number = 0; // 1-based within the range
     bool crlf = false;
-    bool terminated = true;     // false for a last line without '\n'
+    bool terminated = true; // false for a last line without '\n'
     qint64 oversizeBytes = 0;
 };
 

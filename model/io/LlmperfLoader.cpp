@@ -26,8 +26,9 @@ bool secondsField(const Json &record, const char *name, qint64 *ns)
 
 QString textOf(const Json &value)
 {
-    return QString::fromStdString(value.is_string() ? value.get<std::string>() : value.is_null() ? std::string()
-                                                                                            : value.dump());
+    return QString::fromStdString(value.is_string()     ? value.get<std::string>()
+                                      : value.is_null() ? std::string()
+                                                        : value.dump());
 }
 
 // One element of the array; rejects it (with its reason) or adds a row.
@@ -67,8 +68,8 @@ void readRecord(const Json &record, qint64 line, const std::string &id, RequestR
     }
     RequestTable::Row row;
     row.id = id;
-    for (const auto &[key, count] : {std::pair{"number_input_tokens", &row.promptTokens},
-                                     std::pair{"number_output_tokens", &row.outputTokens}}) {
+    for (const auto &[key, count] :
+         {std::pair{"number_input_tokens", &row.promptTokens}, std::pair{"number_output_tokens", &row.outputTokens}}) {
         // An absent count stays 0, "not reported" (RequestTable's rule); a
         // present one must be a valid count.
         const auto it = record.find(key);
@@ -144,8 +145,9 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     }
     rows.finish();
     if (store.requests.rowCount() > 0) {
-        rows.notice(0, QStringLiteral("LLMPerf records carry no start times: every request is placed at 0, so "
-                                      "TTFT and E2E are exact but arrivals and concurrency are unknown"));
+        rows.notice(0,
+                    QStringLiteral("LLMPerf records carry no start times: every request is placed at 0, so "
+                                   "TTFT and E2E are exact but arrivals and concurrency are unknown"));
         store.arrivalsUnknown = QStringLiteral("LLMPerf records carry no start times");
     }
     if (options.strict && !store.rejected.empty())

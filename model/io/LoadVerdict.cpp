@@ -21,7 +21,7 @@ QString whyNothingLoaded(const LoadResult &result, const QString &fileName)
     if (rejected.empty())
         return QStringLiteral("%1 was not loaded: it holds no request or span record.").arg(fileName);
     RejectedRecord first = rejected.front();
-    first.file.clear();   // the file is named already
+    first.file.clear(); // the file is named already
     const qsizetype count = qsizetype(rejected.size());
     return QStringLiteral("%1 was not loaded: it is not a trace Tracelane can read. %2 %3 rejected, the first: %4.")
         .arg(fileName, QString::number(count),

@@ -37,11 +37,10 @@ QString MixedFormats::summary() const
         parts << QStringLiteral("%1 %2").arg(count).arg(traceFormatName(format));
         total += count;
     }
-    const QString list = parts.size() == 1 ? parts.front()
-                                           : parts.mid(0, parts.size() - 1).join(QStringLiteral(", "))
-                                                 + QStringLiteral(" and ") + parts.back();
+    const QString list = parts.size() == 1
+        ? parts.front()
+        : parts.mid(0, parts.size() - 1).join(QStringLiteral(", ")) + QStringLiteral(" and ") + parts.back();
     return QStringLiteral("the file mixes formats: %1 %2 rejected; only %3 records are read (split the file to "
                           "load the others)")
-        .arg(list, total == 1 ? QStringLiteral("record was") : QStringLiteral("records were"),
-             traceFormatName(m_own));
+        .arg(list, total == 1 ? QStringLiteral("record was") : QStringLiteral("records were"), traceFormatName(m_own));
 }

@@ -14,7 +14,9 @@
 class MixedFormats
 {
 public:
-    explicit MixedFormats(TraceFormat own) : m_own(own) {}
+    explicit MixedFormats(TraceFormat own)
+        : m_own(own)
+    { }
 
     // The reason to reject `record` with when it is a record of another
     // known format (and counts it); empty otherwise.

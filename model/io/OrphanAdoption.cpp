@@ -67,7 +67,8 @@ std::vector<Adoption> adopt(SpanTable &table, qsizetype first, qsizetype last, b
     std::vector<qint32> byStart(static_cast<size_t>(n));
     for (qint32 i = 0; i < n; ++i)
         byStart[size_t(i)] = i;
-    std::sort(byStart.begin(), byStart.end(), [&](qint32 a, qint32 b) { return std::pair(start(a), a) < std::pair(start(b), b); });
+    std::sort(byStart.begin(), byStart.end(),
+              [&](qint32 a, qint32 b) { return std::pair(start(a), a) < std::pair(start(b), b); });
     std::sort(orphans.begin(), orphans.end(), [&](qint32 a, qint32 b) {
         return std::tuple(-(end(a) - start(a)), start(a), a) < std::tuple(-(end(b) - start(b)), start(b), b);
     });

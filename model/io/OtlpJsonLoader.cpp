@@ -100,10 +100,11 @@ void readRecord(std::string_view text, qint64 line, bool lastLineUnterminated, O
             const bool truncated = adapter.message().contains(QLatin1String("unexpected end of input"));
             QString reason = truncated && lastLineUnterminated
                 ? QStringLiteral("the file ends in the middle of this record (truncated last line)")
-                : truncated ? QStringLiteral("record ends early at column %1 (truncated JSON): %2")
-                                  .arg(adapter.position())
-                                  .arg(adapter.message())
-                            : QStringLiteral("invalid JSON at column %1: %2").arg(adapter.position()).arg(adapter.message());
+                : truncated
+                ? QStringLiteral("record ends early at column %1 (truncated JSON): %2")
+                      .arg(adapter.position())
+                      .arg(adapter.message())
+                : QStringLiteral("invalid JSON at column %1: %2").arg(adapter.position()).arg(adapter.message());
             builder.reject(line, reader.structureField(), reason + spansKept(reader.spansEmitted()));
             return;
         }
@@ -186,8 +187,9 @@ bool loadDocument(const QString &path, LoadControl *control, SpanTraceBuilder &b
     else if (reader.sawOtherSignal())
         ++state.metricsOrLogsLines;
     else
-        builder.reject(0, {}, QStringLiteral("not an OTLP export request: it has no resourceSpans, resourceMetrics "
-                                             "or resourceLogs"));
+        builder.reject(0, {},
+                       QStringLiteral("not an OTLP export request: it has no resourceSpans, resourceMetrics "
+                                      "or resourceLogs"));
     return true;
 }
 

@@ -66,7 +66,8 @@ QString jsonTypeName(Type type)
 } // namespace
 
 OtlpSpanReader::OtlpSpanReader(SpanSink &builder, const qint64 *currentLine)
-    : m_builder(builder), m_currentLine(currentLine)
+    : m_builder(builder)
+    , m_currentLine(currentLine)
 {
     m_stack.reserve(32);
 }
@@ -182,9 +183,7 @@ bool OtlpSpanReader::enterContainer(bool object)
     };
     const auto skip = [&] { push(Context::Skip); };
     const auto spanShape = [&](const char *what) {
-        return [this, what, key] {
-            spanError(fromStd(key), QStringLiteral("must be %1").arg(QLatin1String(what)));
-        };
+        return [this, what, key] { spanError(fromStd(key), QStringLiteral("must be %1").arg(QLatin1String(what))); };
     };
     switch (frame.context) {
     case Context::Top:
@@ -195,9 +194,8 @@ bool OtlpSpanReader::enterContainer(bool object)
     case Context::Request:
         if (key == "resourceSpans") {
             m_sawTraces = true;
-            expect(false, Context::ResourceSpansList, [&] {
-                structureError(QStringLiteral("resourceSpans"), QStringLiteral("must be an array"));
-            });
+            expect(false, Context::ResourceSpansList,
+                   [&] { structureError(QStringLiteral("resourceSpans"), QStringLiteral("must be an array")); });
         } else {
             if (isOneOf(key, {"resourceMetrics", "resourceLogs", "resourceProfiles"}))
                 m_sawOtherSignal = true;
@@ -205,8 +203,7 @@ bool OtlpSpanReader::enterContainer(bool object)
         }
         return true;
     case Context::ResourceSpansList:
-        if (!object)
-            {
+        if (!object) {
             skip();
             return true;
         }
@@ -219,9 +216,8 @@ bool OtlpSpanReader::enterContainer(bool object)
         if (key == "resource")
             expect(true, Context::Resource, [] {});
         else if (key == "scopeSpans" || key == "instrumentationLibrarySpans")
-            expect(false, Context::ScopeSpansList, [&] {
-                structureError(fromStd(key), QStringLiteral("must be an array"));
-            });
+            expect(false, Context::ScopeSpansList,
+                   [&] { structureError(fromStd(key), QStringLiteral("must be an array")); });
         else
             skip();
         return true;
@@ -235,8 +231,7 @@ bool OtlpSpanReader::enterContainer(bool object)
         }
         return true;
     case Context::ScopeSpansList:
-        if (!object)
-            {
+        if (!object) {
             skip();
             return true;
         }
@@ -251,15 +246,13 @@ bool OtlpSpanReader::enterContainer(bool object)
         if (key == "scope" || key == "instrumentationLibrary")
             expect(true, Context::Scope, [] {});
         else if (key == "spans")
-            expect(false, Context::SpanList, [&] {
-                structureError(QStringLiteral("spans"), QStringLiteral("must be an array"));
-            });
+            expect(false, Context::SpanList,
+                   [&] { structureError(QStringLiteral("spans"), QStringLiteral("must be an array")); });
         else
             skip();
         return true;
     case Context::SpanList:
-        if (!object)
-            {
+        if (!object) {
             skip();
             return true;
         }
@@ -279,20 +272,20 @@ bool OtlpSpanReader::enterContainer(bool object)
             expect(false, Context::LinkList, spanShape("an array"));
         } else if (key == "status") {
             expect(true, Context::Status, spanShape("an object"));
-        } else if (isOneOf(key, {"traceId", "spanId", "parentSpanId", "name", "startTimeUnixNano",
-                                 "endTimeUnixNano", "kind"})) {
-            spanError(fromStd(key), QStringLiteral("must be %1, got %2")
-                                        .arg(key == "kind" ? QStringLiteral("a number")
-                                                           : QStringLiteral("a string"),
-                                             object ? QStringLiteral("an object") : QStringLiteral("an array")));
+        } else if (isOneOf(
+                       key,
+                       {"traceId", "spanId", "parentSpanId", "name", "startTimeUnixNano", "endTimeUnixNano", "kind"})) {
+            spanError(fromStd(key),
+                      QStringLiteral("must be %1, got %2")
+                          .arg(key == "kind" ? QStringLiteral("a number") : QStringLiteral("a string"),
+                               object ? QStringLiteral("an object") : QStringLiteral("an array")));
             skip();
         } else {
             skip();
         }
         return true;
     case Context::EventList:
-        if (!object)
-            {
+        if (!object) {
             skip();
             return true;
         }
@@ -300,8 +293,7 @@ bool OtlpSpanReader::enterContainer(bool object)
         push(Context::Event);
         return true;
     case Context::LinkList:
-        if (!object)
-            {
+        if (!object) {
             skip();
             return true;
         }
@@ -311,16 +303,15 @@ bool OtlpSpanReader::enterContainer(bool object)
     case Context::Event:
     case Context::Link:
         if (key == "attributes" && !object) {
-            m_attributeTarget = frame.context == Context::Event ? &m_span.events.back().attributes
-                                                                : &m_span.links.back().attributes;
+            m_attributeTarget
+                = frame.context == Context::Event ? &m_span.events.back().attributes : &m_span.links.back().attributes;
             push(Context::AttributeList);
         } else {
             skip();
         }
         return true;
     case Context::AttributeList:
-        if (!object || !m_attributeTarget)
-            {
+        if (!object || !m_attributeTarget) {
             skip();
             return true;
         }
@@ -362,8 +353,7 @@ bool OtlpSpanReader::enterContainer(bool object)
         return true;
     case Context::ArrayValues:
     case Context::KvlistValues:
-        if (!object || m_renderFirst.empty())
-            {
+        if (!object || m_renderFirst.empty()) {
             skip();
             return true;
         }
@@ -417,7 +407,7 @@ bool OtlpSpanReader::endObject()
     case Context::KeyValue:
         if (frame.renderDepth == 0) {
             if (m_attribute && m_attribute->key.empty() && m_attributeTarget)
-                m_attributeTarget->pop();   // a key-less attribute names nothing
+                m_attributeTarget->pop(); // a key-less attribute names nothing
             m_attribute = nullptr;
         } else if (!frame.produced && m_attribute) {
             m_attribute->value.text += "null";
@@ -481,8 +471,8 @@ bool OtlpSpanReader::scalar(Type type, std::string_view text)
     const std::string_view key = m_key;
     switch (frame.context) {
     case Context::Top:
-        structureError({}, QStringLiteral("an OTLP export request must be a JSON object, got %1")
-                               .arg(jsonTypeName(type)));
+        structureError({},
+                       QStringLiteral("an OTLP export request must be a JSON object, got %1").arg(jsonTypeName(type)));
         break;
     case Context::Request:
         if (key == "resourceSpans" && type != Type::Empty) {
@@ -572,18 +562,18 @@ void OtlpSpanReader::spanScalar(Type type, std::string_view text)
         const int digits = trace ? SpanId::kTraceIdDigits : SpanId::kSpanIdDigits;
         std::string &out = trace ? m_span.traceId : key == "spanId" ? m_span.spanId : m_span.parentSpanId;
         if (type != Type::String) {
-            out.assign(text);   // keep the raw text for the message
+            out.assign(text); // keep the raw text for the message
             spanError(field, QStringLiteral("must be a string of hex digits, got %1").arg(jsonTypeName(type)));
             return;
         }
         QString error;
         const auto status = SpanId::fromOtlp(text, digits, &out, &error);
         if (status == SpanId::Status::Invalid) {
-            out.assign(text);   // keep the raw text for the message
+            out.assign(text); // keep the raw text for the message
             spanError(field, error);
         } else if (SpanId::isAllZero(out)) {
             if (key == "parentSpanId")
-                out.clear();    // some exporters write zeros for "no parent"
+                out.clear(); // some exporters write zeros for "no parent"
             else
                 spanError(field, QStringLiteral("an all-zero id is invalid"));
         }
@@ -629,13 +619,11 @@ bool OtlpSpanReader::readTime(Type type, std::string_view text, qint64 *ns, cons
     qint64 value = 0;
     const auto parsed = std::from_chars(text.data(), text.data() + text.size(), value);
     if (parsed.ec == std::errc::result_out_of_range) {
-        spanError(field, QStringLiteral("time %1 ns does not fit in 64 bits (after the year 2262)")
-                             .arg(fromStd(text)));
+        spanError(field, QStringLiteral("time %1 ns does not fit in 64 bits (after the year 2262)").arg(fromStd(text)));
         return false;
     }
     if (parsed.ec != std::errc() || parsed.ptr != text.data() + text.size() || text.empty()) {
-        spanError(field, QStringLiteral("%1 is not an integer number of nanoseconds")
-                             .arg(SpanId::describe(text)));
+        spanError(field, QStringLiteral("%1 is not an integer number of nanoseconds").arg(SpanId::describe(text)));
         return false;
     }
     *ns = value;
@@ -663,7 +651,7 @@ void OtlpSpanReader::anyValueScalar(Type jsonType, std::string_view text)
         if (result.ec == std::errc() && result.ptr == text.data() + text.size())
             parsed.number = double(parsed.integer);
         else
-            parsed.type = Type::String;   // not an integer after all: keep the text
+            parsed.type = Type::String; // not an integer after all: keep the text
     } else if (key == "doubleValue") {
         parsed.type = Type::Double;
         parsed.text.assign(text);
@@ -676,7 +664,7 @@ void OtlpSpanReader::anyValueScalar(Type jsonType, std::string_view text)
         parsed.type = Type::Bytes;
         parsed.text.assign(text);
     } else {
-        return;   // an unknown value kind names nothing we can show
+        return; // an unknown value kind names nothing we can show
     }
     if (frame.context == Context::AnyValue)
         frame.produced = true;
@@ -770,7 +758,7 @@ void OtlpSpanReader::flushPending()
 void OtlpSpanReader::deliver(const SpanRecord &record, const QString &field, const QString &reason)
 {
     if (m_emitted++ < m_skipSpans)
-        return;   // an earlier attempt at this record already delivered it
+        return; // an earlier attempt at this record already delivered it
     if (reason.isEmpty())
         m_builder.addSpan(record);
     else

@@ -49,8 +49,8 @@ public:
 
 private:
     enum class Context : quint8 {
-        Top,              // before the root value
-        Request,          // {resourceSpans, resourceMetrics, ...}
+        Top,     // before the root value
+        Request, // {resourceSpans, resourceMetrics, ...}
         ResourceSpansList,
         ResourceSpans,
         Resource,
@@ -64,21 +64,21 @@ private:
         Event,
         LinkList,
         Link,
-        AttributeList,    // [KeyValue] of a resource, scope, span, event or link
-        KeyValue,         // {key, value}
-        AnyValue,         // {stringValue | intValue | ... }
-        ArrayValue,       // {values: [AnyValue]}
+        AttributeList, // [KeyValue] of a resource, scope, span, event or link
+        KeyValue,      // {key, value}
+        AnyValue,      // {stringValue | intValue | ... }
+        ArrayValue,    // {values: [AnyValue]}
         ArrayValues,
-        KvlistValue,      // {values: [KeyValue]}
+        KvlistValue, // {values: [KeyValue]}
         KvlistValues,
-        Skip,             // a subtree we do not read
+        Skip, // a subtree we do not read
     };
 
     struct Frame
     {
         Context context;
-        quint8 renderDepth = 0;   // nesting inside an attribute's array/kvlist value
-        bool produced = false;    // AnyValue/KeyValue: a value was read
+        quint8 renderDepth = 0; // nesting inside an attribute's array/kvlist value
+        bool produced = false;  // AnyValue/KeyValue: a value was read
     };
 
     struct PendingSpan
@@ -125,8 +125,8 @@ private:
     QString m_spanErrorField;
     QString m_spanError;
     RecycledList<SpanAttribute> *m_attributeTarget = nullptr;
-    SpanAttribute *m_attribute = nullptr;       // the attribute being read
-    std::vector<bool> m_renderFirst;            // per open array/kvlist: no element yet
+    SpanAttribute *m_attribute = nullptr; // the attribute being read
+    std::vector<bool> m_renderFirst;      // per open array/kvlist: no element yet
 
     qint64 m_skipSpans = 0;
     qint64 m_emitted = 0;

@@ -2,9 +2,9 @@
 
 #include "LineStream.h"
 #include "LoadControl.h"
+#include "LoadResult.h"
 #include "MixedFormats.h"
 #include "RequestRowsBuilder.h"
-#include "LoadResult.h"
 
 #include <QFileInfo>
 

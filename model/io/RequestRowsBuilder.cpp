@@ -8,20 +8,20 @@
 #include <cmath>
 
 RequestRowsBuilder::RequestRowsBuilder(TraceStore &store, QString file)
-    : m_store(store), m_file(std::move(file))
+    : m_store(store)
+    , m_file(std::move(file))
 {
-    m_ids.reserve(64);   // grows with the file; a small one stays cheap
+    m_ids.reserve(64); // grows with the file; a small one stays cheap
 }
 
 bool RequestRowsBuilder::add(const RequestTable::Row &row, const std::vector<Attribute> &attributes,
                              const std::vector<qint64> &clientTokenTimes)
 {
     auto &table = m_store.requests;
-    const qint64 earlier = m_ids.findOrInsert(row.id, quint32(table.rowCount()),
-                                              [&table](quint32 r) { return table.id(r); });
+    const qint64 earlier
+        = m_ids.findOrInsert(row.id, quint32(table.rowCount()), [&table](quint32 r) { return table.id(r); });
     if (earlier != IdIndex::kNotFound) {
-        reject(row.sourceLine, Utf8::fromStd(row.id),
-               QStringLiteral("request id"),
+        reject(row.sourceLine, Utf8::fromStd(row.id), QStringLiteral("request id"),
                QStringLiteral("duplicate request id; first seen on line %1").arg(table.sourceLine(earlier)));
         return false;
     }
@@ -30,10 +30,10 @@ bool RequestRowsBuilder::add(const RequestTable::Row &row, const std::vector<Att
         const bool numeric = attribute.text.isEmpty();
         if (numeric && std::isnan(attribute.number))
             continue;
-        auto &column = table.attributeColumn(attribute.key, numeric ? AttributeColumn::Kind::Numeric
-                                                                    : AttributeColumn::Kind::Categorical);
+        auto &column = table.attributeColumn(
+            attribute.key, numeric ? AttributeColumn::Kind::Numeric : AttributeColumn::Kind::Categorical);
         if (column.rowCount() >= table.rowCount())
-            continue;   // the same key twice: the first wins
+            continue; // the same key twice: the first wins
         column.padTo(table.rowCount() - 1);
         if (numeric)
             column.appendNumber(attribute.number);
@@ -43,7 +43,7 @@ bool RequestRowsBuilder::add(const RequestTable::Row &row, const std::vector<Att
     table.finishRow();
     m_clientTokens.padTo(table.rowCount() - 1);
     if (!m_clientTokens.appendRow(std::span<const qint64>(clientTokenTimes)))
-        m_clientTokens.appendEmptyRow();   // callers check the order; a broken list is never stored
+        m_clientTokens.appendEmptyRow(); // callers check the order; a broken list is never stored
     m_anyTokenTimes = m_anyTokenTimes || !clientTokenTimes.empty();
     return true;
 }
@@ -63,11 +63,12 @@ bool RequestRowsBuilder::parseRecord(std::string_view text, qint64 line, const Q
         return true;
     // nlohmann counts bytes read; a record spread over lines (an element of
     // a pretty-printed array) names the line the error is on.
-    const std::string_view before = text.substr(0, qMin(text.size(), outcome.errorByte > 0 ? outcome.errorByte - 1 : 0));
+    const std::string_view before
+        = text.substr(0, qMin(text.size(), outcome.errorByte > 0 ? outcome.errorByte - 1 : 0));
     const auto lastNewline = before.rfind('\n');
     const qint64 errorLine = line + qint64(std::count(before.begin(), before.end(), '\n'));
-    const auto column = qint64(lastNewline == std::string_view::npos ? outcome.errorByte
-                                                                      : outcome.errorByte - lastNewline - 1);
+    const auto column
+        = qint64(lastNewline == std::string_view::npos ? outcome.errorByte : outcome.errorByte - lastNewline - 1);
     reject(line, requestId, {},
            errorLine == line ? QStringLiteral("invalid JSON at column %1: %2").arg(column).arg(outcome.message)
                              : QStringLiteral("invalid JSON on line %1 at column %2: %3")
@@ -79,8 +80,8 @@ bool RequestRowsBuilder::parseRecord(std::string_view text, qint64 line, const Q
 
 void RequestRowsBuilder::rejectUnreadable(qint64 line, const QString &requestId, const std::exception &error)
 {
-    reject(line, requestId, {}, QStringLiteral("a field has a type this format does not allow: %1")
-                                    .arg(JsonDom::describe(error)));
+    reject(line, requestId, {},
+           QStringLiteral("a field has a type this format does not allow: %1").arg(JsonDom::describe(error)));
 }
 
 void RequestRowsBuilder::rejectFailure(qint64 line, const QString &requestId, const QString &field,
@@ -99,12 +100,12 @@ void RequestRowsBuilder::notice(qint64 line, const QString &message)
 void RequestRowsBuilder::finish()
 {
     if (m_tooDeep > 0) {
-        notice(m_firstTooDeepLine, QStringLiteral("%1 %2 values nested deeper than %3 levels (first on this line); "
-                                                  "they were read as null")
-                                       .arg(m_tooDeep)
-                                       .arg(m_tooDeep == 1 ? QStringLiteral("record holds")
-                                                           : QStringLiteral("records hold"))
-                                       .arg(JsonDom::kMaxDepth));
+        notice(m_firstTooDeepLine,
+               QStringLiteral("%1 %2 values nested deeper than %3 levels (first on this line); "
+                              "they were read as null")
+                   .arg(m_tooDeep)
+                   .arg(m_tooDeep == 1 ? QStringLiteral("record holds") : QStringLiteral("records hold"))
+                   .arg(JsonDom::kMaxDepth));
     }
     m_store.requests.squeeze();
     if (m_anyTokenTimes) {

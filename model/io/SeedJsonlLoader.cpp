@@ -37,13 +37,13 @@ struct StringHash
 struct ChunkOutput
 {
     RequestTable table;
-    TokenTimeline serverTokens;   // rows of `table`, when any record had per-token times
+    TokenTimeline serverTokens; // rows of `table`, when any record had per-token times
     TokenTimeline clientTokens;
     std::vector<RejectedRecord> rejected;
     std::vector<LoadNotice> notices;
     qint64 lines = 0;
     bool crlf = false;
-    bool failed = false;   // strict mode stopped here, or a read error
+    bool failed = false; // strict mode stopped here, or a read error
     QString readError;
     MixedFormats mixed{TraceFormat::SeedJsonl};
 };
@@ -53,7 +53,9 @@ struct ChunkOutput
 class ChunkBuilder
 {
 public:
-    explicit ChunkBuilder(ChunkOutput &out) : m_out(out) {}
+    explicit ChunkBuilder(ChunkOutput &out)
+        : m_out(out)
+    { }
 
     void append(const SeedRecord &record, qint64 line)
     {
@@ -71,7 +73,8 @@ public:
         appendTokenTimes(record, line);
         for (const auto &field : record.nonScalarFields) {
             if (m_ignoredFields.emplace(field, line).second) {
-                m_out.notices.push_back({{}, line,
+                m_out.notices.push_back({{},
+                                         line,
                                          QStringLiteral("field '%1' is not a scalar and is not used as a class "
                                                         "attribute (first seen here)")
                                              .arg(fromStd(field))});
@@ -86,9 +89,10 @@ private:
     {
         const auto &times = record.tokenTimes;
         if (!times.droppedReason.isEmpty()) {
-            m_out.notices.push_back({{}, line, QStringLiteral("request %1: field '%2' %3")
-                                                   .arg(fromStd(record.requestId), times.droppedField,
-                                                        times.droppedReason)});
+            m_out.notices.push_back({{},
+                                     line,
+                                     QStringLiteral("request %1: field '%2' %3")
+                                         .arg(fromStd(record.requestId), times.droppedField, times.droppedReason)});
         }
         const qsizetype rows = m_out.table.rowCount();
         if (!times.server.empty()) {
@@ -131,12 +135,12 @@ private:
         using Type = SeedRecord::Attribute::Type;
         if (attribute.type == Type::Null)
             return;
-        const auto kind = attribute.type == Type::Number ? AttributeColumn::Kind::Numeric
-                                                         : AttributeColumn::Kind::Categorical;
+        const auto kind
+            = attribute.type == Type::Number ? AttributeColumn::Kind::Numeric : AttributeColumn::Kind::Categorical;
         auto &cache = cacheFor(attribute.key, kind);
         auto &column = m_out.table.mutableAttributes()[size_t(cache.column)];
         if (column.rowCount() >= m_out.table.rowCount())
-            return;   // the key appeared twice in one record: the first wins
+            return; // the key appeared twice in one record: the first wins
         column.padTo(m_out.table.rowCount() - 1);
         if (attribute.type == Type::Number) {
             if (column.isNumeric()) {
@@ -146,8 +150,8 @@ private:
             column.appendText(QString::number(attribute.number, 'g', 15));
             return;
         }
-        const std::string_view text = attribute.type == Type::Bool ? (attribute.boolean ? "true" : "false")
-                                                                   : std::string_view(attribute.text);
+        const std::string_view text
+            = attribute.type == Type::Bool ? (attribute.boolean ? "true" : "false") : std::string_view(attribute.text);
         if (column.isNumeric()) {
             column.convertToCategorical();
             cache.codes.clear();
@@ -193,14 +197,17 @@ void parseRange(const QString &path, ByteRange range, bool firstRange, bool last
             out.notices.push_back({{}, 1, QStringLiteral("the file starts with a UTF-8 byte-order mark; ignored")});
         }
         if (line.oversizeBytes > 0) {
-            out.rejected.push_back({{}, line.number, {}, {},
+            out.rejected.push_back({{},
+                                    line.number,
+                                    {},
+                                    {},
                                     QStringLiteral("record is %1 long, over the %2 limit for one record")
                                         .arg(megabytes(line.oversizeBytes), megabytes(options.maxRecordBytes))});
             out.failed = options.strict;
             return !options.strict;
         }
         if (text.find_first_not_of(" \t") == std::string_view::npos)
-            return true;   // blank lines separate nothing and cost nothing
+            return true; // blank lines separate nothing and cost nothing
         if (parseSeedRecord(text, record)) {
             builder.append(record, line.number);
             return true;
@@ -235,7 +242,9 @@ void parseRange(const QString &path, ByteRange range, bool firstRange, bool last
 class ChunkMerger
 {
 public:
-    ChunkMerger(TraceStore &store, const QString &file, qsizetype rows) : m_store(store), m_file(file)
+    ChunkMerger(TraceStore &store, const QString &file, qsizetype rows)
+        : m_store(store)
+        , m_file(file)
     {
         m_seen.reserve(rows);
     }
@@ -268,12 +277,12 @@ public:
             // The merged arena was reserved to its final size, so ids already
             // merged stay where they are while chunks are released one by one.
             const auto &merged = into;
-            const qint64 earlier = m_seen.findOrInsert(id, quint32(into.rowCount()),
-                                                       [&merged](quint32 r) { return merged.id(r); });
+            const qint64 earlier
+                = m_seen.findOrInsert(id, quint32(into.rowCount()), [&merged](quint32 r) { return merged.id(r); });
             if (earlier != IdIndex::kNotFound) {
-                m_store.rejected.push_back({m_file, line, fromStd(id), QStringLiteral("request_id"),
-                                            QStringLiteral("duplicate request_id; first seen on line %1")
-                                                .arg(into.sourceLine(earlier))});
+                m_store.rejected.push_back(
+                    {m_file, line, fromStd(id), QStringLiteral("request_id"),
+                     QStringLiteral("duplicate request_id; first seen on line %1").arg(into.sourceLine(earlier))});
                 continue;
             }
             RequestTable::Row out;
@@ -434,7 +443,8 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         return result;
     }
     if (result.bytes == 0) {
-        result.fatalError = QStringLiteral("%1: the file is empty; expected one JSON request record per line").arg(path);
+        result.fatalError
+            = QStringLiteral("%1: the file is empty; expected one JSON request record per line").arg(path);
         return result;
     }
     const int hardware = int(std::thread::hardware_concurrency());
@@ -495,7 +505,7 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         lineBase += output.lines;
         crlf = crlf || output.crlf;
         mixed.merge(output.mixed);
-        output.table = RequestTable();   // release the chunk's memory early
+        output.table = RequestTable(); // release the chunk's memory early
         output.serverTokens = TokenTimeline();
         output.clientTokens = TokenTimeline();
     }
@@ -534,7 +544,10 @@ LoadResult loadArray(const QString &path, const LoadOptions &options, LoadContro
     SeedRecord record;
     const auto visit = [&](std::string_view element, qint64 line, qint64) {
         if (qint64(element.size()) > options.maxRecordBytes) {
-            chunk.rejected.push_back({{}, line, {}, {},
+            chunk.rejected.push_back({{},
+                                      line,
+                                      {},
+                                      {},
                                       QStringLiteral("record is %1 long, over the %2 limit for one record")
                                           .arg(megabytes(qint64(element.size())), megabytes(options.maxRecordBytes))});
             return !options.strict;
@@ -544,7 +557,10 @@ LoadResult loadArray(const QString &path, const LoadOptions &options, LoadContro
             return true;
         }
         const QString foreign = chunk.mixed.foreignReason(element);
-        chunk.rejected.push_back({{}, line, fromStd(record.requestId), foreign.isEmpty() ? record.errorField : QString(),
+        chunk.rejected.push_back({{},
+                                  line,
+                                  fromStd(record.requestId),
+                                  foreign.isEmpty() ? record.errorField : QString(),
                                   foreign.isEmpty() ? record.errorReason : foreign});
         return !options.strict;
     };
@@ -559,7 +575,10 @@ LoadResult loadArray(const QString &path, const LoadOptions &options, LoadContro
         return result;
     }
     if (trailingLine > 0) {
-        chunk.rejected.push_back({{}, trailingLine, {}, {},
+        chunk.rejected.push_back({{},
+                                  trailingLine,
+                                  {},
+                                  {},
                                   QStringLiteral("trailing data after the end of the JSON array (two documents in "
                                                  "one file?); the records before it were read, the rest was not")});
     }
@@ -574,8 +593,9 @@ LoadResult loadArray(const QString &path, const LoadOptions &options, LoadContro
     if (chunk.mixed.any())
         store.notices.push_back({fileName, 0, chunk.mixed.summary()});
     store.notices.insert(store.notices.begin(),
-                         {fileName, 0, QStringLiteral("the records are one JSON array rather than one record per "
-                                                      "line; each is read as a seed JSONL record")});
+                         {fileName, 0,
+                          QStringLiteral("the records are one JSON array rather than one record per "
+                                         "line; each is read as a seed JSONL record")});
     if (options.strict && !store.rejected.empty()) {
         result.fatalError = QStringLiteral("strict mode: %1").arg(store.rejected.front().toString());
         return result;

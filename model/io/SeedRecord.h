@@ -49,7 +49,7 @@ struct SeedRecord
         int tokenField = 0;
     };
     std::vector<KnownKey> knownKeys;
-    size_t keysSeen = 0;   // keys of the current record so far
+    size_t keysSeen = 0; // keys of the current record so far
 
     // Why the record is refused; empty while it is acceptable.
     QString errorField;
@@ -59,7 +59,7 @@ struct SeedRecord
     void fail(const QString &field, const QString &reason)
     {
         if (hasError())
-            return;   // the first problem is the one reported
+            return; // the first problem is the one reported
         errorField = field;
         errorReason = reason;
     }
@@ -91,7 +91,7 @@ enum class SeedField : int {
     RequestId,
     PromptTokens,
     OutputTokens,
-    FirstStamp,   // followed by the eight stamps in Stamp order
+    FirstStamp, // followed by the eight stamps in Stamp order
     NotAField = FirstStamp + kStampCount,
 };
 

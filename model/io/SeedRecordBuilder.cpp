@@ -78,12 +78,30 @@ void SeedRecordBuilder::key(std::string_view key)
         known.push_back(entry);
 }
 
-void SeedRecordBuilder::text(std::string_view value) { dispatch(Kind::Text, value, 0, 0.0, false); }
-void SeedRecordBuilder::integer(qint64 value) { dispatch(Kind::Integer, {}, value, double(value), false); }
-void SeedRecordBuilder::hugeInteger(double approximate) { dispatch(Kind::HugeInteger, {}, 0, approximate, false); }
-void SeedRecordBuilder::boolean(bool value) { dispatch(Kind::Boolean, {}, 0, 0.0, value); }
-void SeedRecordBuilder::null() { dispatch(Kind::Null, {}, 0, 0.0, false); }
-void SeedRecordBuilder::nested() { dispatch(Kind::Nested, {}, 0, 0.0, false); }
+void SeedRecordBuilder::text(std::string_view value)
+{
+    dispatch(Kind::Text, value, 0, 0.0, false);
+}
+void SeedRecordBuilder::integer(qint64 value)
+{
+    dispatch(Kind::Integer, {}, value, double(value), false);
+}
+void SeedRecordBuilder::hugeInteger(double approximate)
+{
+    dispatch(Kind::HugeInteger, {}, 0, approximate, false);
+}
+void SeedRecordBuilder::boolean(bool value)
+{
+    dispatch(Kind::Boolean, {}, 0, 0.0, value);
+}
+void SeedRecordBuilder::null()
+{
+    dispatch(Kind::Null, {}, 0, 0.0, false);
+}
+void SeedRecordBuilder::nested()
+{
+    dispatch(Kind::Nested, {}, 0, 0.0, false);
+}
 
 void SeedRecordBuilder::real(double value, std::string_view lexeme)
 {
@@ -116,11 +134,12 @@ void SeedRecordBuilder::dispatch(Kind kind, std::string_view text, qint64 intege
     case SeedField::NotAField:
         if (m_tokenField != SeedTokenTimes::Field::None) {
             if (acceptOnce(m_record.tokenTimes.present(m_tokenField)))
-                m_record.fail(fromStd(m_key), QStringLiteral("must be an array of %1, got %2")
-                                                  .arg(m_tokenField == SeedTokenTimes::Field::ClientCounts
-                                                           ? QStringLiteral("token counts")
-                                                           : QStringLiteral("times in milliseconds"),
-                                                       kindName(kind)));
+                m_record.fail(fromStd(m_key),
+                              QStringLiteral("must be an array of %1, got %2")
+                                  .arg(m_tokenField == SeedTokenTimes::Field::ClientCounts
+                                           ? QStringLiteral("token counts")
+                                           : QStringLiteral("times in milliseconds"),
+                                       kindName(kind)));
             return;
         }
         readAttribute(kind, text, real, flag, text);
@@ -211,10 +230,11 @@ void SeedRecordBuilder::readStamp(int index, Kind kind, qint64 integer, double r
         if (DecimalTime::toNanoseconds(lexeme, kNsPerMs, &ns) != DecimalTime::Status::Ok) {
             double value = 0.0;
             const auto parsed = std::from_chars(lexeme.data(), lexeme.data() + lexeme.size(), value);
-            m_record.fail(field(), parsed.ec == std::errc::result_out_of_range
-                                       ? QStringLiteral("non-finite number %1 (beyond the range of a double)")
-                                             .arg(fromStd(lexeme))
-                                       : QStringLiteral("%1 ms is out of range").arg(fromStd(lexeme)));
+            m_record.fail(
+                field(),
+                parsed.ec == std::errc::result_out_of_range
+                    ? QStringLiteral("non-finite number %1 (beyond the range of a double)").arg(fromStd(lexeme))
+                    : QStringLiteral("%1 ms is out of range").arg(fromStd(lexeme)));
             return;
         }
         break;

@@ -11,23 +11,25 @@
 class SeedRecordBuilder
 {
 public:
-    explicit SeedRecordBuilder(SeedRecord &record) : m_record(record) {}
+    explicit SeedRecordBuilder(SeedRecord &record)
+        : m_record(record)
+    { }
 
     void key(std::string_view key);
     void text(std::string_view value);
     void integer(qint64 value);
-    void hugeInteger(double approximate);   // an integer beyond 64 bits
+    void hugeInteger(double approximate); // an integer beyond 64 bits
     void real(double value, std::string_view lexeme);
-    void decimal(std::string_view lexeme);   // a non-integer number, not yet converted
+    void decimal(std::string_view lexeme); // a non-integer number, not yet converted
     void boolean(bool value);
     void null();
-    void nested();                          // the value is an object or array
+    void nested(); // the value is an object or array
 
     // Arrays of the per-token fields (SeedTokenTimes.cpp). The fast scanner
     // offers the array at s[pos] == '[' and learns whether it was consumed;
     // the SAX parser announces it and then hands over its elements.
     bool array(std::string_view s, size_t &pos);
-    bool beginArray();                      // false: not a token field (reported as nested)
+    bool beginArray(); // false: not a token field (reported as nested)
     void arrayElement(std::string_view lexeme, bool integral, bool number);
 
     const std::string &currentKey() const { return m_key; }

@@ -22,17 +22,24 @@ class SeedSaxHandler final : public nlohmann::json_sax<nlohmann::json>
 {
 public:
     SeedSaxHandler(SeedRecord &record, SeedRecordBuilder &builder, std::string_view line)
-        : m_record(record), m_builder(builder), m_line(line)
-    {
-    }
+        : m_record(record)
+        , m_builder(builder)
+        , m_line(line)
+    { }
 
-    bool null() override { return scalar([&] { m_builder.null(); }); }
-    bool boolean(bool value) override { return scalar([&] { m_builder.boolean(value); }); }
+    bool null() override
+    {
+        return scalar([&] { m_builder.null(); });
+    }
+    bool boolean(bool value) override
+    {
+        return scalar([&] { m_builder.boolean(value); });
+    }
     bool number_integer(number_integer_t value) override
     {
         if (inTokenArray())
             if (inTokenArray())
-            setNumber(std::to_string(value), true);
+                setNumber(std::to_string(value), true);
         return scalar([&] { m_builder.integer(value); });
     }
     bool number_unsigned(number_unsigned_t value) override
@@ -52,8 +59,14 @@ public:
             setNumber(lexeme, false);
         return scalar([&] { m_builder.real(value, lexeme); });
     }
-    bool string(string_t &value) override { return scalar([&] { m_builder.text(value); }); }
-    bool binary(binary_t &) override { return scalar([&] { m_builder.nested(); }); }
+    bool string(string_t &value) override
+    {
+        return scalar([&] { m_builder.text(value); });
+    }
+    bool binary(binary_t &) override
+    {
+        return scalar([&] { m_builder.nested(); });
+    }
 
     bool start_object(std::size_t) override { return enter(true); }
     bool end_object() override { return leave(); }
@@ -79,9 +92,10 @@ public:
         if (!word.empty()
             && (std::string_view("NaN").starts_with(word) || std::string_view("Infinity").starts_with(word)
                 || std::string_view("-Infinity").starts_with(word))) {
-            m_record.fail(field, QStringLiteral("non-finite number (NaN or Infinity) at %1; times and counts "
-                                                "must be finite")
-                                     .arg(column));
+            m_record.fail(field,
+                          QStringLiteral("non-finite number (NaN or Infinity) at %1; times and counts "
+                                         "must be finite")
+                              .arg(column));
             return false;
         }
         if (position >= m_line.size() && lastToken.empty()) {
@@ -111,8 +125,7 @@ private:
         m_number = true;
     }
 
-    template<typename Deliver>
-    bool scalar(Deliver deliver)
+    template<typename Deliver> bool scalar(Deliver deliver)
     {
         if (m_depth == 0) {
             m_record.fail({}, QStringLiteral("a record must be a JSON object"));
@@ -136,11 +149,11 @@ private:
             }
             m_sawObject = true;
         } else if (m_depth == 1) {
-            m_tokenArray = !object && m_builder.beginArray();   // per-token times: elements follow
+            m_tokenArray = !object && m_builder.beginArray(); // per-token times: elements follow
             if (!m_tokenArray)
                 m_builder.nested();
         } else if (m_depth == 2 && m_tokenArray) {
-            m_builder.arrayElement({}, false, false);   // a token array holds numbers only
+            m_builder.arrayElement({}, false, false); // a token array holds numbers only
         }
         ++m_depth;
         return true;
@@ -179,9 +192,9 @@ void validate(SeedRecord &record)
             missing << QString::fromLatin1(stampFieldName(static_cast<Stamp>(i)));
     }
     if (!missing.isEmpty()) {
-        record.fail(missing.first(), QStringLiteral("missing field%1: %2")
-                                         .arg(missing.size() > 1 ? QStringLiteral("s") : QString(),
-                                              missing.join(QStringLiteral(", "))));
+        record.fail(missing.first(),
+                    QStringLiteral("missing field%1: %2")
+                        .arg(missing.size() > 1 ? QStringLiteral("s") : QString(), missing.join(QStringLiteral(", "))));
         return;
     }
     // Token counts were judged as they were read (TokenCount).
@@ -214,9 +227,9 @@ void validate(SeedRecord &record)
 namespace {
 
 constexpr std::array<std::string_view, 11> kSeedFieldNames = {
-        "request_id",       "prompt_tokens",  "output_tokens",         "client_send_ms",
-        "gateway_arrival_ms", "queue_enter_ms", "prefill_start_ms",      "prefill_end_ms",
-        "first_token_server_ms", "first_token_client_ms", "last_token_client_ms",
+    "request_id",           "prompt_tokens",    "output_tokens",  "client_send_ms",        "gateway_arrival_ms",
+    "queue_enter_ms",       "prefill_start_ms", "prefill_end_ms", "first_token_server_ms", "first_token_client_ms",
+    "last_token_client_ms",
 };
 
 } // namespace

@@ -33,6 +33,6 @@ void fromAnyText(std::string_view text, int digits, std::string *out);
 
 bool isAllZero(std::string_view normalised);
 
-QString describe(std::string_view text);   // quoted and shortened for messages
+QString describe(std::string_view text); // quoted and shortened for messages
 
 } // namespace SpanId

@@ -13,8 +13,7 @@
 // A list that keeps its elements' storage between records: clear() only
 // resets the count, so a loader refilling the same SpanRecord for every span
 // reuses the strings' capacity instead of allocating again.
-template<typename T>
-class RecycledList
+template<typename T> class RecycledList
 {
 public:
     T &add()
@@ -96,8 +95,8 @@ struct SpanLinkRecord
 {
     enum class Kind : quint8 { Link, FollowsFrom, Dependency };
 
-    std::string traceId;   // normalised; empty means "this trace"
-    std::string spanId;    // normalised
+    std::string traceId; // normalised; empty means "this trace"
+    std::string spanId;  // normalised
     Kind kind = Kind::Link;
     RecycledList<SpanAttribute> attributes;
 
@@ -116,19 +115,19 @@ struct SpanRecord
 {
     std::string traceId;
     std::string spanId;
-    std::string parentSpanId;   // empty for a root
+    std::string parentSpanId; // empty for a root
     std::string name;
-    std::string operation;      // the format's own kind when it has one (Langfuse type)
-    std::string service;        // used when `resource` is -1 or has no service.name
+    std::string operation; // the format's own kind when it has one (Langfuse type)
+    std::string service;   // used when `resource` is -1 or has no service.name
     SpanKind kind = SpanKind::Unspecified;
     SpanStatus status = SpanStatus::Unset;
     std::string statusMessage;
     qint64 start = kNoTime;
     qint64 end = kNoTime;
-    qint64 line = 0;            // 1-based line in the file, 0 when not meaningful
-    qint32 resource = -1;       // SpanTable resource index
-    qint32 scope = -1;          // SpanTable scope index
-    qint32 inputTokens = -1;    // format-level usage (Langfuse usageDetails); attributes win
+    qint64 line = 0;         // 1-based line in the file, 0 when not meaningful
+    qint32 resource = -1;    // SpanTable resource index
+    qint32 scope = -1;       // SpanTable scope index
+    qint32 inputTokens = -1; // format-level usage (Langfuse usageDetails); attributes win
     qint32 outputTokens = -1;
     RecycledList<SpanAttribute> attributes;
     RecycledList<SpanEventRecord> events;

@@ -31,9 +31,11 @@ SpanTable::EdgeKind edgeKind(SpanLinkRecord::Kind kind)
 } // namespace
 
 SpanTraceBuilder::SpanTraceBuilder(TraceStore &store, QString fileName, SpanFieldNames fields)
-    : m_store(store), m_table(store.spans), m_file(std::move(fileName)), m_fields(std::move(fields))
-{
-}
+    : m_store(store)
+    , m_table(store.spans)
+    , m_file(std::move(fileName))
+    , m_fields(std::move(fields))
+{ }
 
 qint32 SpanTraceBuilder::addResource(const RecycledList<SpanAttribute> &attributes)
 {
@@ -46,10 +48,11 @@ qint32 SpanTraceBuilder::addResource(const RecycledList<SpanAttribute> &attribut
         if (attribute.key == TracelaneContract::kVersionKey && attribute.value.integer > TracelaneContract::kVersion
             && !m_versionNoticed) {
             m_versionNoticed = true;
-            notice(0, QStringLiteral("the file is written for Tracelane contract version %1; this build reads "
-                                     "version %2 and ignores what it does not know")
-                          .arg(attribute.value.integer)
-                          .arg(TracelaneContract::kVersion));
+            notice(0,
+                   QStringLiteral("the file is written for Tracelane contract version %1; this build reads "
+                                  "version %2 and ignores what it does not know")
+                       .arg(attribute.value.integer)
+                       .arg(TracelaneContract::kVersion));
         }
     }
     m_resourceServices.push_back(std::move(service));
@@ -114,10 +117,11 @@ void SpanTraceBuilder::addSpan(const SpanRecord &record)
     }
     if (contract.version > TracelaneContract::kVersion && !m_versionNoticed) {
         m_versionNoticed = true;
-        notice(record.line, QStringLiteral("the file is written for Tracelane contract version %1; this build reads "
-                                           "version %2 and ignores what it does not know")
-                                .arg(contract.version)
-                                .arg(TracelaneContract::kVersion));
+        notice(record.line,
+               QStringLiteral("the file is written for Tracelane contract version %1; this build reads "
+                              "version %2 and ignores what it does not know")
+                   .arg(contract.version)
+                   .arg(TracelaneContract::kVersion));
     }
 
     SpanTable::Row row;

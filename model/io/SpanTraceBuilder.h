@@ -81,8 +81,8 @@ private:
     // Staging, released by finish().
     std::unordered_map<std::string, quint32> m_traceIndex;
     std::vector<std::string> m_traceIds;
-    std::vector<quint32> m_traceOf;   // per row
-    StringArena m_parentIds;          // per row; empty for a root
+    std::vector<quint32> m_traceOf; // per row
+    StringArena m_parentIds;        // per row; empty for a root
     std::vector<SpanTraceLinker::Reference> m_references;
     std::vector<std::string> m_resourceServices;
     std::vector<SpanTable::AttributeInput> m_sharedScratch;

@@ -34,8 +34,7 @@ SpanTraceLinker::SpanTraceLinker(TraceStore &store, QString fileName, QString pa
     , m_parentField(std::move(parentField))
     , m_startField(std::move(startField))
     , m_endField(std::move(endField))
-{
-}
+{ }
 
 void SpanTraceLinker::link(const std::vector<std::string> &traceIds, std::vector<quint32> &traceOf,
                            StringArena &parentIds, std::vector<Reference> &references)
@@ -98,8 +97,7 @@ void SpanTraceLinker::applyOrder(const std::vector<qint32> &order)
     });
 }
 
-template<typename Visit>
-void SpanTraceLinker::forEachTrace(Visit visit)
+template<typename Visit> void SpanTraceLinker::forEachTrace(Visit visit)
 {
     const auto &traceOf = *m_traceOf;
     size_t first = 0;
@@ -192,7 +190,7 @@ void SpanTraceLinker::rejectSpansFarFromTheirTrace()
 bool SpanTraceLinker::rejectParentCycles()
 {
     const qsizetype rows = m_table.rowCount();
-    std::vector<quint8> state(size_t(rows), 0);   // 0 unseen, 1 on the current walk, 2 done
+    std::vector<quint8> state(size_t(rows), 0); // 0 unseen, 1 on the current walk, 2 done
     std::vector<bool> dropped(size_t(rows), false);
     std::vector<qint32> path;
     bool any = false;
@@ -315,7 +313,7 @@ void SpanTraceLinker::breakDependencyCycles()
     }
     std::vector<quint8> state(size_t(rows), 0);
     std::vector<bool> drop(edges.size(), false);
-    std::vector<std::pair<qint32, qint32>> stack;   // (span, next outgoing index)
+    std::vector<std::pair<qint32, qint32>> stack; // (span, next outgoing index)
     bool any = false;
     for (qsizetype root = 0; root < rows; ++root) {
         if (state[size_t(root)] != 0 || begin[size_t(root)] == begin[size_t(root) + 1])
@@ -384,10 +382,10 @@ void SpanTraceLinker::reportFlags()
         const QString where = m_table.sourceLine(first) > 0
             ? QStringLiteral(" (first on line %1)").arg(m_table.sourceLine(first))
             : QString();
-        m_store.notices.push_back({m_file, qint64(m_table.sourceLine(row)),
-                                   QStringLiteral("span %1 of trace %2 appears again%3; kept and flagged as a duplicate")
-                                       .arg(m_table.spanIdText(row),
-                                            fromStd((*m_traceIds)[(*m_traceOf)[size_t(row)]]), where)});
+        m_store.notices.push_back(
+            {m_file, qint64(m_table.sourceLine(row)),
+             QStringLiteral("span %1 of trace %2 appears again%3; kept and flagged as a duplicate")
+                 .arg(m_table.spanIdText(row), fromStd((*m_traceIds)[(*m_traceOf)[size_t(row)]]), where)});
     }
     qsizetype orphans = 0;
     for (qsizetype row = 0; row < m_table.rowCount(); ++row) {
@@ -399,8 +397,7 @@ void SpanTraceLinker::reportFlags()
     constexpr size_t kListed = 20;
     const auto describe = [this](qint32 row) {
         const QString name = m_table.name(row);
-        return name.isEmpty() ? m_table.spanIdText(row)
-                              : QStringLiteral("%1 '%2'").arg(m_table.spanIdText(row), name);
+        return name.isEmpty() ? m_table.spanIdText(row) : QStringLiteral("%1 '%2'").arg(m_table.spanIdText(row), name);
     };
     for (size_t i = 0; i < m_adoptions.size() && i < kListed; ++i) {
         const auto &[row, parent] = m_adoptions[i];
@@ -421,21 +418,20 @@ void SpanTraceLinker::reportFlags()
                             .arg(orphans - adopted);
         if (m_adoptionTruncated)
             placement += QStringLiteral("; too many orphans to place in one trace, the rest kept as roots");
-        m_store.notices.push_back({m_file, 0,
-                                   QStringLiteral("%1 %2 a parent that is not in the file; kept and flagged as "
-                                                  "orphans%3")
-                                       .arg(orphans)
-                                       .arg(orphans == 1 ? QStringLiteral("span names")
-                                                         : QStringLiteral("spans name"),
-                                            placement)});
+        m_store.notices.push_back(
+            {m_file, 0,
+             QStringLiteral("%1 %2 a parent that is not in the file; kept and flagged as "
+                            "orphans%3")
+                 .arg(orphans)
+                 .arg(orphans == 1 ? QStringLiteral("span names") : QStringLiteral("spans name"), placement)});
     }
     const auto external = qsizetype(m_table.externalLinks().size());
     if (external > 0) {
-        m_store.notices.push_back({m_file, 0,
-                                   QStringLiteral("%1 %2 to spans outside the file (other traces or unexported "
-                                                  "spans); kept as external links")
-                                       .arg(external)
-                                       .arg(external == 1 ? QStringLiteral("link points")
-                                                          : QStringLiteral("links point"))});
+        m_store.notices.push_back(
+            {m_file, 0,
+             QStringLiteral("%1 %2 to spans outside the file (other traces or unexported "
+                            "spans); kept as external links")
+                 .arg(external)
+                 .arg(external == 1 ? QStringLiteral("link points") : QStringLiteral("links point"))});
     }
 }

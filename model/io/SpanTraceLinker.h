@@ -26,7 +26,7 @@ public:
     struct Reference
     {
         qint32 row = -1;
-        std::string traceId;   // empty: the span's own trace
+        std::string traceId; // empty: the span's own trace
         std::string spanId;
         SpanTable::EdgeKind kind = SpanTable::EdgeKind::Link;
         bool fromContract = false;
@@ -43,8 +43,7 @@ public:
 
 private:
     void applyOrder(const std::vector<qint32> &order);
-    template<typename Visit>
-    void forEachTrace(Visit visit);
+    template<typename Visit> void forEachTrace(Visit visit);
     void indexTrace(qsizetype first, qsizetype last, bool collectDuplicates);
     void resolveParents();
     void rejectSpansFarFromTheirTrace();
@@ -65,8 +64,8 @@ private:
     std::vector<quint32> *m_traceOf = nullptr;
     StringArena *m_parentIds = nullptr;
     std::vector<Reference> *m_references = nullptr;
-    std::unordered_map<std::string_view, qint32> m_spanIndex;   // of the trace being resolved
-    std::vector<std::pair<qint32, qint32>> m_duplicates;        // (row, first row with that id)
+    std::unordered_map<std::string_view, qint32> m_spanIndex; // of the trace being resolved
+    std::vector<std::pair<qint32, qint32>> m_duplicates;      // (row, first row with that id)
     std::vector<OrphanAdoption::Adoption> m_adoptions;
     bool m_adoptionTruncated = false;
 };

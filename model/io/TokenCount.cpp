@@ -21,8 +21,8 @@ bool check(qint64 count, qint64 minimum, QString *reason)
 
 bool checkReal(double value, std::string_view lexeme, qint64 minimum, qint64 *count, QString *reason)
 {
-    const QString text = lexeme.empty() ? QString::number(value, 'g', 17)
-                                        : QString::fromUtf8(lexeme.data(), qsizetype(lexeme.size()));
+    const QString text
+        = lexeme.empty() ? QString::number(value, 'g', 17) : QString::fromUtf8(lexeme.data(), qsizetype(lexeme.size()));
     if (!std::isfinite(value)) {
         *reason = QStringLiteral("non-finite number %1").arg(text);
         return false;
@@ -33,7 +33,7 @@ bool checkReal(double value, std::string_view lexeme, qint64 minimum, qint64 *co
     }
     if (value > double(kMax) || value < double(minimum)) {
         *reason = value > double(kMax) ? QStringLiteral("%1 tokens is beyond any real request").arg(text)
-                  : minimum > 0        ? QStringLiteral("token counts must be positive, got %1").arg(text)
+            : minimum > 0              ? QStringLiteral("token counts must be positive, got %1").arg(text)
                                        : QStringLiteral("token counts cannot be negative, got %1").arg(text);
         return false;
     }

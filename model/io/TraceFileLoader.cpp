@@ -1,9 +1,9 @@
 #include "TraceFileLoader.h"
 
+#include "AiperfLoader.h"
 #include "AnyAgentLoader.h"
 #include "JaegerJsonLoader.h"
 #include "LangfuseLoader.h"
-#include "AiperfLoader.h"
 #include "LlmperfLoader.h"
 #include "LmbenchCsvLoader.h"
 #include "OtlpJsonLoader.h"
@@ -75,8 +75,8 @@ LoadResult loadFile(const QString &path, const LoadOptions &options, LoadControl
         return SeedJsonlLoader::load(path, options, control);
     default: {
         LoadResult result;
-        result.fatalError = QStringLiteral("%1: looks like %2, which this build cannot load yet")
-                                .arg(path, traceFormatName(format));
+        result.fatalError
+            = QStringLiteral("%1: looks like %2, which this build cannot load yet").arg(path, traceFormatName(format));
         return result;
     }
     }

@@ -74,11 +74,11 @@ TraceFormat detectTraceFormat(const QByteArray &rawHead)
         return TraceFormat::LlmperfJson;
     // The per-request arrays can push "ttfts" beyond the sniffed head in a
     // long run; the run-level keys come first.
-    if (head.startsWith('{') && (has("\"ttfts\"") || has("\"input_lens\"")
-                                 || (has("\"request_throughput\"") && has("\"num_prompts\""))))
+    if (head.startsWith('{')
+        && (has("\"ttfts\"") || has("\"input_lens\"") || (has("\"request_throughput\"") && has("\"num_prompts\""))))
         return TraceFormat::VllmBenchJson;
     if (head.startsWith('{'))
-        return TraceFormat::SeedJsonl;   // flat records; the loader says what is missing
+        return TraceFormat::SeedJsonl; // flat records; the loader says what is missing
     return TraceFormat::Unknown;
 }
 
@@ -93,7 +93,9 @@ constexpr qint64 kMaxSniffBytes = 64LL * 1024 * 1024;
 class FirstRecordKeys final : public nlohmann::json_sax<nlohmann::json>
 {
 public:
-    explicit FirstRecordKeys(const FileCharStream &stream) : m_stream(stream) {}
+    explicit FirstRecordKeys(const FileCharStream &stream)
+        : m_stream(stream)
+    { }
 
     bool null() override { return scalar(); }
     bool boolean(bool) override { return scalar(); }
@@ -112,7 +114,7 @@ public:
             m_keys.insert(key);
         if (m_depth == 1 && !m_rootIsArray
             && (key == "resourceSpans" || key == "resourceMetrics" || key == "resourceLogs")) {
-            m_complete = true;   // decided
+            m_complete = true; // decided
             return false;
         }
         return withinBudget();
@@ -133,7 +135,7 @@ private:
     bool scalar()
     {
         if (m_depth == 0 || (m_depth == 1 && m_rootIsArray))
-            m_complete = true;   // a scalar root, or a scalar first element
+            m_complete = true; // a scalar root, or a scalar first element
         return !m_complete && withinBudget();
     }
     bool open(bool array)
@@ -186,7 +188,7 @@ TraceFormat classify(const FirstRecordKeys &keys)
         return keys.elementIsObject() && has("request_id") ? TraceFormat::SeedJsonArray : TraceFormat::Unknown;
     if (has("ttfts") || has("input_lens") || (has("request_throughput") && has("num_prompts")))
         return TraceFormat::VllmBenchJson;
-    return TraceFormat::SeedJsonl;   // flat records; the loader says what is missing
+    return TraceFormat::SeedJsonl; // flat records; the loader says what is missing
 }
 
 } // namespace

@@ -6,18 +6,18 @@
 // extension: a ".json" file may well be JSON Lines.
 enum class TraceFormat {
     Unknown,
-    SeedJsonl,      // the seed profiler's flat request records
-    SeedJsonArray,  // the same records as one JSON array
-    OtlpJson,       // OpenTelemetry ExportTraceServiceRequest, document or JSON Lines
-    JaegerJson,     // Jaeger query API {data:[...]} or a bare trace
-    AnyAgent,       // any-agent AgentTrace
-    Langfuse,       // Langfuse trace export {trace, observations}
-    AiperfJsonl,    // NVIDIA AIPerf per-request records
-    LlmperfJson,    // Ray LLMPerf per-request array
-    VllmBenchJson,  // vLLM benchmark_serving.py --save-result
-    LmbenchCsv,     // llm-d-benchmark LMBench per-request CSV
-    AzureCsv,       // Azure LLM inference trace CSV
-    MooncakeJsonl,  // Mooncake workload trace
+    SeedJsonl,     // the seed profiler's flat request records
+    SeedJsonArray, // the same records as one JSON array
+    OtlpJson,      // OpenTelemetry ExportTraceServiceRequest, document or JSON Lines
+    JaegerJson,    // Jaeger query API {data:[...]} or a bare trace
+    AnyAgent,      // any-agent AgentTrace
+    Langfuse,      // Langfuse trace export {trace, observations}
+    AiperfJsonl,   // NVIDIA AIPerf per-request records
+    LlmperfJson,   // Ray LLMPerf per-request array
+    VllmBenchJson, // vLLM benchmark_serving.py --save-result
+    LmbenchCsv,    // llm-d-benchmark LMBench per-request CSV
+    AzureCsv,      // Azure LLM inference trace CSV
+    MooncakeJsonl, // Mooncake workload trace
 };
 
 QString traceFormatName(TraceFormat format);
@@ -31,9 +31,9 @@ TraceFormat detectTraceFormat(const QByteArray &head);
 struct FileFormat
 {
     TraceFormat format = TraceFormat::Unknown;
-    bool unreadable = false;    // cannot be opened
-    bool blank = false;         // nothing but whitespace (or nothing)
-    bool utf16 = false;         // starts with a UTF-16 byte-order mark
+    bool unreadable = false; // cannot be opened
+    bool blank = false;      // nothing but whitespace (or nothing)
+    bool utf16 = false;      // starts with a UTF-16 byte-order mark
 };
 
 // Detects a file's format from its first record however long it is: blank

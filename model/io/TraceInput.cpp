@@ -50,7 +50,8 @@ Packing packingOf(const QString &path)
         return Packing::Zstd;
     if (head.startsWith("BZh"))
         return Packing::Bzip2;
-    if (head.startsWith("\xFD" "7zXZ"))
+    if (head.startsWith("\xFD"
+                        "7zXZ"))
         return Packing::Xz;
     return Packing::None;
 }
@@ -79,7 +80,9 @@ bool TraceInput::open(const QString &path, LoadControl *control, QString *error)
             return false;
         m_howRead = QStringLiteral("read from standard input");
     } else {
-        struct stat info {};
+        struct stat info
+        {
+        };
         if (::stat(QFile::encodeName(path).constData(), &info) != 0) {
             *error = errno == ENOENT ? QStringLiteral("no such file")
                                      : QStringLiteral("cannot open: %1").arg(systemError(errno));
@@ -151,7 +154,7 @@ bool TraceInput::copyStream(int fd, const QString &name, LoadControl *control, Q
             return false;
         }
         if (ready == 0)
-            continue;   // nothing yet (a pipe without a writer waits here)
+            continue; // nothing yet (a pipe without a writer waits here)
         const ssize_t got = ::read(fd, block.data(), block.size());
         if (got < 0) {
             if (errno == EAGAIN || errno == EINTR)
@@ -160,7 +163,7 @@ bool TraceInput::copyStream(int fd, const QString &name, LoadControl *control, Q
             return false;
         }
         if (got == 0)
-            break;   // the writer closed its end
+            break; // the writer closed its end
         if (out.write(block.data(), got) != got) {
             *error = QStringLiteral("cannot write the temporary copy of the stream: %1").arg(out.errorString());
             return false;

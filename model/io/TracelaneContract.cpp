@@ -14,7 +14,7 @@ namespace {
 std::string stampName(Stamp stamp)
 {
     std::string name = stampFieldName(stamp);
-    name.resize(name.size() - 3);   // drop "_ms"
+    name.resize(name.size() - 3); // drop "_ms"
     return name;
 }
 
@@ -179,8 +179,8 @@ SpanContract read(const SpanRecord &record, std::vector<Problem> *problems)
     }
 
     QString reason;
-    for (const auto &[key, times] : {std::pair{kServerTokensKey, &contract.serverTokens},
-                                     std::pair{kClientTokensKey, &contract.clientTokens}}) {
+    for (const auto &[key, times] :
+         {std::pair{kServerTokensKey, &contract.serverTokens}, std::pair{kClientTokensKey, &contract.clientTokens}}) {
         const auto *attribute = record.findAttribute(key);
         if (attribute && !readTimes(*attribute, times, &reason)) {
             problems->push_back({fromStd(key), reason});
@@ -213,14 +213,15 @@ SpanContract read(const SpanRecord &record, std::vector<Problem> *problems)
             std::sort(times->begin(), times->end());
     }
     // Token times, sorted: the first and last are the farthest from the span.
-    for (const auto &[key, times] : {std::pair{kServerTokensKey, &contract.serverTokens},
-                                     std::pair{kClientTokensKey, &contract.clientTokens}}) {
+    for (const auto &[key, times] :
+         {std::pair{kServerTokensKey, &contract.serverTokens}, std::pair{kClientTokensKey, &contract.clientTokens}}) {
         if (times->empty())
             continue;
         for (const qint64 ns : {times->front(), times->back()}) {
             if (const QString far = farFromSpan(ns, record); !far.isEmpty()) {
-                problems->push_back({fromStd(key), QStringLiteral("a token time of ") + far
-                                                       + QStringLiteral("; the token times of this span are ignored")});
+                problems->push_back({fromStd(key),
+                                     QStringLiteral("a token time of ") + far
+                                         + QStringLiteral("; the token times of this span are ignored")});
                 times->clear();
                 break;
             }
@@ -233,8 +234,8 @@ SpanContract read(const SpanRecord &record, std::vector<Problem> *problems)
         else if (attribute->value.type == AttributeValue::Type::String && !attribute->value.text.empty())
             contract.dependsOn.push_back(attribute->value.text);
         else
-            problems->push_back({fromStd(kDependsOnKey),
-                                 QStringLiteral("must be an array of span ids (or one span id); ignored")});
+            problems->push_back(
+                {fromStd(kDependsOnKey), QStringLiteral("must be an array of span ids (or one span id); ignored")});
     }
     if (const auto *attribute = record.findAttribute(kCategoryKey)) {
         SpanCategory category = SpanCategory::Other;

@@ -25,12 +25,12 @@ inline constexpr std::string_view kContentBearingKey = "tracelane.content_bearin
 inline constexpr std::string_view kWorkflowTypeKey = "tracelane.workflow.type";
 inline constexpr std::string_view kServerTokensKey = "tracelane.tokens.server_unix_nano";
 inline constexpr std::string_view kClientTokensKey = "tracelane.tokens.client_unix_nano";
-inline constexpr std::string_view kClientCountsKey = "tracelane.tokens.client_counts";   // v2
+inline constexpr std::string_view kClientCountsKey = "tracelane.tokens.client_counts"; // v2
 inline constexpr std::string_view kLastTokenServerKey = "tracelane.phase.last_token_server_unix_nano";
 inline constexpr std::string_view kLinkTypeKey = "tracelane.link.type";
 inline constexpr std::string_view kTokenEventName = "tracelane.token";
 inline constexpr std::string_view kTokenSideKey = "tracelane.token.side";
-inline constexpr std::string_view kTokenCountKey = "tracelane.token.count";   // v2
+inline constexpr std::string_view kTokenCountKey = "tracelane.token.count"; // v2
 
 // "tracelane.phase.queue_enter_unix_nano" for Stamp::QueueEnter, ...
 std::string phaseKey(Stamp stamp);
@@ -48,10 +48,10 @@ struct SpanContract
     bool hasStamps = false;
     std::vector<qint64> serverTokens;
     std::vector<qint64> clientTokens;
-    std::vector<std::string> dependsOn;   // span ids as written
+    std::vector<std::string> dependsOn; // span ids as written
     std::optional<SpanCategory> category;
     bool contentBearing = true;
-    int version = 0;                      // 0: the span does not say
+    int version = 0; // 0: the span does not say
 
     SpanContract() { stamps.fill(kNoTime); }
 };

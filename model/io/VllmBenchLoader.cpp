@@ -1,7 +1,7 @@
 #include "VllmBenchLoader.h"
 
-#include "LoadControl.h"
 #include "JsonDom.h"
+#include "LoadControl.h"
 #include "RequestRowsBuilder.h"
 #include "TimeLimits.h"
 #include "TokenCount.h"
@@ -89,15 +89,17 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         const auto reject = [&](const char *field, const QString &reason) {
             rows.reject(0, requestId, QStringLiteral("%1[%2]").arg(QLatin1String(field)).arg(i), reason);
         };
-        if (const Json *error = element(root, "errors", i); error && error->is_string() && !error->get<std::string>().empty()) {
+        if (const Json *error = element(root, "errors", i);
+            error && error->is_string() && !error->get<std::string>().empty()) {
             double sent = 0.0;
             qint64 sentNs = kNoTime;
-            if (!hasStarts || !seconds(element(root, "start_times", i), &sent) || !RequestRows::toNs(sent, 1e9, &sentNs))
+            if (!hasStarts || !seconds(element(root, "start_times", i), &sent)
+                || !RequestRows::toNs(sent, 1e9, &sentNs))
                 sentNs = kNoTime;
-            rows.rejectFailure(0, requestId, QStringLiteral("errors[%1]").arg(i),
-                               QStringLiteral("request failed: %1")
-                                   .arg(QString::fromStdString(error->get<std::string>()).trimmed()),
-                               sentNs);
+            rows.rejectFailure(
+                0, requestId, QStringLiteral("errors[%1]").arg(i),
+                QStringLiteral("request failed: %1").arg(QString::fromStdString(error->get<std::string>()).trimmed()),
+                sentNs);
             if (options.strict)
                 break;
             continue;
@@ -116,8 +118,9 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         const char *badCount = nullptr;
         for (const auto &[key, target] : {std::pair{"input_lens", &input}, std::pair{"output_lens", &output}}) {
             const Json *value = element(root, key, i);
-            if (!badCount && !(value ? TokenCount::fromJson(*value, 1, target, &reason)
-                                     : (reason = QStringLiteral("missing"), false)))
+            if (!badCount
+                && !(value ? TokenCount::fromJson(*value, 1, target, &reason)
+                           : (reason = QStringLiteral("missing"), false)))
                 badCount = key;
         }
         if (badCount) {
@@ -152,9 +155,10 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
             qint64 gapNs = 0;
             gapsOk = seconds(&(*gaps)[k], &gap) && gap >= 0.0;
             if (!gapsOk) {
-                reject("itls", QStringLiteral("timestamps are not monotonic: inter-token gap %1 is missing or "
-                                              "negative")
-                                   .arg(k + 1));
+                reject("itls",
+                       QStringLiteral("timestamps are not monotonic: inter-token gap %1 is missing or "
+                                      "negative")
+                           .arg(k + 1));
                 break;
             }
             gapsOk = RequestRows::toNs(gap, 1e9, &gapNs) && !__builtin_add_overflow(at, gapNs, &at);
@@ -174,12 +178,13 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         // One gap per token after the first; a list of another length cannot
         // be placed on the tokens: the request loads without its token times.
         if (output >= 1 && qint64(tokens.size()) != output) {
-            rows.notice(0, QStringLiteral("request %1: itls[%2] has %3 gaps for %4 output tokens (one per token "
-                                          "after the first); its token times are not used")
-                               .arg(requestId)
-                               .arg(i)
-                               .arg(tokens.size() - 1)
-                               .arg(output));
+            rows.notice(0,
+                        QStringLiteral("request %1: itls[%2] has %3 gaps for %4 output tokens (one per token "
+                                       "after the first); its token times are not used")
+                            .arg(requestId)
+                            .arg(i)
+                            .arg(tokens.size() - 1)
+                            .arg(output));
             tokens.resize(1);
         }
         qint64 last = at;
@@ -193,9 +198,10 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
                 continue;
             }
             if (last < at) {
-                reject("e2els", QStringLiteral("timestamps are not monotonic: end-to-end latency %1 s ends before "
-                                               "the last token")
-                                    .arg(e2e));
+                reject("e2els",
+                       QStringLiteral("timestamps are not monotonic: end-to-end latency %1 s ends before "
+                                      "the last token")
+                           .arg(e2e));
                 if (options.strict)
                     break;
                 continue;
@@ -221,15 +227,16 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     if (control)
         control->addProcessed(result.bytes, qint64(requests));
     rows.finish();
-    const QString run = QStringLiteral("vLLM bench run: backend %1, model %2, request rate %3, burstiness %4, max "
-                                       "concurrency %5, %6 prompts, date %7")
-                            .arg(text(root, "backend"), text(root, "model_id"), text(root, "request_rate"),
-                                 text(root, "burstiness"), text(root, "max_concurrency"), text(root, "num_prompts"),
-                                 text(root, "date"));
+    const QString run
+        = QStringLiteral("vLLM bench run: backend %1, model %2, request rate %3, burstiness %4, max "
+                         "concurrency %5, %6 prompts, date %7")
+              .arg(text(root, "backend"), text(root, "model_id"), text(root, "request_rate"), text(root, "burstiness"),
+                   text(root, "max_concurrency"), text(root, "num_prompts"), text(root, "date"));
     rows.notice(0, run);
     if (!hasStarts && store.requests.rowCount() > 0) {
-        rows.notice(0, QStringLiteral("no start_times in this vLLM result (older benchmark_serving.py): every request "
-                                      "is placed at 0, so TTFT, ITL and E2E are exact but arrivals are unknown"));
+        rows.notice(0,
+                    QStringLiteral("no start_times in this vLLM result (older benchmark_serving.py): every request "
+                                   "is placed at 0, so TTFT, ITL and E2E are exact but arrivals are unknown"));
         store.arrivalsUnknown = QStringLiteral("this vLLM result has no start_times (older benchmark_serving.py)");
     }
     if (options.strict && !store.rejected.empty())

@@ -35,9 +35,8 @@ Json estimate(const QuantileEstimate &estimate)
     Json result = {{"n", estimate.interval.n}, {"value", number(estimate.value)}};
     if (estimate.tooFew()) {
         result["status"] = "too_few_requests";
-        result["n_needed"] = QuantileInterval::minimumSampleSize(estimate.q, estimate.interval.confidence > 0
-                                                                                  ? estimate.interval.confidence
-                                                                                  : 0.95);
+        result["n_needed"] = QuantileInterval::minimumSampleSize(
+            estimate.q, estimate.interval.confidence > 0 ? estimate.interval.confidence : 0.95);
         return result;
     }
     result["status"] = "ok";
@@ -157,8 +156,8 @@ Json shares(const CriticalPathShares &shares)
 {
     Json parts = Json::object();
     for (int part = 0; part < CriticalPathShares::kParts; ++part) {
-        parts[utf8(CriticalPathShares::partKey(part))] = {{"ms", shares.ms[size_t(part)]},
-                                                          {"share", shares.share(part)}};
+        parts[utf8(CriticalPathShares::partKey(part))]
+            = {{"ms", shares.ms[size_t(part)]}, {"share", shares.share(part)}};
     }
     return {{"workflows", shares.workflows},
             {"analysed", shares.analysed},
@@ -219,7 +218,8 @@ nlohmann::json report(const TraceComparison &comparison)
                                {"baseline_critical_path", shares(comparison.workflows->baseline)},
                                {"candidate_critical_path", shares(comparison.workflows->candidate)}};
         if (comparison.workflows->paths)
-            result["workflows"]["critical_path_attribution"] = PathReportJson::attribution(*comparison.workflows->paths);
+            result["workflows"]["critical_path_attribution"]
+                = PathReportJson::attribution(*comparison.workflows->paths);
     }
     return result;
 }

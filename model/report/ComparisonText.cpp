@@ -30,7 +30,8 @@ QString estimate(const QuantileEstimate &estimate)
     if (estimate.tooFew())
         return ReportFormat::fixed(estimate.value) + QStringLiteral(" (too few)");
     return QStringLiteral("%1 [%2\u2013%3]")
-        .arg(ReportFormat::fixed(estimate.value), ReportFormat::fixed(estimate.lower), ReportFormat::fixed(estimate.upper));
+        .arg(ReportFormat::fixed(estimate.value), ReportFormat::fixed(estimate.lower),
+             ReportFormat::fixed(estimate.upper));
 }
 
 QString misses(qint64 count, qint64 n)
@@ -54,12 +55,12 @@ QString differenceTable(const TraceComparison &comparison)
     QStringList dimensionNames;
     for (const auto &dimension : comparison.dimensions)
         dimensionNames << dimension.key;
-    const QString first = dimensionNames.isEmpty() ? QStringLiteral("population")
-                                                   : dimensionNames.join(QStringLiteral(" \u00b7 "));
+    const QString first
+        = dimensionNames.isEmpty() ? QStringLiteral("population") : dimensionNames.join(QStringLiteral(" \u00b7 "));
     TextTable table({first, QStringLiteral("n base"), QStringLiteral("n cand"), p + QStringLiteral(" base [95% CI]"),
-                     p + QStringLiteral(" cand [95% CI]"), QStringLiteral("change [95% CI]"), QStringLiteral("change %"),
-                     QStringLiteral("detectable \u00b1"), QStringLiteral("verdict"), QStringLiteral("misses base"),
-                     QStringLiteral("misses cand")},
+                     p + QStringLiteral(" cand [95% CI]"), QStringLiteral("change [95% CI]"),
+                     QStringLiteral("change %"), QStringLiteral("detectable \u00b1"), QStringLiteral("verdict"),
+                     QStringLiteral("misses base"), QStringLiteral("misses cand")},
                     {Align::Left, Align::Right, Align::Right, Align::Right, Align::Right, Align::Right, Align::Right,
                      Align::Right, Align::Left, Align::Right, Align::Right});
     const auto add = [&](const ComparisonCell &cell) {
@@ -87,20 +88,20 @@ QString phaseTable(const TraceComparison &comparison)
                      Align::Right});
     for (const auto &row : shift.phases) {
         if (row.baselineObserved == 0 && row.candidateObserved == 0)
-            continue;   // a phase neither side observed has nothing to say
-        table.addRow({phaseKey(row.phase), ReportFormat::fixed(row.baselineMeanMs, 3),
-                      ReportFormat::fixed(row.candidateMeanMs, 3), signedFixed(row.changeMs(), 6),
-                      QStringLiteral("[%1, %2]").arg(signedFixed(row.changeLowerMs, 2), signedFixed(row.changeUpperMs, 2)),
-                      ReportFormat::fixed(row.baselinePercentileMs), ReportFormat::fixed(row.candidatePercentileMs),
-                      QStringLiteral("%1/%2").arg(row.baselineObserved).arg(row.candidateObserved)});
+            continue; // a phase neither side observed has nothing to say
+        table.addRow(
+            {phaseKey(row.phase), ReportFormat::fixed(row.baselineMeanMs, 3),
+             ReportFormat::fixed(row.candidateMeanMs, 3), signedFixed(row.changeMs(), 6),
+             QStringLiteral("[%1, %2]").arg(signedFixed(row.changeLowerMs, 2), signedFixed(row.changeUpperMs, 2)),
+             ReportFormat::fixed(row.baselinePercentileMs), ReportFormat::fixed(row.candidatePercentileMs),
+             QStringLiteral("%1/%2").arg(row.baselineObserved).arg(row.candidateObserved)});
     }
     table.addRow({QStringLiteral("residual (unobserved)"), ReportFormat::fixed(shift.residualBaselineMeanMs, 3),
                   ReportFormat::fixed(shift.residualCandidateMeanMs, 3),
                   signedFixed(double(shift.residualChangeNs) / 1e6, 6), QString(), QString(), QString(), QString()});
     table.addRow({QStringLiteral("total ") + metricKey(shift.total), ReportFormat::fixed(shift.baselineMeanMs, 3),
                   ReportFormat::fixed(shift.candidateMeanMs, 3), signedFixed(double(shift.totalChangeNs) / 1e6, 6),
-                  QString(), QString(), QString(),
-                  QStringLiteral("%1/%2").arg(shift.baselineN).arg(shift.candidateN)});
+                  QString(), QString(), QString(), QStringLiteral("%1/%2").arg(shift.baselineN).arg(shift.candidateN)});
     return table.render();
 }
 
@@ -115,7 +116,8 @@ QString workloadTable(const WorkloadComparability &workload)
         if (check.judged) {
             if (check.key == QLatin1String("arrival_rate") || check.key == QLatin1String("peak_in_flight")) {
                 difference = signedFixed(100.0 * check.measure) + QLatin1Char('%');
-                threshold = QStringLiteral("\u00b1") + QString::number(100.0 * check.threshold, 'g', 3) + QLatin1Char('%');
+                threshold
+                    = QStringLiteral("\u00b1") + QString::number(100.0 * check.threshold, 'g', 3) + QLatin1Char('%');
             } else if (check.key == QLatin1String("burstiness")) {
                 difference = signedFixed(check.measure, 2);
                 threshold = QStringLiteral("\u00b1") + QString::number(check.threshold, 'f', 2);
@@ -128,9 +130,9 @@ QString workloadTable(const WorkloadComparability &workload)
             }
         }
         table.addRow({check.label, check.baselineText, check.candidateText, difference, threshold,
-                      !check.judged  ? QStringLiteral("not compared: ") + check.note
-                      : check.differs ? QStringLiteral("DIFFERS")
-                                      : QStringLiteral("ok")});
+                      !check.judged       ? QStringLiteral("not compared: ") + check.note
+                          : check.differs ? QStringLiteral("DIFFERS")
+                                          : QStringLiteral("ok")});
     }
     return table.render();
 }
@@ -156,8 +158,9 @@ QString sharesTable(const WorkflowComparison &workflows)
 QString change(const PercentileDifference &difference, int decimals)
 {
     if (difference.verdict == PercentileDifference::Verdict::TooFew)
-        return std::isnan(difference.differenceMs) ? ReportFormat::tooFew()
-                                                   : signedFixed(difference.differenceMs, decimals) + QStringLiteral(" (too few)");
+        return std::isnan(difference.differenceMs)
+            ? ReportFormat::tooFew()
+            : signedFixed(difference.differenceMs, decimals) + QStringLiteral(" (too few)");
     return QStringLiteral("%1 [%2, %3]")
         .arg(signedFixed(difference.differenceMs, decimals), signedFixed(difference.lowerMs, decimals),
              signedFixed(difference.upperMs, decimals));
@@ -172,7 +175,8 @@ QString report(const TraceComparison &comparison)
     if (spec.metric == Metric::Ttft)
         boundary += QStringLiteral(" (") + boundarySpan(comparison.observedBoundary) + QLatin1Char(')');
     lines << QStringLiteral("Before and after: %1 %2 in %3, %4")
-                 .arg(ReportFormat::percentileLabel(spec.q), metricLabel(spec.metric), metricUnit(spec.metric), boundary);
+                 .arg(ReportFormat::percentileLabel(spec.q), metricLabel(spec.metric), metricUnit(spec.metric),
+                      boundary);
     lines << QStringLiteral("Baseline:  ") + comparison.baselineLabel;
     lines << QStringLiteral("Candidate: ") + comparison.candidateLabel;
     for (const QString &note : comparison.notes)
@@ -223,10 +227,10 @@ QString report(const TraceComparison &comparison)
         lines << phaseTable(comparison);
         if (!anyObserved)
             lines << QStringLiteral("No phase is observed on either side: the whole mean change is residual.");
-        lines << (shift.movedMost ? QStringLiteral("Moved most: %1 (%2 ms)")
-                                        .arg(phaseKey(*shift.movedMost),
-                                             signedFixed(shift.row(*shift.movedMost)->changeMs(), 3))
-                                  : QStringLiteral("Moved most: no phase moved"));
+        lines << (shift.movedMost
+                      ? QStringLiteral("Moved most: %1 (%2 ms)")
+                            .arg(phaseKey(*shift.movedMost), signedFixed(shift.row(*shift.movedMost)->changeMs(), 3))
+                      : QStringLiteral("Moved most: no phase moved"));
         lines << QString();
     }
 

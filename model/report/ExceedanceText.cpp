@@ -137,8 +137,9 @@ QString member(const MemberComparison &member, qsizetype setSize)
                          withUnit(row.restMedian, row.feature.unit), ReportFormat::fixed(row.percentileRank)});
         } else {
             const QString value = row.text.isEmpty() ? QStringLiteral("(none)") : row.text;
-            text.addRow({row.feature.key, value, QString(),
-                         QStringLiteral("%1 of the rest share this value").arg(ReportFormat::share(row.restShareSameValue))});
+            text.addRow(
+                {row.feature.key, value, QString(),
+                 QStringLiteral("%1 of the rest share this value").arg(ReportFormat::share(row.restShareSameValue))});
         }
     }
     lines << text.render();
@@ -195,8 +196,9 @@ QString analysis(const ExceedanceAnalysis &analysis, const RequestTable &table, 
         const qint64 send = table.stamp(row, Stamp::ClientSend);
         members.addRow({QString::number(i + 1), table.idText(row),
                         ReportFormat::fixed(metricValueMs(table, row, metric, set.spec.boundary)),
-                        send == kNoTime ? QStringLiteral("n/a")
-                                        : QStringLiteral("+") + QString::number(double(send - firstSend) / 1e9, 'f', 3)});
+                        send == kNoTime
+                            ? QStringLiteral("n/a")
+                            : QStringLiteral("+") + QString::number(double(send - firstSend) / 1e9, 'f', 3)});
     }
     lines << members.render();
     if (options.member >= 0 && options.member < set.size())

@@ -16,8 +16,8 @@ namespace ExceedanceText {
 struct Options
 {
     QString slice = QStringLiteral("all requests");
-    int listedMembers = 20;     // members listed, in the set's order
-    qsizetype member = 0;       // position of the member compared in detail; -1 for none
+    int listedMembers = 20; // members listed, in the set's order
+    qsizetype member = 0;   // position of the member compared in detail; -1 for none
     // Printed instead of the phase attribution when set: a workflow trace's
     // critical-path attribution (PathReportText).
     QString attributionText;

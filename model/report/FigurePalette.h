@@ -32,7 +32,10 @@ inline QString phase(Phase phase)
     return QStringLiteral("#a0a0a0");
 }
 
-inline QString residual() { return QStringLiteral("#c0c0c0"); }
+inline QString residual()
+{
+    return QStringLiteral("#c0c0c0");
+}
 
 inline QString category(SpanCategory category)
 {
@@ -59,7 +62,10 @@ inline QString category(SpanCategory category)
     return QStringLiteral("#a0a0a0");
 }
 
-inline QString criticalPath() { return QStringLiteral("#d55e00"); }
+inline QString criticalPath()
+{
+    return QStringLiteral("#d55e00");
+}
 
 // Curves of several classes (Okabe–Ito order, black last for "overall").
 inline QString series(int index)

@@ -44,12 +44,11 @@ QString attribution(const PathAttribution &a)
                      .arg(a.restSkipped)
                      .arg(rest, total);
     if (a.isEmpty()) {
-        lines << QStringLiteral("  not available: the %1 or the %2 has no workflow with a critical path").arg(set, rest);
+        lines
+            << QStringLiteral("  not available: the %1 or the %2 has no workflow with a critical path").arg(set, rest);
         return lines.join(QLatin1Char('\n'));
     }
-    lines << QStringLiteral("  %1 - %2 = %3 ms")
-                 .arg(ms(a.setMeanMs), ms(a.restMeanMs),
-                      ms(a.differenceMs));
+    lines << QStringLiteral("  %1 - %2 = %3 ms").arg(ms(a.setMeanMs), ms(a.restMeanMs), ms(a.differenceMs));
     const QString sides = set + QLatin1Char('/') + rest;
     TextTable text({QStringLiteral("key"), set + QStringLiteral(" mean ms"), rest + QStringLiteral(" mean ms"),
                     QStringLiteral("difference ms"), QStringLiteral("of total"), QStringLiteral("on path ") + sides,
@@ -64,16 +63,13 @@ QString attribution(const PathAttribution &a)
             + ReportFormat::share(key.restShareOnPath);
         const QString slack = key.setOffPath + key.restOffPath > 0 ? pair(key.setSlackMedianMs, key.restSlackMedianMs)
                                                                    : QStringLiteral("-");
-        text.addRow({a.label(key), ms(key.setMeanMs), ms(key.restMeanMs),
-                     ms(key.differenceMs), shareOf(key.differenceMs), onPath,
-                     pair(key.setMeanOnPathMs, key.restMeanOnPathMs), slack});
+        text.addRow({a.label(key), ms(key.setMeanMs), ms(key.restMeanMs), ms(key.differenceMs),
+                     shareOf(key.differenceMs), onPath, pair(key.setMeanOnPathMs, key.restMeanOnPathMs), slack});
     }
-    text.addRow({QStringLiteral("outside the span tree"), ms(a.outsideSetMeanMs),
-                 ms(a.outsideRestMeanMs), ms(a.outsideDifferenceMs),
-                 shareOf(a.outsideDifferenceMs), QString(), QString(), QString()});
-    text.addRow({QStringLiteral("total"), ms(a.setMeanMs), ms(a.restMeanMs),
-                 ms(a.sumOfContributions()), shareOf(a.sumOfContributions()), QString(), QString(),
-                 QString()});
+    text.addRow({QStringLiteral("outside the span tree"), ms(a.outsideSetMeanMs), ms(a.outsideRestMeanMs),
+                 ms(a.outsideDifferenceMs), shareOf(a.outsideDifferenceMs), QString(), QString(), QString()});
+    text.addRow({QStringLiteral("total"), ms(a.setMeanMs), ms(a.restMeanMs), ms(a.sumOfContributions()),
+                 shareOf(a.sumOfContributions()), QString(), QString(), QString()});
     lines << text.render();
     if (a.suspect) {
         const auto &key = a.keys[*a.suspect];
@@ -117,9 +113,8 @@ QString tree(const PathTree &tree, int maxDepth)
             ++hidden;
             continue;
         }
-        text.addRow({QString(node.depth * 2, QLatin1Char(' ')) + node.key, ms(node.setMeanMs),
-                     ms(node.restMeanMs), ms(node.setMeanMs - node.restMeanMs),
-                     ms(node.setSelfMeanMs), ms(node.restSelfMeanMs),
+        text.addRow({QString(node.depth * 2, QLatin1Char(' ')) + node.key, ms(node.setMeanMs), ms(node.restMeanMs),
+                     ms(node.setMeanMs - node.restMeanMs), ms(node.setSelfMeanMs), ms(node.restSelfMeanMs),
                      ReportFormat::share(share(node.setOnPath, tree.setN())) + QStringLiteral(" / ")
                          + ReportFormat::share(share(node.restOnPath, tree.restN()))});
     }

@@ -12,17 +12,17 @@
 // Text is plain and unescaped here; each renderer escapes for its format.
 struct ReportFigure
 {
-    QString name;      // file stem for Markdown ("03-class-cdfs")
-    QString title;     // what it shows
-    QString caption;   // its coordinates: boundary, metric, percentile, n, slice, trace
-    QString svg;       // a complete <svg> element (SvgCanvas: already escaped)
+    QString name;    // file stem for Markdown ("03-class-cdfs")
+    QString title;   // what it shows
+    QString caption; // its coordinates: boundary, metric, percentile, n, slice, trace
+    QString svg;     // a complete <svg> element (SvgCanvas: already escaped)
 };
 
 struct ReportTable
 {
-    QStringList header;                 // with units: "p95 (ms)"
+    QStringList header; // with units: "p95 (ms)"
     std::vector<QStringList> rows;
-    std::vector<bool> numeric;          // per column: right-aligned
+    std::vector<bool> numeric; // per column: right-aligned
 };
 
 struct ReportBlock
@@ -30,10 +30,10 @@ struct ReportBlock
     enum class Kind { Heading, Paragraph, Facts, Bullets, Table, Figure, Note };
 
     Kind kind = Kind::Paragraph;
-    int level = 2;                                     // Heading: 2 or 3
-    QString text;                                      // Heading, Paragraph, Note
-    std::vector<std::pair<QString, QString>> facts;    // Facts: label, value
-    QStringList items;                                 // Bullets
+    int level = 2;                                  // Heading: 2 or 3
+    QString text;                                   // Heading, Paragraph, Note
+    std::vector<std::pair<QString, QString>> facts; // Facts: label, value
+    QStringList items;                              // Bullets
     ReportTable table;
     ReportFigure figure;
 };
@@ -41,12 +41,12 @@ struct ReportBlock
 struct ReportDocument
 {
     QString title;
-    QString subtitle;   // trace, slice, date
+    QString subtitle; // trace, slice, date
     std::vector<ReportBlock> blocks;
 
     void heading(const QString &text, int level = 2);
     void paragraph(const QString &text);
-    void note(const QString &text);   // a remark beside a figure ("no workflows in this trace")
+    void note(const QString &text); // a remark beside a figure ("no workflows in this trace")
     void facts(std::vector<std::pair<QString, QString>> facts);
     void bullets(const QStringList &items);
     void table(ReportTable table);

@@ -38,8 +38,8 @@ QString metricAxis(Metric metric, Boundary boundary)
         .arg(metricLabel(metric), boundaryKey(observedBoundary(metric, boundary)), metricUnit(metric));
 }
 
-SvgCanvas::TextStyle style(double size, SvgCanvas::Anchor anchor = SvgCanvas::Anchor::Start,
-                           const QString &fill = kInk, bool bold = false)
+SvgCanvas::TextStyle style(double size, SvgCanvas::Anchor anchor = SvgCanvas::Anchor::Start, const QString &fill = kInk,
+                           bool bold = false)
 {
     SvgCanvas::TextStyle text;
     text.size = size;
@@ -91,7 +91,8 @@ QString signedBars(const QString &title, const std::vector<std::tuple<QString, d
     canvas.line(x.map(0.0), top, x.map(0.0), plotBottom, QStringLiteral("#555555"));
     double y = top;
     for (const auto &[label, value, colour] : bars) {
-        canvas.text(labelWidth - 8, y + 15, SvgCanvas::elide(label, labelWidth - 12, 11), style(11, SvgCanvas::Anchor::End));
+        canvas.text(labelWidth - 8, y + 15, SvgCanvas::elide(label, labelWidth - 12, 11),
+                    style(11, SvgCanvas::Anchor::End));
         if (std::isfinite(value)) {
             const double a = x.map(std::min(0.0, value));
             const double b = x.map(std::max(0.0, value));
@@ -99,7 +100,8 @@ QString signedBars(const QString &title, const std::vector<std::tuple<QString, d
             const QString text = (value > 0 ? QStringLiteral("+") : QString()) + ms(value);
             canvas.text(b + 5, y + 15, text, style(10.5));
         } else {
-            canvas.text(x.map(0.0) + 5, y + 15, QStringLiteral("not observed"), style(10.5, SvgCanvas::Anchor::Start, kMuted));
+            canvas.text(x.map(0.0) + 5, y + 15, QStringLiteral("not observed"),
+                        style(10.5, SvgCanvas::Anchor::Start, kMuted));
         }
         y += rowHeight;
     }
@@ -180,7 +182,8 @@ QString classCdfs(const ClassTable &table, double thresholdMs, int maxClasses)
         canvas.rect(px - 3, py - 3, 6, 6, QStringLiteral("#ffffff"),
                     QStringLiteral("%1 %2").arg(ReportFormat::percentileLabel(estimate.q), ms(estimate.value)),
                     QStringLiteral("#000000"));
-        canvas.text(legendX, legendY, QStringLiteral("%1 %2").arg(ReportFormat::percentileLabel(estimate.q), ms(estimate.value)),
+        canvas.text(legendX, legendY,
+                    QStringLiteral("%1 %2").arg(ReportFormat::percentileLabel(estimate.q), ms(estimate.value)),
                     style(10.5, SvgCanvas::Anchor::Start, kMuted));
         legendY += 15.0;
     }
@@ -199,11 +202,13 @@ QString phaseAttribution(const PhaseAttribution &attribution)
         return {};
     std::vector<std::tuple<QString, double, QString>> bars;
     for (const PhaseContribution &contribution : attribution.phases)
-        bars.emplace_back(phaseKey(contribution.phase), contribution.differenceMs, FigurePalette::phase(contribution.phase));
-    bars.emplace_back(QStringLiteral("residual (unobserved)"), attribution.residualDifferenceMs, FigurePalette::residual());
-    return signedBars(QStringLiteral("Mean excess of the exceedance set over the rest, by phase"), bars,
-                      QStringLiteral("set mean \u2212 rest mean (ms); parts add up to %1")
-                          .arg(ms(attribution.differenceMs)));
+        bars.emplace_back(phaseKey(contribution.phase), contribution.differenceMs,
+                          FigurePalette::phase(contribution.phase));
+    bars.emplace_back(QStringLiteral("residual (unobserved)"), attribution.residualDifferenceMs,
+                      FigurePalette::residual());
+    return signedBars(
+        QStringLiteral("Mean excess of the exceedance set over the rest, by phase"), bars,
+        QStringLiteral("set mean \u2212 rest mean (ms); parts add up to %1").arg(ms(attribution.differenceMs)));
 }
 
 QString memberTimelines(const RequestTable &table, std::span<const qint32> rows, Boundary boundary, double windowMs)
@@ -266,12 +271,14 @@ QString memberTimelines(const RequestTable &table, std::span<const qint32> rows,
             }
             const double e2e = last == kNoTime ? kNoThreshold : double(last - origin) / 1e6;
             if (windowed && std::isfinite(e2e) && e2e > x1)
-                canvas.text(kWidth - 86.0, y + 14, QStringLiteral("\u2192 ends %1").arg(ms(e2e)), style(10, SvgCanvas::Anchor::Start, kMuted));
+                canvas.text(kWidth - 86.0, y + 14, QStringLiteral("\u2192 ends %1").arg(ms(e2e)),
+                            style(10, SvgCanvas::Anchor::Start, kMuted));
         }
         y += rowHeight;
     }
     canvas.text((labelWidth + kWidth) / 2.0, height - 8,
-                QStringLiteral("time since client send (ms); black tick: first token at the %1 boundary").arg(boundaryKey(boundary)),
+                QStringLiteral("time since client send (ms); black tick: first token at the %1 boundary")
+                    .arg(boundaryKey(boundary)),
                 style(11, SvgCanvas::Anchor::Middle));
     return canvas.svg();
 }
@@ -321,8 +328,9 @@ QString criticalPath(const WorkflowSchedule &schedule, const std::vector<PathSec
         const double y = top + rowHeight * double(rowOf[size_t(section.span)]);
         const double a = x.map(double(section.start - origin) / 1e6);
         const double b = x.map(double(section.end - origin) / 1e6);
-        canvas.rect(a, y + 1, std::max(1.0, b - a), rowHeight - 2, FigurePalette::criticalPath(),
-                    QStringLiteral("critical: %1 for %2").arg(graph.label(section.span), ms(double(section.duration()) / 1e6)));
+        canvas.rect(
+            a, y + 1, std::max(1.0, b - a), rowHeight - 2, FigurePalette::criticalPath(),
+            QStringLiteral("critical: %1 for %2").arg(graph.label(section.span), ms(double(section.duration()) / 1e6)));
     }
     for (size_t i = 0; i < rows.size(); ++i) {
         const qint32 span = rows[i].span;
@@ -336,7 +344,8 @@ QString criticalPath(const WorkflowSchedule &schedule, const std::vector<PathSec
         const double b = x.map(double(end - origin) / 1e6);
         canvas.rect(a, y + 4, std::max(1.0, b - a), rowHeight - 8, FigurePalette::category(graph.category(span)),
                     QStringLiteral("%1: %2").arg(graph.label(span), ms(double(end - start) / 1e6)));
-        if (size_t(span) < slack.size() && slack[size_t(span)] > 0 && slack[size_t(span)] != ScheduleGraph::kUnbounded) {
+        if (size_t(span) < slack.size() && slack[size_t(span)] > 0
+            && slack[size_t(span)] != ScheduleGraph::kUnbounded) {
             const double c = x.map(double(end + slack[size_t(span)] - origin) / 1e6);
             canvas.line(b, y + rowHeight / 2, c, y + rowHeight / 2, QStringLiteral("#404040"), 1.5);
             canvas.line(c, y + 5, c, y + rowHeight - 5, QStringLiteral("#404040"), 1.5);
@@ -383,26 +392,29 @@ QString arrivals(const ConcurrencyTimeline &timeline)
         canvas.line(x.map(tick), 12.0, x.map(tick), height - 42.0, QStringLiteral("#e4e4e4"));
         canvas.text(x.map(tick), height - 28.0, SvgAxis::label(tick), style(10, SvgCanvas::Anchor::Middle, kMuted));
     }
-    for (const auto &[axis, title] : {std::pair{&rate, QStringLiteral("arrivals/s")}, std::pair{&flight, QStringLiteral("in flight")}}) {
+    for (const auto &[axis, title] :
+         {std::pair{&rate, QStringLiteral("arrivals/s")}, std::pair{&flight, QStringLiteral("in flight")}}) {
         for (const double tick : axis->ticks(4))
             canvas.text(56.0, axis->map(tick) + 3.5, SvgAxis::label(tick), style(10, SvgCanvas::Anchor::End, kMuted));
         SvgCanvas::TextStyle rotated = style(11, SvgCanvas::Anchor::Middle);
         rotated.rotate = -90.0;
         canvas.text(13.0, (axis->map(axis->minimum()) + axis->map(axis->maximum())) / 2.0, title, rotated);
-        canvas.line(62.0, axis->map(axis->minimum()), kWidth - 16.0, axis->map(axis->minimum()), QStringLiteral("#555555"));
+        canvas.line(62.0, axis->map(axis->minimum()), kWidth - 16.0, axis->map(axis->minimum()),
+                    QStringLiteral("#555555"));
     }
     for (size_t i = 0; i < bins; ++i) {
         const double a = x.map(binSeconds * double(i));
         const double b = x.map(binSeconds * double(i + 1));
         const double value = double(timeline.arrivals[i]) / binSeconds;
-        canvas.rect(a, rate.map(value), std::max(0.5, b - a - 0.5), rate.map(0.0) - rate.map(value), QStringLiteral("#8c8c8c"));
+        canvas.rect(a, rate.map(value), std::max(0.5, b - a - 0.5), rate.map(0.0) - rate.map(value),
+                    QStringLiteral("#8c8c8c"));
     }
     std::vector<std::pair<double, double>> line;
     for (size_t i = 0; i < bins; ++i)
         line.emplace_back(x.map(binSeconds * (double(i) + 0.5)), flight.map(timeline.meanInFlight[i]));
     canvas.polyline(line, QStringLiteral("#0072b2"), 1.6);
-    canvas.text((62.0 + kWidth) / 2.0, height - 8, QStringLiteral("time since the first arrival (s); %1 s bins")
-                                                        .arg(QString::number(binSeconds, 'g', 3)),
+    canvas.text((62.0 + kWidth) / 2.0, height - 8,
+                QStringLiteral("time since the first arrival (s); %1 s bins").arg(QString::number(binSeconds, 'g', 3)),
                 style(11, SvgCanvas::Anchor::Middle));
     return canvas.svg();
 }
@@ -458,7 +470,8 @@ QString tokenShape(const RequestTable &table, std::span<const qint32> rows)
     SvgCanvas canvas(kWidth, height, QStringLiteral("Prompt and output tokens, jointly"));
     const auto power = [](int exponent) {
         const double value = std::pow(2.0, exponent);
-        return value >= 1024.0 ? QString::number(value / 1024.0, 'g', 4) + QLatin1Char('k') : QString::number(value, 'g', 6);
+        return value >= 1024.0 ? QString::number(value / 1024.0, 'g', 4) + QLatin1Char('k')
+                               : QString::number(value, 'g', 6);
     };
     for (int p = 0; p < columns; ++p) {
         for (int o = 0; o < lines; ++o) {
@@ -468,7 +481,10 @@ QString tokenShape(const RequestTable &table, std::span<const qint32> rows)
             const int r = int(std::lround(255 - t * (255 - 0x00)));
             const int g = int(std::lround(255 - t * (255 - 0x72)));
             const int b = int(std::lround(255 - t * (255 - 0xb2)));
-            const QString colour = QStringLiteral("#%1%2%3").arg(r, 2, 16, QLatin1Char('0')).arg(g, 2, 16, QLatin1Char('0')).arg(b, 2, 16, QLatin1Char('0'));
+            const QString colour = QStringLiteral("#%1%2%3")
+                                       .arg(r, 2, 16, QLatin1Char('0'))
+                                       .arg(g, 2, 16, QLatin1Char('0'))
+                                       .arg(b, 2, 16, QLatin1Char('0'));
             const double px = left + cell * p;
             const double py = top + cell * (lines - 1 - o);
             canvas.rect(px, py, cell - 1, cell - 1, colour,
@@ -478,17 +494,21 @@ QString tokenShape(const RequestTable &table, std::span<const qint32> rows)
         }
     }
     for (int p = 0; p <= columns; p += std::max(1, columns / 8))
-        canvas.text(left + cell * p, top + cell * lines + 14, power(p + minPrompt), style(10, SvgCanvas::Anchor::Middle, kMuted));
+        canvas.text(left + cell * p, top + cell * lines + 14, power(p + minPrompt),
+                    style(10, SvgCanvas::Anchor::Middle, kMuted));
     for (int o = 0; o <= lines; o += std::max(1, lines / 6))
-        canvas.text(left - 5, top + cell * (lines - o) + 3.5, power(o + minOutput), style(10, SvgCanvas::Anchor::End, kMuted));
+        canvas.text(left - 5, top + cell * (lines - o) + 3.5, power(o + minOutput),
+                    style(10, SvgCanvas::Anchor::End, kMuted));
     canvas.text(left + cell * columns / 2.0, height - 8, QStringLiteral("prompt tokens (log\u2082 bins)"),
                 style(11, SvgCanvas::Anchor::Middle));
     SvgCanvas::TextStyle rotated = style(11, SvgCanvas::Anchor::Middle);
     rotated.rotate = -90.0;
     canvas.text(13.0, top + cell * lines / 2.0, QStringLiteral("output tokens"), rotated);
     const double lx = left + cell * columns + 24.0;
-    canvas.text(lx, top + 12, QStringLiteral("%1 requests with both counts").arg(grouped(double(total), 0)), style(10.5));
-    canvas.text(lx, top + 28, QStringLiteral("darkest cell: %1").arg(grouped(double(peak), 0)), style(10.5, SvgCanvas::Anchor::Start, kMuted));
+    canvas.text(lx, top + 12, QStringLiteral("%1 requests with both counts").arg(grouped(double(total), 0)),
+                style(10.5));
+    canvas.text(lx, top + 28, QStringLiteral("darkest cell: %1").arg(grouped(double(peak), 0)),
+                style(10.5, SvgCanvas::Anchor::Start, kMuted));
     return canvas.svg();
 }
 

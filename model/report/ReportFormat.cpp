@@ -26,6 +26,9 @@ QString share(double fraction)
     return text + QLatin1Char('%');
 }
 
-QString tooFew() { return QStringLiteral("too few requests"); }
+QString tooFew()
+{
+    return QStringLiteral("too few requests");
+}
 
 } // namespace ReportFormat

@@ -98,7 +98,7 @@ QString render(const ReportDocument &document)
         case ReportBlock::Kind::Figure:
             ++figureNumber;
             html += QStringLiteral("<figure>\n");
-            html += block.figure.svg;   // SvgCanvas escaped every text and attribute
+            html += block.figure.svg; // SvgCanvas escaped every text and attribute
             html += QStringLiteral("<figcaption><b>Figure %1. %2.</b> %3</figcaption>\n</figure>\n")
                         .arg(figureNumber)
                         .arg(e(block.figure.title), e(block.figure.caption));

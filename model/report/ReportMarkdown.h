@@ -15,7 +15,7 @@ namespace ReportMarkdown {
 struct Output
 {
     QString markdown;
-    std::vector<std::pair<QString, QString>> files;   // relative path, SVG content
+    std::vector<std::pair<QString, QString>> files; // relative path, SVG content
 };
 
 // `figureFolder` is the folder name the figures go to, relative to the Markdown file.

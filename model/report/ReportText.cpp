@@ -55,8 +55,7 @@ QString profile(const ProfileReport &report)
     QStringList lines;
     lines << QStringLiteral("Scenario: %1 (%2 requests)").arg(report.label).arg(report.requests);
     lines << QStringLiteral("Latency coordinates: %1 boundary (%2) | TTFT/ITL/E2E | p50+p95 | %3 | %4")
-                 .arg(boundaryKey(report.boundary), boundarySpan(report.boundary), report.workload,
-                      shapeOf(report));
+                 .arg(boundaryKey(report.boundary), boundarySpan(report.boundary), report.workload, shapeOf(report));
     lines << QStringLiteral("p50 TTFT: %1 ms  %2").arg(ms(report.ttft.p50), tag(report.ttft));
     lines << QStringLiteral("p95 TTFT: %1 ms  %2").arg(ms(report.ttft.p95), tag(report.ttft));
     lines << QStringLiteral("p95 ITL:  %1 ms/token  %2").arg(ms(report.itl.p95), tag(report.itl));

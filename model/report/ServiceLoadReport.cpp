@@ -22,7 +22,8 @@ QString percent(double share)
 QString text(const Goodput &goodput, const LittlesLawCheck &little)
 {
     QStringList lines;
-    lines << QStringLiteral("Objectives: TTFT \u2264 %1 ms [%2 boundary] and mean ITL \u2264 %3 ms/token [client boundary]")
+    lines << QStringLiteral(
+                 "Objectives: TTFT \u2264 %1 ms [%2 boundary] and mean ITL \u2264 %3 ms/token [client boundary]")
                  .arg(goodput.slo.ttftMs)
                  .arg(boundaryKey(goodput.boundary))
                  .arg(goodput.slo.itlMs);
@@ -36,7 +37,8 @@ QString text(const Goodput &goodput, const LittlesLawCheck &little)
     lines << QStringLiteral("Throughput: %1 req/s | %2 output tokens/s")
                  .arg(goodput.throughputPerSecond, 0, 'f', 3)
                  .arg(goodput.outputTokensPerSecond, 0, 'f', 1);
-    lines << QStringLiteral("Missed: TTFT only %1 | ITL only %2 | both %3 | not judged (unobserved) %4 | rejected records %5")
+    lines << QStringLiteral(
+                 "Missed: TTFT only %1 | ITL only %2 | both %3 | not judged (unobserved) %4 | rejected records %5")
                  .arg(goodput.missedTtftOnly)
                  .arg(goodput.missedItlOnly)
                  .arg(goodput.missedBoth)

@@ -44,5 +44,6 @@ struct SvgPlotFrame
     double right = 0.0;
     double bottom = 0.0;
 
-    void draw(SvgCanvas &canvas, const SvgAxis &x, const SvgAxis &y, const QString &xTitle, const QString &yTitle) const;
+    void draw(SvgCanvas &canvas, const SvgAxis &x, const SvgAxis &y, const QString &xTitle,
+              const QString &yTitle) const;
 };

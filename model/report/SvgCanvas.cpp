@@ -24,13 +24,13 @@ SvgCanvas::SvgCanvas(double width, double height, const QString &title)
     : m_width(width)
     , m_height(height)
     , m_title(title)
-{
-}
+{ }
 
 void SvgCanvas::rect(double x, double y, double w, double h, const QString &fill, const QString &tooltip,
                      const QString &stroke)
 {
-    m_body += QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\"").arg(n(x), n(y), n(qMax(0.0, w)), n(qMax(0.0, h)));
+    m_body += QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\"")
+                  .arg(n(x), n(y), n(qMax(0.0, w)), n(qMax(0.0, h)));
     m_body += attribute("fill", fill);
     if (!stroke.isEmpty())
         m_body += attribute("stroke", stroke);
@@ -51,7 +51,8 @@ void SvgCanvas::line(double x1, double y1, double x2, double y2, const QString &
     m_body += QStringLiteral("/>\n");
 }
 
-void SvgCanvas::polyline(const std::vector<std::pair<double, double>> &points, const QString &stroke, double strokeWidth)
+void SvgCanvas::polyline(const std::vector<std::pair<double, double>> &points, const QString &stroke,
+                         double strokeWidth)
 {
     if (points.empty())
         return;
@@ -64,7 +65,8 @@ void SvgCanvas::polyline(const std::vector<std::pair<double, double>> &points, c
         coordinates += QLatin1Char(' ');
     }
     coordinates.chop(1);
-    m_body += QStringLiteral("<polyline fill=\"none\" stroke-width=\"%1\" points=\"%2\"").arg(n(strokeWidth), coordinates);
+    m_body
+        += QStringLiteral("<polyline fill=\"none\" stroke-width=\"%1\" points=\"%2\"").arg(n(strokeWidth), coordinates);
     m_body += attribute("stroke", stroke);
     m_body += QStringLiteral("/>\n");
 }
@@ -97,9 +99,10 @@ QString SvgCanvas::elide(const QString &text, double width, double size)
 
 QString SvgCanvas::svg() const
 {
-    return QStringLiteral("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%1\" height=\"%2\" "
-                          "viewBox=\"0 0 %1 %2\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" role=\"img\">\n"
-                          "<title>%3</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n")
+    return QStringLiteral(
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%1\" height=\"%2\" "
+               "viewBox=\"0 0 %1 %2\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" role=\"img\">\n"
+               "<title>%3</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n")
                .arg(n(m_width), n(m_height), Markup::escapeXml(m_title))
         + m_body + QStringLiteral("</svg>\n");
 }

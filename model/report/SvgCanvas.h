@@ -17,7 +17,7 @@ struct SvgTextStyle
     SvgAnchor anchor = SvgAnchor::Start;
     QString fill = QStringLiteral("#222222");
     bool bold = false;
-    double rotate = 0.0;   // degrees, about the anchor point
+    double rotate = 0.0; // degrees, about the anchor point
 };
 
 class SvgCanvas
@@ -36,7 +36,8 @@ public:
               const QString &stroke = {});
     void line(double x1, double y1, double x2, double y2, const QString &stroke, double strokeWidth = 1.0,
               bool dashed = false);
-    void polyline(const std::vector<std::pair<double, double>> &points, const QString &stroke, double strokeWidth = 1.5);
+    void polyline(const std::vector<std::pair<double, double>> &points, const QString &stroke,
+                  double strokeWidth = 1.5);
     void text(double x, double y, const QString &text, const TextStyle &style);
     void text(double x, double y, const QString &text) { this->text(x, y, text, TextStyle{}); }
 

@@ -3,7 +3,8 @@
 #include <algorithm>
 
 TextTable::TextTable(QStringList headers, std::vector<Align> alignment)
-    : m_headers(std::move(headers)), m_alignment(std::move(alignment))
+    : m_headers(std::move(headers))
+    , m_alignment(std::move(alignment))
 {
     m_alignment.resize(size_t(m_headers.size()), Align::Left);
 }

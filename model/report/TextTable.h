@@ -15,7 +15,7 @@ public:
     explicit TextTable(QStringList headers, std::vector<Align> alignment);
 
     void addRow(QStringList cells);
-    QString render() const;   // lines joined by '\n', no trailing newline
+    QString render() const; // lines joined by '\n', no trailing newline
 
 private:
     QStringList m_headers;

@@ -53,7 +53,8 @@ nlohmann::json path(const SpanGraph &graph, const std::vector<PathSection> &sect
     return out;
 }
 
-nlohmann::json slack(const SpanGraph &graph, const std::vector<qint64> &values, const std::vector<PathSection> &sections)
+nlohmann::json slack(const SpanGraph &graph, const std::vector<qint64> &values,
+                     const std::vector<PathSection> &sections)
 {
     const auto onPath = spansOnPath(sections, graph.spanCount());
     nlohmann::json out = nlohmann::json::array();

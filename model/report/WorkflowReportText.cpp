@@ -114,8 +114,8 @@ QString criticalPath(const WorkflowSchedule &schedule, const QString &workflow, 
     if (slipping.size() > size_t(slackLines))
         lines << QStringLiteral("  … %1 more").arg(slipping.size() - size_t(slackLines));
     if (gatesNothing > 0)
-        lines << QStringLiteral("%1 spans gate nothing (non-blocking, or wholly outside their parent)")
-                     .arg(gatesNothing);
+        lines
+            << QStringLiteral("%1 spans gate nothing (non-blocking, or wholly outside their parent)").arg(gatesNothing);
     for (const QString &notice : schedule.notices())
         lines << QStringLiteral("Notice: %1").arg(notice);
     return lines.join(QLatin1Char('\n'));

@@ -18,7 +18,8 @@ public:
     {
         if (value.isEmpty())
             return;
-        auto it = std::find_if(m_entries.begin(), m_entries.end(), [&](const auto &entry) { return entry.first == key; });
+        auto it
+            = std::find_if(m_entries.begin(), m_entries.end(), [&](const auto &entry) { return entry.first == key; });
         if (it == m_entries.end()) {
             m_entries.emplace_back(key, QStringList{value});
         } else if (!it->second.contains(value)) {
@@ -44,16 +45,16 @@ private:
 
 bool isResourceConfiguration(std::string_view key)
 {
-    static constexpr std::string_view prefixes[] = {"service.",   "host.",           "deployment.",
-                                                    "cloud.",     "k8s.cluster.",    "telemetry.sdk.",
-                                                    "process.runtime.", "container.image."};
+    static constexpr std::string_view prefixes[]
+        = {"service.",     "host.",          "deployment.",      "cloud.",
+           "k8s.cluster.", "telemetry.sdk.", "process.runtime.", "container.image."};
     return std::any_of(std::begin(prefixes), std::end(prefixes),
                        [key](std::string_view prefix) { return key.substr(0, prefix.size()) == prefix; });
 }
 
 constexpr std::string_view kModelCallKeys[] = {
-    "gen_ai.system",         "gen_ai.provider.name", "gen_ai.request.model",       "gen_ai.response.model",
-    "server.address",        "server.port",          "gen_ai.request.max_tokens", "gen_ai.request.temperature",
+    "gen_ai.system",  "gen_ai.provider.name", "gen_ai.request.model",      "gen_ai.response.model",
+    "server.address", "server.port",          "gen_ai.request.max_tokens", "gen_ai.request.temperature",
 };
 
 // Enough model calls to name every model and server a trace realistically uses.

@@ -18,7 +18,8 @@ std::vector<ManifestEntry> fromTrace(const TraceStore &store, const QString &tra
 
 // Replaces the entries marked fromTrace with `measured`, keeping what a
 // person typed (and a person's value for a key the trace also names).
-std::vector<ManifestEntry> merged(const std::vector<ManifestEntry> &current, const std::vector<ManifestEntry> &measured);
+std::vector<ManifestEntry> merged(const std::vector<ManifestEntry> &current,
+                                  const std::vector<ManifestEntry> &measured);
 
 inline constexpr int kMaxEntries = 24;
 inline constexpr int kMaxValues = 3;

@@ -51,37 +51,36 @@ void addRecord(ReportDocument &document, const DiagnosisRecord &record)
     std::vector<std::pair<QString, QString>> head;
     if (!record.claim.isEmpty())
         head.emplace_back(QStringLiteral("Claim"), record.claim);
-    head.emplace_back(QStringLiteral("Measured on"), record.measuredOn.isEmpty() ? QStringLiteral("not measured")
-                                                                               : record.measuredOn);
+    head.emplace_back(QStringLiteral("Measured on"),
+                      record.measuredOn.isEmpty() ? QStringLiteral("not measured") : record.measuredOn);
     if (!record.author.isEmpty() || !record.date.isEmpty())
         head.emplace_back(QStringLiteral("Author"), QStringList{record.author, record.date}.join(QStringLiteral(", ")));
     document.facts(head);
 
     document.heading(QStringLiteral("Objectives"), 3);
     ReportTable objectives;
-    objectives.header = {QStringLiteral("Objective"), QStringLiteral("Verdict"), QStringLiteral("Percentile"),
-                         QStringLiteral("95% interval"), QStringLiteral("n"), QStringLiteral("Margin")};
+    objectives.header = {QStringLiteral("Objective"),    QStringLiteral("Verdict"), QStringLiteral("Percentile"),
+                         QStringLiteral("95% interval"), QStringLiteral("n"),       QStringLiteral("Margin")};
     objectives.numeric = {false, false, true, true, true, true};
     for (size_t i = 0; i < record.objectives.size(); ++i) {
         const Objective &objective = record.objectives[i];
-        const ObjectiveCheck *check = i < record.checks.size() && record.checks[i].objective == objective
-            ? &record.checks[i]
-            : nullptr;
+        const ObjectiveCheck *check
+            = i < record.checks.size() && record.checks[i].objective == objective ? &record.checks[i] : nullptr;
         if (!check || !check->measured()) {
             objectives.rows.push_back({RecordText::objective(objective), QStringLiteral("not measured"), QString(),
                                        QString(), QString(), QString()});
             continue;
         }
         const QString unit = metricUnit(objective.metric);
-        objectives.rows.push_back(
-            {RecordText::objective(objective), RecordText::checkVerdict(*check),
-             RecordText::grouped(check->valueMs, 1) + QLatin1Char(' ') + unit,
-             std::isnan(check->lowerMs) ? ReportFormat::tooFew()
-                                        : QStringLiteral("%1\u2013%2").arg(RecordText::grouped(check->lowerMs, 1),
-                                                                           RecordText::grouped(check->upperMs, 1)),
-             RecordText::grouped(check->n),
-             (check->marginMs() > 0 ? QStringLiteral("+") : QString()) + RecordText::grouped(check->marginMs(), 1)
-                 + QLatin1Char(' ') + unit});
+        objectives.rows.push_back({RecordText::objective(objective), RecordText::checkVerdict(*check),
+                                   RecordText::grouped(check->valueMs, 1) + QLatin1Char(' ') + unit,
+                                   std::isnan(check->lowerMs) ? ReportFormat::tooFew()
+                                                              : QStringLiteral("%1\u2013%2")
+                                                                    .arg(RecordText::grouped(check->lowerMs, 1),
+                                                                         RecordText::grouped(check->upperMs, 1)),
+                                   RecordText::grouped(check->n),
+                                   (check->marginMs() > 0 ? QStringLiteral("+") : QString())
+                                       + RecordText::grouped(check->marginMs(), 1) + QLatin1Char(' ') + unit});
     }
     document.table(objectives);
 
@@ -92,8 +91,8 @@ void addRecord(ReportDocument &document, const DiagnosisRecord &record)
          QStringLiteral("%1 (%2)").arg(boundaryKey(c.boundary), boundarySpan(c.boundary))},
         {QStringLiteral("Metric"), QStringLiteral("%1 (%2)").arg(metricLabel(c.metric), metricUnit(c.metric))},
         {QStringLiteral("Percentile"), ReportFormat::percentileLabel(c.q)},
-        {QStringLiteral("Arrival process"), RecordText::arrival(c.arrival)
-             + (c.arrivalNote.isEmpty() ? QString() : QStringLiteral(". ") + c.arrivalNote)},
+        {QStringLiteral("Arrival process"),
+         RecordText::arrival(c.arrival) + (c.arrivalNote.isEmpty() ? QString() : QStringLiteral(". ") + c.arrivalNote)},
     };
     QStringList shape{RecordText::tokens(c.shape)};
     shape += RecordText::classMix(c.shape);
@@ -109,8 +108,8 @@ void addRecord(ReportDocument &document, const DiagnosisRecord &record)
         ReportTable manifest;
         manifest.header = {QStringLiteral("Key"), QStringLiteral("Value"), QStringLiteral("Source")};
         for (const ManifestEntry &entry : record.configuration)
-            manifest.rows.push_back({entry.key, entry.value, entry.fromTrace ? QStringLiteral("trace")
-                                                                             : QStringLiteral("author")});
+            manifest.rows.push_back(
+                {entry.key, entry.value, entry.fromTrace ? QStringLiteral("trace") : QStringLiteral("author")});
         document.table(manifest);
     }
 
@@ -132,9 +131,9 @@ void addRecord(ReportDocument &document, const DiagnosisRecord &record)
     document.heading(QStringLiteral("Suspect, experiment and stop rule"), 3);
     document.facts({
         {QStringLiteral("Suspected phase"),
-         record.suspect.phase.isEmpty() ? QStringLiteral("none")
-                                        : QStringLiteral("%1 (%2)").arg(record.suspect.phase,
-                                                                        RecordText::suspectSource(record.suspect.source))},
+         record.suspect.phase.isEmpty()
+             ? QStringLiteral("none")
+             : QStringLiteral("%1 (%2)").arg(record.suspect.phase, RecordText::suspectSource(record.suspect.source))},
         {QStringLiteral("Evidence"), record.suspect.evidence},
         {QStringLiteral("Symptom"), record.experiment.symptom},
         {QStringLiteral("Experiment"), record.experiment.test},
@@ -175,8 +174,8 @@ QString defaultDimension(const RequestTable &table)
     return QStringLiteral("prompt_band");
 }
 
-void addClasses(ReportDocument &document, const DiagnosisRecord &record, ColumnCache &cache,
-                const RequestSlice &slice, const DesignReport::Options &options)
+void addClasses(ReportDocument &document, const DiagnosisRecord &record, ColumnCache &cache, const RequestSlice &slice,
+                const DesignReport::Options &options)
 {
     const RequestTable &table = cache.table();
     const Coordinates &c = record.coordinates;
@@ -191,7 +190,8 @@ void addClasses(ReportDocument &document, const DiagnosisRecord &record, ColumnC
     }
     document.heading(QStringLiteral("Percentiles by class"));
     if (columns.empty()) {
-        document.note(QStringLiteral("The trace has no class dimension named %1.").arg(keys.join(QStringLiteral(", "))));
+        document.note(
+            QStringLiteral("The trace has no class dimension named %1.").arg(keys.join(QStringLiteral(", "))));
         return;
     }
     ClassTableSpec spec;
@@ -221,7 +221,8 @@ void addClasses(ReportDocument &document, const DiagnosisRecord &record, ColumnC
     out.numeric.push_back(true);
     const auto row = [&](const ClassCell &cell, const QStringList &labels) {
         QStringList cells = labels;
-        cells += {RecordText::grouped(cell.requests), ReportFormat::share(cell.requestShare), RecordText::grouped(cell.n)};
+        cells += {RecordText::grouped(cell.requests), ReportFormat::share(cell.requestShare),
+                  RecordText::grouped(cell.n)};
         for (const QuantileEstimate &estimate : cell.quantiles)
             cells.append(ClassTableText::estimate(estimate));
         cells.append(ReportFormat::share(cell.exceedanceShare));
@@ -242,12 +243,13 @@ void addClasses(ReportDocument &document, const DiagnosisRecord &record, ColumnC
         if (objective.metric == classes.metric && std::isnan(threshold))
             threshold = objective.thresholdMs;
     }
-    document.figure({QStringLiteral("class-cdfs"), QStringLiteral("%1 CDF by %2").arg(metricLabel(classes.metric),
-                                                                                      dimensions.join(QStringLiteral(" \u00d7 "))),
-                     QStringLiteral("%1 at the %2 boundary (%3) \u00b7 p50, p90, p95, p99 of the overall marked \u00b7 %4")
-                         .arg(metricLabel(classes.metric), boundaryKey(classes.boundary), unit,
-                              scopeText(classes.overall.n, options)),
-                     ReportFigures::classCdfs(classes, threshold)});
+    document.figure(
+        {QStringLiteral("class-cdfs"),
+         QStringLiteral("%1 CDF by %2").arg(metricLabel(classes.metric), dimensions.join(QStringLiteral(" \u00d7 "))),
+         QStringLiteral("%1 at the %2 boundary (%3) \u00b7 p50, p90, p95, p99 of the overall marked \u00b7 %4")
+             .arg(metricLabel(classes.metric), boundaryKey(classes.boundary), unit,
+                  scopeText(classes.overall.n, options)),
+         ReportFigures::classCdfs(classes, threshold)});
 }
 
 void addExceedance(ReportDocument &document, const DiagnosisRecord &record, ColumnCache &cache,
@@ -255,29 +257,31 @@ void addExceedance(ReportDocument &document, const DiagnosisRecord &record, Colu
 {
     const RequestTable &table = cache.table();
     const Coordinates &c = record.coordinates;
-    const ExceedanceSet set = findExceedanceSet(table, *cache.metric(c.metric, c.boundary), slice,
-                                                ExceedanceSpec{c.metric, c.boundary, c.q, ExceedanceOrder::MetricDescending});
+    const ExceedanceSet set
+        = findExceedanceSet(table, *cache.metric(c.metric, c.boundary), slice,
+                            ExceedanceSpec{c.metric, c.boundary, c.q, ExceedanceOrder::MetricDescending});
     document.heading(QStringLiteral("The exceedance set: requests above the %1").arg(target(c)));
     if (set.isEmpty() || set.rest.empty()) {
         document.note(QStringLiteral("No request lies above the %1 (n = %2).")
                           .arg(target(c), RecordText::grouped(set.observedRequests)));
         return;
     }
-    const QString setText = QStringLiteral("%1 of %2 requests above %3 (%4), rest n = %5")
-                                .arg(RecordText::grouped(set.size()), RecordText::grouped(set.observedRequests),
-                                     ReportText::duration(set.threshold), target(c),
-                                     RecordText::grouped(qint64(set.rest.size())));
+    const QString setText
+        = QStringLiteral("%1 of %2 requests above %3 (%4), rest n = %5")
+              .arg(RecordText::grouped(set.size()), RecordText::grouped(set.observedRequests),
+                   ReportText::duration(set.threshold), target(c), RecordText::grouped(qint64(set.rest.size())));
     document.paragraph(setText + QLatin1Char('.'));
-    const PhaseAttribution attribution = PhaseAttribution::compute(table, set.members, set.rest,
-                                                                   PhaseAttribution::totalFor(c.metric), c.boundary);
-    document.figure({QStringLiteral("phase-attribution"), QStringLiteral("Phase attribution of the exceedance set"),
-                     QStringLiteral("mean %1 at the %2 boundary, set minus rest \u00b7 %3 \u00b7 slice: %4 \u00b7 trace: %5")
-                         .arg(metricLabel(attribution.total), boundaryKey(attribution.boundary), setText,
-                              options.slice.isEmpty() ? QStringLiteral("all requests") : options.slice, options.trace),
-                     ReportFigures::phaseAttribution(attribution)});
+    const PhaseAttribution attribution
+        = PhaseAttribution::compute(table, set.members, set.rest, PhaseAttribution::totalFor(c.metric), c.boundary);
+    document.figure(
+        {QStringLiteral("phase-attribution"), QStringLiteral("Phase attribution of the exceedance set"),
+         QStringLiteral("mean %1 at the %2 boundary, set minus rest \u00b7 %3 \u00b7 slice: %4 \u00b7 trace: %5")
+             .arg(metricLabel(attribution.total), boundaryKey(attribution.boundary), setText,
+                  options.slice.isEmpty() ? QStringLiteral("all requests") : options.slice, options.trace),
+         ReportFigures::phaseAttribution(attribution)});
     if (attribution.suspected)
-        document.paragraph(QStringLiteral("Suspect: %1. Next test: %2").arg(phaseKey(*attribution.suspected),
-                                                                         attribution.nextTest));
+        document.paragraph(
+            QStringLiteral("Suspect: %1. Next test: %2").arg(phaseKey(*attribution.suspected), attribution.nextTest));
     document.note(PhaseAttribution::percentileNote());
     const size_t members = std::min(set.members.size(), size_t(std::max(0, options.members)));
     const std::vector<qint32> slowest(set.members.begin(), set.members.begin() + qsizetype(members));
@@ -336,7 +340,8 @@ void addWorkflow(ReportDocument &document, const TraceStore &store, const Design
             // answer"), as the other rows of this table do.
             QString name = edit.toString();
             for (const SpanSelector *selector : {&edit.target, &edit.from}) {
-                const std::vector<qint32> spans = selector->isEmpty() ? std::vector<qint32>() : selector->resolve(graph);
+                const std::vector<qint32> spans
+                    = selector->isEmpty() ? std::vector<qint32>() : selector->resolve(graph);
                 if (spans.size() == 1 && selector->ordinal == 0 && graph.idText(spans.front()) == selector->text)
                     name.replace(selector->toString(), graph.label(spans.front()));
             }
@@ -363,10 +368,10 @@ void addWorkflow(ReportDocument &document, const TraceStore &store, const Design
             continue;
         }
         const double saving = double(outcome.e2eSaving()) / 1e6;
-        table.rows.push_back({label, RecordText::grouped(double(outcome.after.e2e()) / 1e6, 2),
-                              RecordText::grouped(saving, 2),
-                              outcome.ttftSaving() == kNoTime ? QStringLiteral("\u2014")
-                                                              : RecordText::grouped(double(outcome.ttftSaving()) / 1e6, 2)});
+        table.rows.push_back(
+            {label, RecordText::grouped(double(outcome.after.e2e()) / 1e6, 2), RecordText::grouped(saving, 2),
+             outcome.ttftSaving() == kNoTime ? QStringLiteral("\u2014")
+                                             : RecordText::grouped(double(outcome.ttftSaving()) / 1e6, 2)});
         savings.emplace_back(label, saving);
     }
     document.table(table);
@@ -420,7 +425,8 @@ void addPathComparison(ReportDocument &document, const PathAttribution &paths)
         verdict << QStringLiteral("Suspect: none; time outside the span tree carries most of the difference");
     else if (paths.differenceMs < 0.0 && paths.largestSaving())
         verdict << QStringLiteral("Suspect: none; the candidate is faster on average, most of all in %1 (%2)")
-                       .arg(paths.label(*paths.largestSaving()), ReportText::duration(paths.largestSaving()->differenceMs));
+                       .arg(paths.label(*paths.largestSaving()),
+                            ReportText::duration(paths.largestSaving()->differenceMs));
     else
         verdict << QStringLiteral("Suspect: none; no key is slower on the candidate's critical paths");
     if (!paths.nextTest.isEmpty())
@@ -439,14 +445,14 @@ void addComparison(ReportDocument &document, const DiagnosisRecord &record, cons
         return;
     }
     const PercentileDifference &overall = comparison.overall.difference;
-    document.paragraph(QStringLiteral("%1 %2: %3 \u2192 %4, change %5 [95% interval %6, %7]: %8.")
-                           .arg(ReportFormat::percentileLabel(comparison.spec.q),
-                                QStringLiteral("%1 (%2)").arg(metricLabel(comparison.spec.metric),
-                                                             boundaryKey(comparison.observedBoundary)),
-                                ReportText::duration(overall.baseline.value), ReportText::duration(overall.candidate.value),
-                                ReportText::duration(overall.differenceMs), ReportText::duration(overall.lowerMs),
-                                ReportText::duration(overall.upperMs),
-                                PercentileDifference::verdictLabel(overall.verdict)));
+    document.paragraph(
+        QStringLiteral("%1 %2: %3 \u2192 %4, change %5 [95% interval %6, %7]: %8.")
+            .arg(ReportFormat::percentileLabel(comparison.spec.q),
+                 QStringLiteral("%1 (%2)").arg(metricLabel(comparison.spec.metric),
+                                               boundaryKey(comparison.observedBoundary)),
+                 ReportText::duration(overall.baseline.value), ReportText::duration(overall.candidate.value),
+                 ReportText::duration(overall.differenceMs), ReportText::duration(overall.lowerMs),
+                 ReportText::duration(overall.upperMs), PercentileDifference::verdictLabel(overall.verdict)));
     document.figure({QStringLiteral("comparison"), QStringLiteral("Baseline and candidate at the target percentile"),
                      QStringLiteral("%1 \u00b7 baseline %2 \u00b7 candidate %3")
                          .arg(target(record.coordinates), comparison.baselineLabel, comparison.candidateLabel),
@@ -470,10 +476,10 @@ ReportDocument build(const DiagnosisRecord &record, std::shared_ptr<const TraceS
 {
     ReportDocument document;
     document.title = record.title.isEmpty() ? QStringLiteral("Latency diagnosis") : record.title;
-    QStringList subtitle{QStringLiteral("trace %1").arg(options.trace),
-                         QStringLiteral("slice: %1").arg(options.slice.isEmpty() ? QStringLiteral("all requests")
-                                                                                   : options.slice),
-                         QStringLiteral("target %1").arg(target(record.coordinates))};
+    QStringList subtitle{
+        QStringLiteral("trace %1").arg(options.trace),
+        QStringLiteral("slice: %1").arg(options.slice.isEmpty() ? QStringLiteral("all requests") : options.slice),
+        QStringLiteral("target %1").arg(target(record.coordinates))};
     if (!options.date.isEmpty())
         subtitle.append(options.date);
     document.subtitle = subtitle.join(QStringLiteral(" \u00b7 "));
@@ -485,7 +491,8 @@ ReportDocument build(const DiagnosisRecord &record, std::shared_ptr<const TraceS
         return document;
     ColumnCache cache(store);
     const qsizetype rows = store->requests.rowCount();
-    const RequestSlice slice = options.rows.empty() ? RequestSlice::all(rows) : RequestSlice::fromRows(rows, options.rows);
+    const RequestSlice slice
+        = options.rows.empty() ? RequestSlice::all(rows) : RequestSlice::fromRows(rows, options.rows);
     if (!store->requests.isEmpty()) {
         addClasses(document, record, cache, slice, options);
         if (stop(cancelled))

@@ -24,17 +24,17 @@ namespace DesignReport {
 
 struct Options
 {
-    QString trace;                       // file name(s) the report names
-    QString slice;                       // "all requests" or the slice's label
-    std::vector<qint32> rows;            // requests in scope; empty = every request
-    QStringList classDimensions;         // at most two keys; empty: the first categorical attribute
+    QString trace;               // file name(s) the report names
+    QString slice;               // "all requests" or the slice's label
+    std::vector<qint32> rows;    // requests in scope; empty = every request
+    QStringList classDimensions; // at most two keys; empty: the first categorical attribute
     ClassBands bands;
-    int members = 5;                     // slowest exceedance members drawn
-    qint32 workflow = -1;                // workflow of the critical path; -1: the slowest
-    std::vector<WhatIfEdit> whatIfs;     // applied together; empty: each critical span 25% faster
-    std::shared_ptr<const TraceComparison> comparison;   // baseline = this trace, when compared
-    QString candidate;                   // the candidate trace's name
-    QString date;                        // when the report was written (shown as is)
+    int members = 5;                                   // slowest exceedance members drawn
+    qint32 workflow = -1;                              // workflow of the critical path; -1: the slowest
+    std::vector<WhatIfEdit> whatIfs;                   // applied together; empty: each critical span 25% faster
+    std::shared_ptr<const TraceComparison> comparison; // baseline = this trace, when compared
+    QString candidate;                                 // the candidate trace's name
+    QString date;                                      // when the report was written (shown as is)
 };
 
 // `record` as measured on this trace (RecordDraft::measure). Polls

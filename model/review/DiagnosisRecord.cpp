@@ -24,8 +24,7 @@ bool fromKey(const std::array<std::pair<Enum, const char *>, N> &keys, const QSt
     return false;
 }
 
-template<typename Enum, size_t N>
-QString toKey(const std::array<std::pair<Enum, const char *>, N> &keys, Enum value)
+template<typename Enum, size_t N> QString toKey(const std::array<std::pair<Enum, const char *>, N> &keys, Enum value)
 {
     for (const auto &[candidate, text] : keys) {
         if (candidate == value)
@@ -72,9 +71,8 @@ bool TokenSpread::operator==(const TokenSpread &other) const
 
 bool RequestShape::operator==(const RequestShape &other) const
 {
-    return prompt == other.prompt && output == other.output && classes == other.classes
-        && workflows == other.workflows && same(spansPerWorkflowP50, other.spansPerWorkflowP50)
-        && spansPerWorkflowMax == other.spansPerWorkflowMax
+    return prompt == other.prompt && output == other.output && classes == other.classes && workflows == other.workflows
+        && same(spansPerWorkflowP50, other.spansPerWorkflowP50) && spansPerWorkflowMax == other.spansPerWorkflowMax
         && same(modelCallsPerWorkflowP50, other.modelCallsPerWorkflowP50);
 }
 
@@ -118,7 +116,7 @@ bool DiagnosisRecord::operator==(const DiagnosisRecord &other) const
 {
     return title == other.title && author == other.author && date == other.date && claim == other.claim
         && objectives == other.objectives && checks == other.checks && measuredOn == other.measuredOn
-        && coordinates == other.coordinates && configuration == other.configuration
-        && boundaries == other.boundaries && workloadNote == other.workloadNote && suspect == other.suspect
-        && experiment == other.experiment && stopRule == other.stopRule && verdict == other.verdict;
+        && coordinates == other.coordinates && configuration == other.configuration && boundaries == other.boundaries
+        && workloadNote == other.workloadNote && suspect == other.suspect && experiment == other.experiment
+        && stopRule == other.stopRule && verdict == other.verdict;
 }

@@ -39,10 +39,10 @@ struct Objective
 struct ObjectiveCheck
 {
     Objective objective;
-    Boundary observedAt = Boundary::Client;   // where the metric is really observed
+    Boundary observedAt = Boundary::Client; // where the metric is really observed
     qint64 n = 0;
     double valueMs = kUnmeasured;
-    double lowerMs = kUnmeasured;             // interval bounds; NaN when too few requests
+    double lowerMs = kUnmeasured; // interval bounds; NaN when too few requests
     double upperMs = kUnmeasured;
     bool met = false;
     bool decided = false;
@@ -57,12 +57,12 @@ struct ObjectiveCheck
 struct ArrivalProcess
 {
     qint64 requests = 0;
-    double windowSeconds = kUnmeasured;      // first .. last arrival
-    double ratePerSecond = kUnmeasured;      // mean
-    double gapCv = kUnmeasured;              // coefficient of variation of inter-arrival gaps (1 = Poisson)
-    double peakPerSecond = kUnmeasured;      // most arrivals in one second
-    qint64 peakInFlight = 0;                 // client boundary
-    double meanInFlight = kUnmeasured;       // λW (Little's law)
+    double windowSeconds = kUnmeasured; // first .. last arrival
+    double ratePerSecond = kUnmeasured; // mean
+    double gapCv = kUnmeasured;         // coefficient of variation of inter-arrival gaps (1 = Poisson)
+    double peakPerSecond = kUnmeasured; // most arrivals in one second
+    qint64 peakInFlight = 0;            // client boundary
+    double meanInFlight = kUnmeasured;  // λW (Little's law)
 
     bool operator==(const ArrivalProcess &other) const;
 };
@@ -81,8 +81,8 @@ struct TokenSpread
 struct ClassMix
 {
     QString dimension;
-    std::vector<std::pair<QString, double>> shares;   // largest first
-    qint64 otherValues = 0;                           // values left out of `shares`
+    std::vector<std::pair<QString, double>> shares; // largest first
+    qint64 otherValues = 0;                         // values left out of `shares`
 
     bool operator==(const ClassMix &other) const = default;
 };
@@ -109,7 +109,7 @@ struct Coordinates
     double q = 0.95;
     ArrivalProcess arrival;
     RequestShape shape;
-    QString arrivalNote;   // the author's words beside the measured summary
+    QString arrivalNote; // the author's words beside the measured summary
     QString shapeNote;
 
     bool operator==(const Coordinates &other) const = default;
@@ -119,7 +119,7 @@ struct ManifestEntry
 {
     QString key;
     QString value;
-    bool fromTrace = false;   // pre-filled from what the trace carries (false: typed by a person)
+    bool fromTrace = false; // pre-filled from what the trace carries (false: typed by a person)
 
     bool operator==(const ManifestEntry &other) const = default;
 };
@@ -135,18 +135,18 @@ struct ReasonCount
 // What the trace could and could not see.
 struct TraceBoundaries
 {
-    QString trace;                                  // file name(s)
+    QString trace; // file name(s)
     QString format;
     qint64 requests = 0;
     qint64 spans = 0;
     qint64 workflows = 0;
-    std::vector<std::pair<Phase, qint64>> phases;   // requests that observed each phase
+    std::vector<std::pair<Phase, qint64>> phases; // requests that observed each phase
     qint64 rejected = 0;
-    std::vector<ReasonCount> rejectedReasons;       // most frequent first
+    std::vector<ReasonCount> rejectedReasons; // most frequent first
     QStringList clockCaveats;
     QString note;
 
-    QStringList observedPhases() const;             // phase keys with at least one observation
+    QStringList observedPhases() const; // phase keys with at least one observation
     bool operator==(const TraceBoundaries &other) const = default;
 };
 
@@ -155,8 +155,8 @@ struct SuspectedPhase
     enum class Source { None, PhaseAttribution, CriticalPath, Person };
 
     Source source = Source::None;
-    QString phase;      // a phase key ("queue") or, from a critical path, a span's name
-    QString evidence;   // the numbers behind the suspicion
+    QString phase;    // a phase key ("queue") or, from a critical path, a span's name
+    QString evidence; // the numbers behind the suspicion
 
     static QString sourceKey(Source source);
     static bool sourceFromKey(const QString &key, Source *source);
@@ -177,8 +177,8 @@ struct Experiment
 // guardrail (quality, cost, fairness) regresses beyond its bound.
 struct StopRule
 {
-    double materialShare = 0.20;   // of the target percentile's excess (or the critical path)
-    double minimumGainMs = 0.0;    // the target percentile must improve by at least this much
+    double materialShare = 0.20; // of the target percentile's excess (or the critical path)
+    double minimumGainMs = 0.0;  // the target percentile must improve by at least this much
     QString representativeLoad;
     QStringList guardrails;
 
@@ -207,15 +207,15 @@ struct DiagnosisRecord
 {
     QString title;
     QString author;
-    QString date;                        // as typed (ISO date suggested)
-    QString claim;                       // the claim in one sentence
+    QString date;  // as typed (ISO date suggested)
+    QString claim; // the claim in one sentence
     std::vector<Objective> objectives;
-    std::vector<ObjectiveCheck> checks;  // objectives as last checked against `measuredOn`
-    QString measuredOn;                  // trace the measured parts come from
+    std::vector<ObjectiveCheck> checks; // objectives as last checked against `measuredOn`
+    QString measuredOn;                 // trace the measured parts come from
     Coordinates coordinates;
     std::vector<ManifestEntry> configuration;
     TraceBoundaries boundaries;
-    QString workloadNote;                // what the workload figures show, in words
+    QString workloadNote; // what the workload figures show, in words
     SuspectedPhase suspect;
     Experiment experiment;
     StopRule stopRule;

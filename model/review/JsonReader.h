@@ -24,7 +24,7 @@ public:
     // Each reads `object[key]` into `value` when present and of the right
     // type; `path` is the object's own path ("" for the root).
     void text(const Json &object, const char *key, const QString &path, QString *value);
-    void number(const Json &object, const char *key, const QString &path, double *value);   // null = NaN
+    void number(const Json &object, const char *key, const QString &path, double *value); // null = NaN
     void integer(const Json &object, const char *key, const QString &path, qint64 *value);
     void boolean(const Json &object, const char *key, const QString &path, bool *value);
     void texts(const Json &object, const char *key, const QString &path, QStringList *value);
@@ -43,7 +43,13 @@ private:
 };
 
 namespace JsonText {
-inline std::string utf8(const QString &text) { return text.toStdString(); }
-inline QString qt(const std::string &text) { return QString::fromStdString(text); }
-nlohmann::ordered_json number(double value);   // NaN and infinities as null
+inline std::string utf8(const QString &text)
+{
+    return text.toStdString();
+}
+inline QString qt(const std::string &text)
+{
+    return QString::fromStdString(text);
+}
+nlohmann::ordered_json number(double value); // NaN and infinities as null
 } // namespace JsonText

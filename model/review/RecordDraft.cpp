@@ -31,22 +31,22 @@ QString objectiveCoordinates(Metric metric, Boundary boundary, double q)
         .arg(ReportFormat::percentileLabel(q), boundaryKey(observedBoundary(metric, boundary)), metricLabel(metric));
 }
 
-SuspectedPhase fromAttribution(const TraceStore &store, std::span<const qint32> rows, Boundary boundary,
-                               Metric metric, double q)
+SuspectedPhase fromAttribution(const TraceStore &store, std::span<const qint32> rows, Boundary boundary, Metric metric,
+                               double q)
 {
     const RequestTable &table = store.requests;
     SuspectedPhase suspect;
     const SortedColumn column = SortedColumn::build(metricColumnMs(table, metric, boundary));
-    const RequestSlice slice = rows.empty() ? RequestSlice::all(table.rowCount())
-                                            : RequestSlice::fromRows(table.rowCount(), rows);
+    const RequestSlice slice
+        = rows.empty() ? RequestSlice::all(table.rowCount()) : RequestSlice::fromRows(table.rowCount(), rows);
     const ExceedanceSet set = findExceedanceSet(table, column, slice, ExceedanceSpec{metric, boundary, q});
     if (set.isEmpty() || set.rest.empty()) {
         suspect.evidence = QStringLiteral("no requests above the %1 to compare with the rest")
                                .arg(objectiveCoordinates(metric, boundary, q));
         return suspect;
     }
-    const PhaseAttribution attribution = PhaseAttribution::compute(table, set.members, set.rest,
-                                                                   PhaseAttribution::totalFor(metric), boundary);
+    const PhaseAttribution attribution
+        = PhaseAttribution::compute(table, set.members, set.rest, PhaseAttribution::totalFor(metric), boundary);
     const QString setName = QStringLiteral("the %1 of %2 requests above the %3 (%4)")
                                 .arg(grouped(set.size()), grouped(set.observedRequests),
                                      objectiveCoordinates(metric, boundary, q), ReportText::duration(set.threshold));
@@ -70,8 +70,8 @@ SuspectedPhase fromAttribution(const TraceStore &store, std::span<const qint32> 
                                       "excess in %6 %7")
                            .arg(setName, ReportText::duration(difference), phaseKey(phase),
                                 ReportFormat::share(difference / attribution.differenceMs),
-                                ReportText::duration(attribution.differenceMs),
-                                boundaryKey(attribution.boundary), metricLabel(attribution.total));
+                                ReportText::duration(attribution.differenceMs), boundaryKey(attribution.boundary),
+                                metricLabel(attribution.total));
     return suspect;
 }
 
@@ -130,7 +130,8 @@ QString loadText(const ArrivalProcess &arrival)
         return QStringLiteral("the same arrivals as the baseline trace (%1 request(s))").arg(grouped(arrival.requests));
     QString text = QStringLiteral("about %1 requests/s").arg(QString::number(arrival.ratePerSecond, 'f', 1));
     if (!std::isnan(arrival.gapCv))
-        text += QStringLiteral(" with the baseline's burstiness (gap CV %1)").arg(QString::number(arrival.gapCv, 'f', 2));
+        text += QStringLiteral(" with the baseline's burstiness (gap CV %1)")
+                    .arg(QString::number(arrival.gapCv, 'f', 2));
     if (arrival.peakInFlight > 0)
         text += QStringLiteral(", up to %1 in flight").arg(grouped(arrival.peakInFlight));
     return text + QStringLiteral(", and the same request shape");
@@ -142,7 +143,8 @@ namespace RecordDraft {
 
 std::vector<Objective> defaultObjectives()
 {
-    return {Objective{Metric::Ttft, Boundary::Client, 0.95, 1200.0}, Objective{Metric::Itl, Boundary::Client, 0.95, 80.0}};
+    return {Objective{Metric::Ttft, Boundary::Client, 0.95, 1200.0},
+            Objective{Metric::Itl, Boundary::Client, 0.95, 80.0}};
 }
 
 QStringList defaultGuardrails()
@@ -202,14 +204,14 @@ void measure(DiagnosisRecord &record, const TraceStore &store, const Scope &scop
     }
     record.coordinates.arrival = WorkloadSummary::arrivals(store, scope.rows);
     record.coordinates.shape = WorkloadSummary::shape(store, scope.rows);
-    record.configuration = ConfigurationManifest::merged(record.configuration,
-                                                         ConfigurationManifest::fromTrace(store, scope.trace));
+    record.configuration
+        = ConfigurationManifest::merged(record.configuration, ConfigurationManifest::fromTrace(store, scope.trace));
     const QString note = record.boundaries.note;
     record.boundaries = TraceCoverage::boundaries(store, scope.rows, scope.trace);
     record.boundaries.note = note;
     if (record.suspect.source != SuspectedPhase::Source::Person) {
-        record.suspect = suspect(store, scope.rows, record.coordinates.boundary, record.coordinates.metric,
-                                 record.coordinates.q);
+        record.suspect
+            = suspect(store, scope.rows, record.coordinates.boundary, record.coordinates.metric, record.coordinates.q);
     }
     if (record.experiment.symptom.isEmpty() && record.experiment.test.isEmpty())
         record.experiment = experimentFor(record.suspect, record.coordinates);

@@ -15,9 +15,9 @@ namespace RecordDraft {
 
 struct Scope
 {
-    std::span<const qint32> rows;   // requests in scope; every row when empty
-    QString trace;                  // file name(s) the record names
-    QString slice;                  // "all requests" or the slice's label
+    std::span<const qint32> rows; // requests in scope; every row when empty
+    QString trace;                // file name(s) the record names
+    QString slice;                // "all requests" or the slice's label
 };
 
 // A new record for the trace, measured at `boundary`, `metric` and q.

@@ -40,7 +40,8 @@ Json coordinatesJson(const Coordinates &coordinates)
         Json values = Json::array();
         for (const auto &[value, share] : mix.shares)
             values.push_back(Json{{"value", utf8(value)}, {"share", number(share)}});
-        classes.push_back(Json{{"dimension", utf8(mix.dimension)}, {"values", values}, {"other_values", mix.otherValues}});
+        classes.push_back(
+            Json{{"dimension", utf8(mix.dimension)}, {"values", values}, {"other_values", mix.otherValues}});
     }
     return Json{
         {"boundary", utf8(boundaryKey(coordinates.boundary))},
@@ -300,10 +301,12 @@ bool checkVersion(const Json &json, const char *format, int version, const QStri
         return false;
     };
     if (!json.is_object())
-        return fail(QStringLiteral("not a Tracelane %1: expected a JSON object, got %2").arg(what, JsonReader::kindOf(json)));
+        return fail(
+            QStringLiteral("not a Tracelane %1: expected a JSON object, got %2").arg(what, JsonReader::kindOf(json)));
     const auto formatIt = json.find("format");
     if (formatIt == json.end() || !formatIt->is_string() || formatIt->get<std::string>() != format) {
-        return fail(QStringLiteral("not a Tracelane %1: \"format\" must be \"%2\"").arg(what, QString::fromUtf8(format)));
+        return fail(
+            QStringLiteral("not a Tracelane %1: \"format\" must be \"%2\"").arg(what, QString::fromUtf8(format)));
     }
     const auto versionIt = json.find("version");
     if (versionIt == json.end() || !versionIt->is_number_integer() || versionIt->get<qint64>() < 1)
@@ -383,8 +386,9 @@ bool fromJson(const Json &json, DiagnosisRecord *record, QString *error)
         QString outcome;
         in.text(*verdict, "outcome", path, &outcome);
         if (!outcome.isEmpty() && !StopVerdict::outcomeFromKey(outcome, &result.verdict.outcome))
-            in.fail(path + QStringLiteral(".outcome"),
-                    QStringLiteral("unknown outcome '%1' (not-judged, worked, did-not-work, inconclusive)").arg(outcome));
+            in.fail(
+                path + QStringLiteral(".outcome"),
+                QStringLiteral("unknown outcome '%1' (not-judged, worked, did-not-work, inconclusive)").arg(outcome));
         in.text(*verdict, "candidate", path, &result.verdict.candidate);
         in.number(*verdict, "baseline_ms", path, &result.verdict.baselineMs);
         in.number(*verdict, "candidate_ms", path, &result.verdict.candidateMs);

@@ -16,7 +16,7 @@ inline constexpr int kVersion = 1;
 inline constexpr const char *kFormat = "tracelane.diagnosis-record";
 
 nlohmann::ordered_json toJson(const DiagnosisRecord &record);
-QByteArray write(const DiagnosisRecord &record);   // indented, UTF-8, ends with a newline
+QByteArray write(const DiagnosisRecord &record); // indented, UTF-8, ends with a newline
 
 // False with `error` ("stop_rule.material_share: expected a number, got a string").
 bool fromJson(const nlohmann::ordered_json &json, DiagnosisRecord *record, QString *error);

@@ -77,13 +77,14 @@ QString arrival(const ArrivalProcess &arrival)
     if (arrival.requests == 0)
         return QStringLiteral("no arrivals observed");
     if (std::isnan(arrival.ratePerSecond))
-        return QStringLiteral("%1 request(s) arriving at once; no arrival process to describe").arg(grouped(arrival.requests));
+        return QStringLiteral("%1 request(s) arriving at once; no arrival process to describe")
+            .arg(grouped(arrival.requests));
     QString text = QStringLiteral("%1 requests/s over %2")
                        .arg(grouped(arrival.ratePerSecond, 1), ReportText::duration(arrival.windowSeconds * 1000.0));
     if (!std::isnan(arrival.gapCv)) {
         const QString kind = arrival.gapCv > 1.3 ? QStringLiteral("bursty")
-            : arrival.gapCv < 0.7               ? QStringLiteral("more regular than Poisson")
-                                                : QStringLiteral("about Poisson");
+            : arrival.gapCv < 0.7                ? QStringLiteral("more regular than Poisson")
+                                                 : QStringLiteral("about Poisson");
         text += QStringLiteral(", gap CV %1 (%2)").arg(grouped(arrival.gapCv, 2), kind);
     }
     if (!std::isnan(arrival.peakPerSecond))
@@ -143,7 +144,8 @@ QString phases(const TraceBoundaries &boundaries)
         else if (count == boundaries.requests)
             observed.append(phaseKey(phase));
         else
-            observed.append(QStringLiteral("%1 (%2 of %3)").arg(phaseKey(phase), grouped(count), grouped(boundaries.requests)));
+            observed.append(
+                QStringLiteral("%1 (%2 of %3)").arg(phaseKey(phase), grouped(count), grouped(boundaries.requests)));
     }
     QString text = observed.isEmpty() ? QStringLiteral("no phase observed")
                                       : QStringLiteral("observed: %1").arg(observed.join(QStringLiteral(", ")));
@@ -159,7 +161,8 @@ QString rejected(const TraceBoundaries &boundaries)
     QStringList reasons;
     for (const ReasonCount &reason : boundaries.rejectedReasons)
         reasons.append(QStringLiteral("%1 \u00d7 %2").arg(grouped(reason.count)).arg(reason.reason));
-    return QStringLiteral("%1 record(s) rejected: %2").arg(grouped(boundaries.rejected), reasons.join(QStringLiteral("; ")));
+    return QStringLiteral("%1 record(s) rejected: %2")
+        .arg(grouped(boundaries.rejected), reasons.join(QStringLiteral("; ")));
 }
 
 QString suspectSource(SuspectedPhase::Source source)
@@ -188,10 +191,11 @@ QString verdict(const StopVerdict &verdict)
         break;
     }
     const QString outcome = verdict.outcome == StopVerdict::Outcome::Worked ? QStringLiteral("the change worked")
-        : verdict.outcome == StopVerdict::Outcome::DidNotWork              ? QStringLiteral("the change did not work")
-                                                                           : QStringLiteral("inconclusive");
-    QString text = QStringLiteral("%1 (candidate %2: %3 \u2192 %4)")
-                       .arg(outcome, verdict.candidate, milliseconds(verdict.baselineMs), milliseconds(verdict.candidateMs));
+        : verdict.outcome == StopVerdict::Outcome::DidNotWork               ? QStringLiteral("the change did not work")
+                                                                            : QStringLiteral("inconclusive");
+    QString text
+        = QStringLiteral("%1 (candidate %2: %3 \u2192 %4)")
+              .arg(outcome, verdict.candidate, milliseconds(verdict.baselineMs), milliseconds(verdict.candidateMs));
     if (!verdict.detail.isEmpty())
         text += QStringLiteral(": ") + verdict.detail;
     return text;
@@ -206,12 +210,12 @@ QString stopRule(const StopRule &rule, const Coordinates &coordinates)
     QString text = QStringLiteral("optimise the suspect only if it carries at least %1 of the %2 excess")
                        .arg(ReportFormat::share(rule.materialShare), target);
     if (rule.minimumGainMs > 0.0)
-        text += QStringLiteral(", the change moves the %1 by at least %2").arg(target, milliseconds(rule.minimumGainMs));
+        text
+            += QStringLiteral(", the change moves the %1 by at least %2").arg(target, milliseconds(rule.minimumGainMs));
     else
         text += QStringLiteral(", the change moves the %1").arg(target);
-    text += QStringLiteral(" under representative load (%1)").arg(rule.representativeLoad.isEmpty()
-                                                                       ? QStringLiteral("not stated")
-                                                                       : rule.representativeLoad);
+    text += QStringLiteral(" under representative load (%1)")
+                .arg(rule.representativeLoad.isEmpty() ? QStringLiteral("not stated") : rule.representativeLoad);
     if (!rule.guardrails.isEmpty())
         text += QStringLiteral(", and no guardrail regresses: %1").arg(rule.guardrails.join(QStringLiteral("; ")));
     return text;

@@ -14,7 +14,8 @@ QString objective(const Objective &objective);
 QString check(const ObjectiveCheck &check);
 // "met", "missed", "met (not decided)", "not measured"
 QString checkVerdict(const ObjectiveCheck &check);
-// "135.0 requests/s over 14.8 s, gaps CV 1.06 (about Poisson), peak 307 in one second, up to 569 in flight (mean 184.9)"
+// "135.0 requests/s over 14.8 s, gaps CV 1.06 (about Poisson), peak 307 in one second, up to 569 in flight (mean
+// 184.9)"
 QString arrival(const ArrivalProcess &arrival);
 // "prompt tokens p50 439 / p95 5,559 / max 29,833; output tokens p50 160 / p95 530 / max 2,466"
 QString tokens(const RequestShape &shape);
@@ -31,6 +32,6 @@ QString stopRule(const StopRule &rule, const Coordinates &coordinates);
 
 QString grouped(qint64 value);
 QString grouped(double value, int decimals);
-QString milliseconds(double value);   // "1,058.5 ms"
+QString milliseconds(double value); // "1,058.5 ms"
 
 } // namespace RecordText

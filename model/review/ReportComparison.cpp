@@ -22,7 +22,8 @@ void attach(DiagnosisRecord &record, DesignReport::Options &options, std::shared
     ComparisonSide base = ComparisonSide::whole(std::move(baseline), QStringLiteral("baseline %1").arg(options.trace));
     if (!options.rows.empty())
         base.rows = RequestSlice::fromRows(rows, options.rows);
-    const ComparisonSide side = ComparisonSide::whole(std::move(candidate), QStringLiteral("candidate %1").arg(candidateName));
+    const ComparisonSide side
+        = ComparisonSide::whole(std::move(candidate), QStringLiteral("candidate %1").arg(candidateName));
     const auto samples = ComparisonSamples::prepare(base, side, spec);
     auto comparison = std::make_shared<TraceComparison>(TraceComparison::evaluate(*samples, spec));
     options.candidate = candidateName;

@@ -30,7 +30,8 @@ QString toCommand(const WhatIfEdit &edit)
     case WhatIfEdit::Kind::ScaleSpans:
         return QStringLiteral("scale %1=%2").arg(selector(edit.target), factor(edit.factor));
     case WhatIfEdit::Kind::ScalePhase:
-        return QStringLiteral("scale-phase ") + withTarget(edit.target, phaseKey(edit.phase) + QLatin1Char('=') + factor(edit.factor));
+        return QStringLiteral("scale-phase ")
+            + withTarget(edit.target, phaseKey(edit.phase) + QLatin1Char('=') + factor(edit.factor));
     case WhatIfEdit::Kind::ShortenAnswer:
         return QStringLiteral("shorten-answer ")
             + withTarget(edit.target, QStringLiteral("%1@%2").arg(edit.tokens).arg(factor(edit.msPerToken)));

@@ -87,7 +87,8 @@ QByteArray write(const Session &session, const QString &folder)
         traces.push_back(traceJson(trace, dir));
     Json notes = Json::array();
     for (const SessionNote &note : session.notes) {
-        notes.push_back(Json{{"request", utf8(note.requestId)}, {"span", utf8(note.spanId)}, {"text", utf8(note.text)}});
+        notes.push_back(
+            Json{{"request", utf8(note.requestId)}, {"span", utf8(note.spanId)}, {"text", utf8(note.text)}});
     }
     Json json{
         {"format", kFormat},
@@ -99,15 +100,17 @@ QByteArray write(const Session &session, const QString &folder)
               {"time_axis", session.alignedTime ? "aligned" : "absolute"},
               {"time_window_ns", Json::array({session.timeBegin, session.timeEnd})},
               {"lanes", Json{{"first", number(session.laneFirst)}, {"count", number(session.laneCount)}}},
-              {"lane_order", Json{{"by", utf8(session.laneOrder)},
-                                  {"descending", session.laneDescending},
-                                  {"group_by", utf8(session.laneGroupBy)}}}}},
+              {"lane_order",
+               Json{{"by", utf8(session.laneOrder)},
+                    {"descending", session.laneDescending},
+                    {"group_by", utf8(session.laneGroupBy)}}}}},
         {"slice",
          Json{{"active", session.hasSlice},
               {"label", utf8(session.sliceLabel)},
-              {"filter", Json{{"text", utf8(session.filterText)},
-                              {"attribute", utf8(session.filterAttribute)},
-                              {"value", utf8(session.filterValue)}}},
+              {"filter",
+               Json{{"text", utf8(session.filterText)},
+                    {"attribute", utf8(session.filterAttribute)},
+                    {"value", utf8(session.filterValue)}}},
               {"requests", texts(session.sliceRequests)}}},
         {"selection", Json{{"requests", texts(session.selection)}, {"current", utf8(session.currentRequest)}}},
         {"classes",
@@ -122,8 +125,10 @@ QByteArray write(const Session &session, const QString &folder)
         {"workflow",
          Json{{"trace", utf8(session.workflow)},
               {"what_ifs", texts(session.whatIfs)},
-              {"population", Json{{"active", session.whatIfPopulation}, {"percentile", number(session.whatIfPopulationQ)}}}}},
-        {"layout", Json{{"state", utf8(base64(session.windowState))}, {"geometry", utf8(base64(session.windowGeometry))}}},
+              {"population",
+               Json{{"active", session.whatIfPopulation}, {"percentile", number(session.whatIfPopulationQ)}}}}},
+        {"layout",
+         Json{{"state", utf8(base64(session.windowState))}, {"geometry", utf8(base64(session.windowGeometry))}}},
         {"notes", notes},
     };
     if (session.hasRecord)
@@ -140,7 +145,9 @@ bool read(const QByteArray &bytes, const QString &folder, Session *session, QStr
             json = Json::parse(bytes.begin(), bytes.end());
         } catch (const Json::parse_error &problem) {
             if (error)
-                *error = QStringLiteral("not valid JSON (byte %1): %2").arg(problem.byte).arg(QString::fromUtf8(problem.what()));
+                *error = QStringLiteral("not valid JSON (byte %1): %2")
+                             .arg(problem.byte)
+                             .arg(QString::fromUtf8(problem.what()));
             return false;
         }
     }
@@ -231,7 +238,7 @@ bool read(const QByteArray &bytes, const QString &folder, Session *session, QStr
                     QStringLiteral("an SLO is 0 (none) or a positive number of ms, got %1").arg(result.compareSloMs));
         result.comparePredictedMs = std::numeric_limits<double>::quiet_NaN();
         in.number(*compare, "predicted_saving_ms", path, &result.comparePredictedMs);
-        result.hasComparePrediction = std::isfinite(result.comparePredictedMs);   // absent or null: none
+        result.hasComparePrediction = std::isfinite(result.comparePredictedMs); // absent or null: none
         if (!result.hasComparePrediction)
             result.comparePredictedMs = 0.0;
     }

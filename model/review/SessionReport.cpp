@@ -45,9 +45,10 @@ DesignReport::Options options(const Session &session, const TraceStore &store, Q
                             .arg(session.sliceRequests.size()));
         } else if (session.filterText.isEmpty() && session.filterAttribute.isEmpty()) {
             described = false;
-            problem(QStringLiteral("the slice \u201c%1\u201d had too many requests to be saved by id; the report covers "
-                                   "every request")
-                        .arg(session.sliceLabel));
+            problem(
+                QStringLiteral("the slice \u201c%1\u201d had too many requests to be saved by id; the report covers "
+                               "every request")
+                    .arg(session.sliceLabel));
         } else {
             RequestQuery query;
             query.text = session.filterText;

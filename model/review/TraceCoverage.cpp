@@ -39,7 +39,8 @@ QString listed(const QStringList &values)
     constexpr int kShown = 4;
     if (values.size() <= kShown)
         return values.join(QStringLiteral(", "));
-    return values.mid(0, kShown).join(QStringLiteral(", ")) + QStringLiteral(" and %1 more").arg(values.size() - kShown);
+    return values.mid(0, kShown).join(QStringLiteral(", "))
+        + QStringLiteral(" and %1 more").arg(values.size() - kShown);
 }
 
 } // namespace

@@ -10,8 +10,8 @@
 // bytes as stored (a .gz is hashed compressed).
 struct TraceFingerprint
 {
-    qint64 bytes = -1;   // -1: not known (an older or hand-written session)
-    QString sha256;      // lowercase hex
+    qint64 bytes = -1; // -1: not known (an older or hand-written session)
+    QString sha256;    // lowercase hex
 
     bool isKnown() const { return bytes >= 0 && !sha256.isEmpty(); }
     bool operator==(const TraceFingerprint &other) const = default;

@@ -10,8 +10,7 @@
 namespace {
 
 // Every row, or the rows given.
-template<typename Visit>
-void forRows(qsizetype rowCount, std::span<const qint32> rows, Visit visit)
+template<typename Visit> void forRows(qsizetype rowCount, std::span<const qint32> rows, Visit visit)
 {
     if (rows.empty()) {
         for (qsizetype row = 0; row < rowCount; ++row)

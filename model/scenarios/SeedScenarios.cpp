@@ -18,10 +18,9 @@ QByteArray burstLine(int index, double queueMs, double prefillEndShiftMs)
     const double start = index * 1000.0;
     const double prefillStart = start + 24 + queueMs;
     const double firstClient = prefillStart + 174;
-    return QStringLiteral(
-               R"({"request_id":"burst-%1","prompt_tokens":2048,"output_tokens":65,"client_send_ms":%2,)"
-               R"("gateway_arrival_ms":%3,"queue_enter_ms":%4,"prefill_start_ms":%5,"prefill_end_ms":%6,)"
-               R"("first_token_server_ms":%7,"first_token_client_ms":%8,"last_token_client_ms":%9})")
+    return QStringLiteral(R"({"request_id":"burst-%1","prompt_tokens":2048,"output_tokens":65,"client_send_ms":%2,)"
+                          R"("gateway_arrival_ms":%3,"queue_enter_ms":%4,"prefill_start_ms":%5,"prefill_end_ms":%6,)"
+                          R"("first_token_server_ms":%7,"first_token_client_ms":%8,"last_token_client_ms":%9})")
         .arg(index, 2, 10, QLatin1Char('0'))
         .arg(start)
         .arg(start + 18)

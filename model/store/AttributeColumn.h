@@ -19,7 +19,8 @@ public:
     enum class Kind { Categorical, Numeric };
 
     explicit AttributeColumn(QString name = {}, Kind kind = Kind::Categorical)
-        : m_name(std::move(name)), m_kind(kind)
+        : m_name(std::move(name))
+        , m_kind(kind)
     {
         m_values.append(QString());
     }
@@ -27,10 +28,7 @@ public:
     const QString &name() const { return m_name; }
     Kind kind() const { return m_kind; }
     bool isNumeric() const { return m_kind == Kind::Numeric; }
-    qsizetype rowCount() const
-    {
-        return static_cast<qsizetype>(isNumeric() ? m_numbers.size() : m_codes.size());
-    }
+    qsizetype rowCount() const { return static_cast<qsizetype>(isNumeric() ? m_numbers.size() : m_codes.size()); }
 
     // Categorical access.
     quint32 code(qsizetype row) const { return m_codes[static_cast<size_t>(row)]; }
@@ -50,10 +48,7 @@ public:
         return std::isnan(value) ? QString() : QString::number(value, 'g', 15);
     }
 
-    bool isPresent(qsizetype row) const
-    {
-        return isNumeric() ? !std::isnan(number(row)) : code(row) != 0;
-    }
+    bool isPresent(qsizetype row) const { return isNumeric() ? !std::isnan(number(row)) : code(row) != 0; }
 
     // Appending. Rows must be appended in order; padTo() fills absent rows.
     void padTo(qsizetype rows)
@@ -99,7 +94,7 @@ public:
             m_numbers.insert(m_numbers.end(), other.m_numbers.begin(), other.m_numbers.end());
             return;
         }
-        if (other.isNumeric()) {   // text here already: each number joins as its text
+        if (other.isNumeric()) { // text here already: each number joins as its text
             m_codes.reserve(m_codes.size() + other.m_numbers.size());
             for (const double value : other.m_numbers)
                 m_codes.push_back(std::isnan(value) ? 0 : internValue(QString::number(value, 'g', 15)));
@@ -153,10 +148,7 @@ public:
         m_numbers.shrink_to_fit();
     }
 
-    size_t memoryBytes() const
-    {
-        return m_codes.capacity() * sizeof(quint32) + m_numbers.capacity() * sizeof(double);
-    }
+    size_t memoryBytes() const { return m_codes.capacity() * sizeof(quint32) + m_numbers.capacity() * sizeof(double); }
 
 private:
     QString m_name;

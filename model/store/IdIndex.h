@@ -26,15 +26,13 @@ public:
     }
 
     // Returns the row already holding `id`, or inserts `row` and returns kNotFound.
-    template<typename IdOf>
-    qint64 findOrInsert(std::string_view id, quint32 row, IdOf &&idOf)
+    template<typename IdOf> qint64 findOrInsert(std::string_view id, quint32 row, IdOf &&idOf)
     {
         return findOrInsertHashed(id, hashOf(id), row, idOf);
     }
 
     // The same with `hash` == hashOf(id) already computed.
-    template<typename IdOf>
-    qint64 findOrInsertHashed(std::string_view id, quint64 hash, quint32 row, IdOf &&idOf)
+    template<typename IdOf> qint64 findOrInsertHashed(std::string_view id, quint64 hash, quint32 row, IdOf &&idOf)
     {
         if (m_slots.empty() || (m_size + 1) * 2 > m_slots.size())
             grow(idOf);
@@ -53,8 +51,7 @@ public:
     }
 
     // The row holding `id`, or kNotFound.
-    template<typename IdOf>
-    qint64 find(std::string_view id, IdOf &&idOf) const
+    template<typename IdOf> qint64 find(std::string_view id, IdOf &&idOf) const
     {
         if (m_slots.empty())
             return kNotFound;
@@ -93,8 +90,7 @@ public:
     }
 
 private:
-    template<typename IdOf>
-    void grow(IdOf &&idOf)
+    template<typename IdOf> void grow(IdOf &&idOf)
     {
         std::vector<quint64> old;
         old.swap(m_slots);

@@ -20,12 +20,18 @@ enum class Phase : int {
 inline constexpr int kPhaseCount = 7;
 
 inline constexpr std::array<Phase, kPhaseCount> kAllPhases = {
-    Phase::NetworkIn, Phase::Gateway,        Phase::Queue,  Phase::Prefill,
+    Phase::NetworkIn,   Phase::Gateway,        Phase::Queue,  Phase::Prefill,
     Phase::FirstDecode, Phase::NetworkToFirst, Phase::Stream,
 };
 
-inline constexpr Stamp phaseBegin(Phase phase) { return static_cast<Stamp>(static_cast<int>(phase)); }
-inline constexpr Stamp phaseEnd(Phase phase) { return static_cast<Stamp>(static_cast<int>(phase) + 1); }
+inline constexpr Stamp phaseBegin(Phase phase)
+{
+    return static_cast<Stamp>(static_cast<int>(phase));
+}
+inline constexpr Stamp phaseEnd(Phase phase)
+{
+    return static_cast<Stamp>(static_cast<int>(phase) + 1);
+}
 
 // Machine name, as the seed profiler and the JSON output spell it.
 inline QString phaseKey(Phase phase)
@@ -42,8 +48,8 @@ inline QString phaseKey(Phase phase)
 inline QString phaseLabel(Phase phase)
 {
     static const std::array<QString, kPhaseCount> labels = {
-        QStringLiteral("Network in"),  QStringLiteral("Gateway"),      QStringLiteral("Queue"),
-        QStringLiteral("Prefill"),     QStringLiteral("First decode"), QStringLiteral("Network to first token"),
+        QStringLiteral("Network in"), QStringLiteral("Gateway"),      QStringLiteral("Queue"),
+        QStringLiteral("Prefill"),    QStringLiteral("First decode"), QStringLiteral("Network to first token"),
         QStringLiteral("Stream"),
     };
     return labels[static_cast<size_t>(phase)];

@@ -12,8 +12,12 @@ inline constexpr int kSpanKindCount = 6;
 inline QString spanKindKey(SpanKind kind)
 {
     static const std::array<QString, kSpanKindCount> keys = {
-        QString(),                 QStringLiteral("internal"), QStringLiteral("server"),
-        QStringLiteral("client"),  QStringLiteral("producer"), QStringLiteral("consumer"),
+        QString(),
+        QStringLiteral("internal"),
+        QStringLiteral("server"),
+        QStringLiteral("client"),
+        QStringLiteral("producer"),
+        QStringLiteral("consumer"),
     };
     return keys[static_cast<size_t>(kind)];
 }

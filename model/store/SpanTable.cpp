@@ -8,8 +8,7 @@
 
 namespace {
 
-template<typename T>
-void permute(std::vector<T> &column, const std::vector<qint32> &order)
+template<typename T> void permute(std::vector<T> &column, const std::vector<qint32> &order)
 {
     std::vector<T> sorted;
     sorted.reserve(order.size());
@@ -161,13 +160,12 @@ qint32 SpanTable::appendScope(std::string_view name, std::string_view version,
     const auto first = static_cast<quint32>(m_sharedAttributes.size());
     for (const auto &attribute : attributes)
         m_sharedAttributes.push_back(makeAttribute(attribute.key, attribute.value, attribute.numeric));
-    m_scopes.push_back({m_strings.intern(name), m_strings.intern(version),
-                        {first, static_cast<quint32>(m_sharedAttributes.size())}});
+    m_scopes.push_back(
+        {m_strings.intern(name), m_strings.intern(version), {first, static_cast<quint32>(m_sharedAttributes.size())}});
     return static_cast<qint32>(m_scopes.size() - 1);
 }
 
-void SpanTable::setModelCall(ModelCall call, std::span<const qint64> serverTokens,
-                             std::span<const qint64> clientTokens)
+void SpanTable::setModelCall(ModelCall call, std::span<const qint64> serverTokens, std::span<const qint64> clientTokens)
 {
     call.span = static_cast<qint32>(rowCount() - 1);
     auto first = static_cast<quint32>(m_tokenTimes.size());

@@ -24,16 +24,16 @@ class SpanTable
 public:
     enum Flag : quint8 {
         NoFlags = 0,
-        Orphan = 1 << 0,      // parent id given but not present in the trace
-        Duplicate = 1 << 1,   // same span id seen before in this trace
-        Error = 1 << 2,       // status says error
-        Adopted = 1 << 3,     // an orphan attached to the span enclosing it (parent() is that span)
+        Orphan = 1 << 0,    // parent id given but not present in the trace
+        Duplicate = 1 << 1, // same span id seen before in this trace
+        Error = 1 << 2,     // status says error
+        Adopted = 1 << 3,   // an orphan attached to the span enclosing it (parent() is that span)
     };
 
     enum class EdgeKind : quint8 {
-        Dependency,     // explicit: `to` cannot start before `from` finishes
-        FollowsFrom,    // causal but non-blocking (Jaeger FOLLOWS_FROM, PRODUCER→CONSUMER)
-        Link,           // OTLP link without a dependency meaning
+        Dependency,  // explicit: `to` cannot start before `from` finishes
+        FollowsFrom, // causal but non-blocking (Jaeger FOLLOWS_FROM, PRODUCER→CONSUMER)
+        Link,        // OTLP link without a dependency meaning
     };
 
     struct Edge
@@ -47,9 +47,9 @@ public:
     // or an unexported span); kept so nothing is dropped silently.
     struct ExternalLink
     {
-        qint32 span = -1;          // the span that carries the link
-        quint32 traceId = 0;       // interned, normalised
-        quint32 spanId = 0;        // interned, normalised
+        qint32 span = -1;    // the span that carries the link
+        quint32 traceId = 0; // interned, normalised
+        quint32 spanId = 0;  // interned, normalised
         EdgeKind kind = EdgeKind::Link;
     };
 
@@ -85,7 +85,7 @@ public:
     {
         qint64 time = 0;
         quint32 name = 0;
-        AttributeRange attributes;   // into eventAttributes()
+        AttributeRange attributes; // into eventAttributes()
     };
 
     // Instrumentation scope shared by many spans.
@@ -93,7 +93,7 @@ public:
     {
         quint32 name = 0;
         quint32 version = 0;
-        AttributeRange attributes;   // into sharedAttributes()
+        AttributeRange attributes; // into sharedAttributes()
     };
 
     // What a model-call span knows about its own phases: the eight flat
@@ -104,8 +104,8 @@ public:
         qint32 span = -1;
         std::array<qint64, kStampCount> stamps{};
         qint64 lastTokenServer = kNoTime;
-        bool contentBearing = true;          // false: its tokens are not user-visible
-        AttributeRange serverTokens;         // into tokenTimes()
+        bool contentBearing = true;  // false: its tokens are not user-visible
+        AttributeRange serverTokens; // into tokenTimes()
         AttributeRange clientTokens;
     };
 
@@ -118,17 +118,17 @@ public:
         qint64 end = 0;
         std::string_view spanId;
         std::string_view name;
-        std::string_view operation;   // gen_ai.operation.name or the format's own kind
+        std::string_view operation; // gen_ai.operation.name or the format's own kind
         std::string_view service;
         SpanKind kind = SpanKind::Unspecified;
         SpanCategory category = SpanCategory::Other;
         SpanStatus status = SpanStatus::Unset;
         quint8 flags = NoFlags;
-        qint32 inputTokens = -1;      // -1: the span does not report usage
+        qint32 inputTokens = -1; // -1: the span does not report usage
         qint32 outputTokens = -1;
         qint32 resource = -1;
         qint32 scope = -1;
-        quint32 sourceLine = 0;       // 1-based line in the source file, 0 if unknown
+        quint32 sourceLine = 0; // 1-based line in the source file, 0 if unknown
     };
 
     qsizetype rowCount() const { return m_spanIds.size(); }
@@ -236,8 +236,7 @@ private:
     // Every column with one entry a span (not the ids' arena, nor the range
     // offsets): reorder, reserve, shrinkToFit and memoryBytes all visit them
     // here, so a new column cannot be left out of one of them.
-    template<typename Self, typename Visit>
-    static void visitRowColumns(Self &self, Visit &&visit)
+    template<typename Self, typename Visit> static void visitRowColumns(Self &self, Visit &&visit)
     {
         visit(self.m_workflow);
         visit(self.m_parent);
@@ -258,8 +257,7 @@ private:
         visit(self.m_modelCall);
     }
     // The other vectors: range offsets and what they index, shared tables.
-    template<typename Self, typename Visit>
-    static void visitOtherColumns(Self &self, Visit &&visit)
+    template<typename Self, typename Visit> static void visitOtherColumns(Self &self, Visit &&visit)
     {
         visit(self.m_attributeBegin);
         visit(self.m_attributes);
@@ -296,9 +294,9 @@ private:
     std::vector<qint32> m_resource;
     std::vector<qint32> m_scope;
     std::vector<qint32> m_modelCall;
-    std::vector<quint32> m_attributeBegin;   // rowCount() + 1 offsets
+    std::vector<quint32> m_attributeBegin; // rowCount() + 1 offsets
     std::vector<Attribute> m_attributes;
-    std::vector<quint32> m_eventBegin;       // rowCount() + 1 offsets
+    std::vector<quint32> m_eventBegin; // rowCount() + 1 offsets
     std::vector<Event> m_events;
     std::vector<Attribute> m_eventAttributes;
     std::vector<AttributeRange> m_resources;

@@ -27,9 +27,8 @@ inline constexpr qint64 kNoTime = std::numeric_limits<qint64>::min();
 inline const char *stampFieldName(Stamp stamp)
 {
     static constexpr std::array<const char *, kStampCount> names = {
-        "client_send_ms",         "gateway_arrival_ms",    "queue_enter_ms",
-        "prefill_start_ms",       "prefill_end_ms",        "first_token_server_ms",
-        "first_token_client_ms",  "last_token_client_ms",
+        "client_send_ms", "gateway_arrival_ms",    "queue_enter_ms",        "prefill_start_ms",
+        "prefill_end_ms", "first_token_server_ms", "first_token_client_ms", "last_token_client_ms",
     };
     return names[static_cast<size_t>(stamp)];
 }

@@ -13,11 +13,11 @@
 struct RejectedRecord
 {
     QString file;
-    qint64 line = 0;       // 1-based; 0 when the problem is not tied to a line
-    QString requestId;     // empty when it could not be read
-    QString field;         // empty when the problem is not tied to a field
+    qint64 line = 0;   // 1-based; 0 when the problem is not tied to a line
+    QString requestId; // empty when it could not be read
+    QString field;     // empty when the problem is not tied to a field
     QString reason;
-    QString spanId = {};   // set for a span record; requestId then holds its trace id
+    QString spanId = {}; // set for a span record; requestId then holds its trace id
     // When a failed request was sent, if the source says (AIPerf, vLLM bench):
     // lets the load view place failures in time. kNoTime otherwise.
     qint64 atNs = kNoTime;
@@ -49,7 +49,7 @@ public:
     std::vector<RejectedRecord> rejected;
     std::vector<LoadNotice> notices;
     QStringList sourceFiles;
-    QString format;   // "seed-jsonl", "otlp-json", ...
+    QString format; // "seed-jsonl", "otlp-json", ...
     // Why the requests' send times are not real arrivals (a format without
     // start times, whose loader put every request at t = 0); empty when
     // they are. The load view says this instead of drawing a false burst.

@@ -53,5 +53,5 @@ private:
     size_t m_blockUsed = kBlockBytes;
     size_t m_storedBytes = 0;
     std::vector<std::string_view> m_views;
-    IdIndex m_codes;   // code of each interned string, by its text
+    IdIndex m_codes; // code of each interned string, by its text
 };

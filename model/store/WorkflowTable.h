@@ -12,11 +12,11 @@
 // the RequestTable so it slices and forms exceedance sets like a request.
 struct WorkflowTable
 {
-    StringArena traceIds;              // normalised (lower-case hex where the source was hex)
+    StringArena traceIds; // normalised (lower-case hex where the source was hex)
     std::vector<qint32> firstSpan;
     std::vector<qint32> spanCount;
-    std::vector<qint32> rootSpan;      // earliest-starting span without a parent; -1 if every span is an orphan
-    std::vector<qint32> requestRow;    // -1 until summarised into a request lane
+    std::vector<qint32> rootSpan;   // earliest-starting span without a parent; -1 if every span is an orphan
+    std::vector<qint32> requestRow; // -1 until summarised into a request lane
 
     qsizetype rowCount() const { return traceIds.size(); }
 

@@ -12,10 +12,10 @@
 #include "analysis/classes/ClassColumn.h"
 #include "analysis/classes/ClassFilter.h"
 #include "analysis/classes/ClassTable.h"
-#include "analysis/stats/ColumnCache.h"
 #include "analysis/exceedance/ExceedanceAnalysis.h"
-#include "analysis/stats/Percentile.h"
 #include "analysis/requests/RequestSlice.h"
+#include "analysis/stats/ColumnCache.h"
+#include "analysis/stats/Percentile.h"
 #include "store/TraceStore.h"
 
 #include <QElapsedTimer>
@@ -43,8 +43,8 @@ std::shared_ptr<TraceStore> syntheticTrace(qsizetype requests)
     std::lognormal_distribution<double> chatOutput(5.0, 0.7);
     std::lognormal_distribution<double> docOutput(5.8, 0.6);
     std::exponential_distribution<double> gap(1.0 / 8.0);
-    const std::array<QString, 3> regions = {QStringLiteral("eu-west"), QStringLiteral("us-east"),
-                                            QStringLiteral("ap-south")};
+    const std::array<QString, 3> regions
+        = {QStringLiteral("eu-west"), QStringLiteral("us-east"), QStringLiteral("ap-south")};
     const std::array<double, 3> rtt = {12.0, 28.0, 85.0};
     double clock = 0.0;
     double serverFreeAt = 0.0;

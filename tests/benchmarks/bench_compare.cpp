@@ -52,8 +52,8 @@ std::shared_ptr<TraceStore> syntheticTrace(qsizetype requests, std::uint64_t see
     std::lognormal_distribution<double> chatOutput(5.0, 0.7);
     std::lognormal_distribution<double> docOutput(5.8, 0.6);
     std::exponential_distribution<double> gap(1.0 / 8.0);
-    const std::array<QString, 3> regions = {QStringLiteral("eu-west"), QStringLiteral("us-east"),
-                                            QStringLiteral("ap-south")};
+    const std::array<QString, 3> regions
+        = {QStringLiteral("eu-west"), QStringLiteral("us-east"), QStringLiteral("ap-south")};
     const std::array<double, 3> rtt = {12.0, 28.0, 85.0};
     double clock = 0.0;
     double serverFreeAt = 0.0;
@@ -241,7 +241,7 @@ int main(int argc, char *argv[])
 
     double q = 0.95;
     const Timing recompute = median(repeats * 3, [&] {
-        q = q == 0.95 ? 0.99 : 0.95;   // alternate, so every run is a change
+        q = q == 0.95 ? 0.99 : 0.95; // alternate, so every run is a change
         ComparisonSpec changed = spec;
         changed.q = q;
         comparison = TraceComparison::evaluate(*samples, changed);

@@ -76,7 +76,7 @@ GeneratedWorkflow generate(qint32 count, quint64 seed)
         workflow.end.push_back(end);
         return qint32(workflow.ids.size() - 1);
     };
-    add(-1, 1'000, 1'000'000'000'000);   // 1,000 s of agent work
+    add(-1, 1'000, 1'000'000'000'000); // 1,000 s of agent work
     // Breadth first: each span gets 0-8 children, either one after another
     // (steps) or side by side (parallel branches); 3% overflow their parent.
     for (qint32 next = 0; next < qint32(workflow.ids.size()) && qint32(workflow.ids.size()) < count; ++next) {
@@ -99,7 +99,7 @@ GeneratedWorkflow generate(qint32 count, quint64 seed)
                 end = start + uniform(length / 16, 5 * length / 16) * 2 + 1;
             }
             if (uniform(0, 99) < 3)
-                end += length / 10;   // clock skew: overflows the parent
+                end += length / 10; // clock skew: overflows the parent
             add(next, start, end);
         }
     }
@@ -127,7 +127,7 @@ std::vector<ReferenceSection> referenceCriticalPath(const GeneratedWorkflow &wor
 {
     const auto began = Clock::now();
     std::unordered_map<std::string, ReferenceSpan> spans;
-    std::vector<std::string> order;   // preorder, as the map is built by a tree walk
+    std::vector<std::string> order; // preorder, as the map is built by a tree walk
     for (size_t i = 0; i < workflow.ids.size(); ++i) {
         ReferenceSpan span;
         span.id = workflow.ids[i];
@@ -286,8 +286,8 @@ int main(int argc, char *argv[])
     std::printf("tracelane: graph to path %.3f s (%.3f s CPU); %zu sections; schedule %.1f MB (%.0f bytes/span), "
                 "RSS +%.0f MB\n",
                 ours, oursCpu, path.size(), double(schedule->memoryBytes()) / 1e6, perSpan, rssTracelane);
-    std::printf("           what-if (longest span on the path x0.5) saves %.3f ms of %.3f ms\n", double(outcome.e2eSaving()) / 1e6,
-                double(outcome.before.e2e()) / 1e6);
+    std::printf("           what-if (longest span on the path x0.5) saves %.3f ms of %.3f ms\n",
+                double(outcome.e2eSaving()) / 1e6, double(outcome.before.e2e()) / 1e6);
 
     if (argc > 3 && std::string(argv[3]) == "--no-reference")
         return 0;

@@ -141,8 +141,8 @@ QImage renderAggregateEveryColumn(const LaneFrameKey &key)
         return qRgb(mix(qRed(under), r), mix(qGreen(under), g), mix(qBlue(under), b));
     };
     for (int py = 0; py < image.height(); ++py) {
-        const auto [first, last] =
-            SwimlaneCoordinates::lanesInPixelRow(py, key.lanes, double(image.height()), layout.slotCount());
+        const auto [first, last]
+            = SwimlaneCoordinates::lanesInPixelRow(py, key.lanes, double(image.height()), layout.slotCount());
         if (first >= last)
             continue;
         activity.clear();
@@ -189,8 +189,8 @@ QImage renderAggregateEveryColumn(const LaneFrameKey &key)
 // (LaneRaster) against the every-column reference above.
 void benchAggregateRows(const std::shared_ptr<const LaneLayout> &layout, QSize size, int frames)
 {
-    std::printf("\naggregate frame image, %dx%d, one thread (median of %d): run walk vs every column\n",
-                size.width(), size.height(), frames);
+    std::printf("\naggregate frame image, %dx%d, one thread (median of %d): run walk vs every column\n", size.width(),
+                size.height(), frames);
     const qint64 mid = layout->slotCount() / 2;
     for (const qint64 count : {layout->slotCount(), qint64(100'000), qint64(10'000), qint64(1'000)}) {
         if (count > layout->slotCount())
@@ -241,9 +241,9 @@ void benchAggregateRows(const std::shared_ptr<const LaneLayout> &layout, QSize s
 
 struct PaintFigures
 {
-    double render = 0.0;   // building the frame image (a worker does this at 1M lanes)
-    double gui = 0.0;      // GUI-thread paint when the window just changed
-    double cached = 0.0;   // GUI-thread paint of an unchanged window + overlay (hover, selection)
+    double render = 0.0; // building the frame image (a worker does this at 1M lanes)
+    double gui = 0.0;    // GUI-thread paint when the window just changed
+    double cached = 0.0; // GUI-thread paint of an unchanged window + overlay (hover, selection)
 };
 
 PaintFigures measurePaint(ViewState &state, SwimlaneCanvas &canvas, TimeWindow window, LaneWindow lanes, int frames)
@@ -299,8 +299,8 @@ void benchPaint(const std::shared_ptr<TraceStore> &store, int frames, bool naive
     std::vector<qint32> members;
     for (qint32 row = 0; row < qint32(store->requests.rowCount()); row += 20)
         members.push_back(row);
-    state.setExceedance({Metric::Ttft, Boundary::Client, 0.0, QStringLiteral("every 20th"),
-                         RowSet::fromSortedUnique(members)});
+    state.setExceedance(
+        {Metric::Ttft, Boundary::Client, 0.0, QStringLiteral("every 20th"), RowSet::fromSortedUnique(members)});
     state.selectRow(qint32(store->requests.rowCount() / 2));
 
     const TimeWindow bounds = canvas.timeBounds();
@@ -319,8 +319,8 @@ void benchPaint(const std::shared_ptr<TraceStore> &store, int frames, bool naive
     std::printf("  full view:        GUI thread %6.2f ms new window, %5.2f ms unchanged (goal <= 16 ms);"
                 " frame image %6.1f ms on a worker\n",
                 full.gui, full.cached, full.render);
-    std::printf("  1,000-lane zoom:  GUI thread %6.2f ms new window, %5.2f ms unchanged (goal <= 8 ms)\n",
-                zoom.gui, zoom.cached);
+    std::printf("  1,000-lane zoom:  GUI thread %6.2f ms new window, %5.2f ms unchanged (goal <= 8 ms)\n", zoom.gui,
+                zoom.cached);
     if (naive) {
         const double naiveFull = paintEveryLaneNaively(*layout, bounds, all, canvas.size());
         const double naiveZoom = paintEveryLaneNaively(*layout, zoomWindow, zoomLanes, canvas.size());
@@ -360,7 +360,8 @@ void benchSort(const std::shared_ptr<TraceStore> &store, bool naive)
 {
     const RequestTable &table = store->requests;
     const RowSet all = RowSet::all(table.rowCount());
-    std::printf("\nrequest table, %lld rows (off the GUI thread, 2 threads)\n", static_cast<long long>(table.rowCount()));
+    std::printf("\nrequest table, %lld rows (off the GUI thread, 2 threads)\n",
+                static_cast<long long>(table.rowCount()));
     auto time = [&](const char *name, RequestColumn column, bool descending) {
         RequestQuery query;
         query.sorted = true;
@@ -401,8 +402,8 @@ void benchSort(const std::shared_ptr<TraceStore> &store, bool naive)
         clock.restart();
         proxy.sort(ttftColumn, Qt::DescendingOrder);
         const double ms = double(clock.nsecsElapsed()) / 1e6;
-        std::printf("  reference QSortFilterProxyModel, TTFT: %.0f ms on the GUI thread -> Tracelane %.1fx faster\n", ms,
-                    ms / ttft);
+        std::printf("  reference QSortFilterProxyModel, TTFT: %.0f ms on the GUI thread -> Tracelane %.1fx faster\n",
+                    ms, ms / ttft);
     }
 }
 
@@ -419,9 +420,9 @@ void benchResponsiveness(const QString &path)
     qint64 last = 0;
     qint64 lastCpu = 0;
     qint64 worst = 0;
-    qint64 worstCpu = 0;   // GUI-thread CPU time inside the worst gap
+    qint64 worstCpu = 0; // GUI-thread CPU time inside the worst gap
     qint64 worstAt = 0;
-    qint64 busiest = 0;   // most GUI-thread CPU time between two ticks
+    qint64 busiest = 0; // most GUI-thread CPU time between two ticks
     qint64 busiestAt = 0;
     int over50 = 0;
     int ticks = 0;

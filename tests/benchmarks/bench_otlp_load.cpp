@@ -29,7 +29,7 @@ int main(int argc, char *argv[])
     std::vector<double> seconds;
     LoadResult result;
     for (int i = 0; i < repeats; ++i) {
-        result = LoadResult();   // release the previous store before timing the next load
+        result = LoadResult(); // release the previous store before timing the next load
         QElapsedTimer timer;
         timer.start();
         result = TraceFileLoader::load(path, {});

@@ -40,7 +40,10 @@ double secondsSince(Clock::time_point start)
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-double cpuSeconds() { return double(std::clock()) / CLOCKS_PER_SEC; }
+double cpuSeconds()
+{
+    return double(std::clock()) / CLOCKS_PER_SEC;
+}
 
 double residentMb(const char *field)
 {
@@ -58,20 +61,23 @@ double residentMb(const char *field)
 class Generator
 {
 public:
-    Generator(SpanTraceBuilder &builder, unsigned seed) : m_builder(builder), m_rng(seed) {}
+    Generator(SpanTraceBuilder &builder, unsigned seed)
+        : m_builder(builder)
+        , m_rng(seed)
+    { }
 
     void workflow(qint64 index)
     {
         m_trace = hex(quint64(index) + 1, 32);
         m_spans = 0;
-        const qint64 origin = index * 50'000'000LL;   // one every 50 ms
+        const qint64 origin = index * 50'000'000LL; // one every 50 ms
         const bool slowTool = m_rng() % 100 < 5;
         const std::string root = nextId();
         qint64 t = origin + ms(1.0);
         for (int round = 0; round < 3; ++round) {
             t = leaf(root, "chat plan", "chat", "llm", t, ms(lognormal(250.0))) + ms(2.0);
-            t = leaf(root, "lookup_order " + std::to_string(100'000 + (m_rng() % 900'000)), "execute_tool", "orders",
-                     t, ms(lognormal(slowTool && round == 1 ? 4000.0 : 80.0)))
+            t = leaf(root, "lookup_order " + std::to_string(100'000 + (m_rng() % 900'000)), "execute_tool", "orders", t,
+                     ms(lognormal(slowTool && round == 1 ? 4000.0 : 80.0)))
                 + ms(2.0);
             // A retrieval fanned out to three shards in parallel.
             const std::string retrieve = nextId();
@@ -163,7 +169,7 @@ QHash<QString, double> naiveAttribution(const TraceStore &store, const std::vect
         if (!schedule)
             continue;
         ++*analysed;
-        const auto slack = schedule->slack();   // as the attribution's "slack when off the path" needs
+        const auto slack = schedule->slack(); // as the attribution's "slack when off the path" needs
         for (const auto &section : schedule->criticalPath()) {
             if (section.span < 0)
                 continue;
@@ -217,8 +223,8 @@ int main(int argc, char *argv[])
                                                 RequestSlice::all(store->requests.rowCount()), spec);
     const double setSeconds = secondsSince(step);
     step = Clock::now();
-    const PathAttribution attribution = PathAttribution::compute(*store, paths, keys, set.members, set.rest,
-                                                                 WorkflowPaths::Target::End);
+    const PathAttribution attribution
+        = PathAttribution::compute(*store, paths, keys, set.members, set.rest, WorkflowPaths::Target::End);
     const double attributionSeconds = secondsSince(step);
     step = Clock::now();
     const PathTree tree = PathTree::build(*store, paths, keys, set.members, set.rest, WorkflowPaths::Target::End);
@@ -263,7 +269,7 @@ int main(int argc, char *argv[])
                 "difference %.3f ms (tracelane %.3f ms)\n",
                 naiveSeconds, cpu, static_cast<long long>(analysed), naiveSuspect,
                 attribution.suspect ? attribution.keys[*attribution.suspect].differenceMs : 0.0);
-    std::printf("ratio: %.1fx (wall, tracelane on 2 threads vs naive on 1); peak RSS %.0f MB\n",
-                naiveSeconds / total, residentMb("VmHWM"));
+    std::printf("ratio: %.1fx (wall, tracelane on 2 threads vs naive on 1); peak RSS %.0f MB\n", naiveSeconds / total,
+                residentMb("VmHWM"));
     return 0;
 }

@@ -93,10 +93,11 @@ void guiExport(MainWindow &window, const QString &path)
     });
     bool done = false;
     bool ok = false;
-    const auto connection = QObject::connect(window.review(), &ReviewWiring::reportWritten, [&](bool success, const QString &) {
-        done = true;
-        ok = success;
-    });
+    const auto connection
+        = QObject::connect(window.review(), &ReviewWiring::reportWritten, [&](bool success, const QString &) {
+              done = true;
+              ok = success;
+          });
     probe.start();
     window.review()->exportReport(path);
     while (!done)

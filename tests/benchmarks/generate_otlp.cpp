@@ -79,9 +79,8 @@ void writeResourceHeader(Writer &w, const char *service)
 void writeSpan(Writer &w, const std::string &traceId, const SpanPlan &span, const char *model, int user)
 {
     w.line += "{\"traceId\":\"" + traceId + "\",\"spanId\":\"" + span.id + "\",\"parentSpanId\":\"" + span.parent
-        + "\",\"name\":\"" + span.name + "\",\"kind\":" + std::to_string(span.kind)
-        + ",\"startTimeUnixNano\":\"" + std::to_string(span.start) + "\",\"endTimeUnixNano\":\""
-        + std::to_string(span.end) + "\",\"attributes\":[";
+        + "\",\"name\":\"" + span.name + "\",\"kind\":" + std::to_string(span.kind) + ",\"startTimeUnixNano\":\""
+        + std::to_string(span.start) + "\",\"endTimeUnixNano\":\"" + std::to_string(span.end) + "\",\"attributes\":[";
     w.text("gen_ai.operation.name", span.operation);
     w.line += ',';
     w.text("gen_ai.system", "openai");
@@ -124,9 +123,9 @@ int main(int argc, char *argv[])
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
     const std::array<const char *, 3> models = {"gpt-4o-mini", "llama-3.1-70b", "mistral-small"};
-    const std::array<const char *, 4> tools = {"execute_tool search_web", "execute_tool get_weather",
-                                               "execute_tool run_sql", "execute_tool read_file"};
-    long long clock = 1'736'935'200'000'000'000LL;   // 2025-01-15, ns
+    const std::array<const char *, 4> tools
+        = {"execute_tool search_web", "execute_tool get_weather", "execute_tool run_sql", "execute_tool read_file"};
+    long long clock = 1'736'935'200'000'000'000LL; // 2025-01-15, ns
     long long written = 0;
     long long traces = 0;
     Writer w;
@@ -160,8 +159,8 @@ int main(int argc, char *argv[])
             at = chat.end + ms;
             spans.push_back(chat);
             if (r + 1 < rounds) {
-                SpanPlan tool{newId(), root.id, tools[size_t(rng() % tools.size())], "execute_tool", 1, at, 0, 0, 0,
-                              false};
+                SpanPlan tool{newId(), root.id, tools[size_t(rng() % tools.size())], "execute_tool", 1, at, 0, 0,
+                              0,       false};
                 tool.end = at + (5 + static_cast<long long>(unit(rng) * 800)) * ms;
                 at = tool.end + ms;
                 spans.push_back(tool);
@@ -193,8 +192,9 @@ int main(int argc, char *argv[])
         written += qint64(spans.size());
         ++traces;
         if (traces % 500 == 0) {
-            const std::string metrics = "{\"resourceMetrics\":[{\"resource\":{},\"scopeMetrics\":[{\"metrics\":[{"
-                                        "\"name\":\"queue.depth\",\"gauge\":{\"dataPoints\":[{\"asInt\":\"7\"}]}}]}]}]}\n";
+            const std::string metrics
+                = "{\"resourceMetrics\":[{\"resource\":{},\"scopeMetrics\":[{\"metrics\":[{"
+                  "\"name\":\"queue.depth\",\"gauge\":{\"dataPoints\":[{\"asInt\":\"7\"}]}}]}]}]}\n";
             std::fwrite(metrics.data(), 1, metrics.size(), out);
         }
     }

@@ -27,16 +27,16 @@ int main(int argc, char *argv[])
     }
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
-    std::lognormal_distribution<double> chatPrompt(6.0, 0.6);       // ~400 tokens
-    std::lognormal_distribution<double> docPrompt(8.8, 0.5);        // ~6.6k tokens
-    std::lognormal_distribution<double> chatOutput(5.0, 0.7);       // ~150 tokens
-    std::lognormal_distribution<double> docOutput(5.8, 0.6);        // ~330 tokens
-    std::exponential_distribution<double> gap(1.0 / 8.0);           // ~125 req/s mean
+    std::lognormal_distribution<double> chatPrompt(6.0, 0.6); // ~400 tokens
+    std::lognormal_distribution<double> docPrompt(8.8, 0.5);  // ~6.6k tokens
+    std::lognormal_distribution<double> chatOutput(5.0, 0.7); // ~150 tokens
+    std::lognormal_distribution<double> docOutput(5.8, 0.6);  // ~330 tokens
+    std::exponential_distribution<double> gap(1.0 / 8.0);     // ~125 req/s mean
     const std::array<const char *, 3> regions = {"eu-west", "us-east", "ap-south"};
     const std::array<double, 3> regionRttMs = {12.0, 28.0, 85.0};
     const std::array<const char *, 2> priorities = {"interactive", "batch"};
 
-    double clock = 1'700'000'000'000.0;   // epoch ms, like real exports
+    double clock = 1'700'000'000'000.0; // epoch ms, like real exports
     double serverFreeAt = clock;
     char line[768];
     for (long long i = 0; i < requests; ++i) {
@@ -56,7 +56,7 @@ int main(int argc, char *argv[])
         // Shared server: a request waits until the previous one's prefill is done.
         const double prefillStart = qMax(queueEnter, serverFreeAt);
         const double prefillEnd = prefillStart + prefillMs;
-        serverFreeAt = prefillStart + prefillMs * 0.08;   // batching overlaps most of it
+        serverFreeAt = prefillStart + prefillMs * 0.08; // batching overlaps most of it
         const double firstServer = prefillEnd + 9.0 + 3.0 * unit(rng);
         const double firstClient = firstServer + rtt / 2.0;
         const double perToken = 18.0 + 8.0 * unit(rng);
@@ -68,9 +68,8 @@ int main(int argc, char *argv[])
             "\"prefill_start_ms\":%.3f,\"prefill_end_ms\":%.3f,\"first_token_server_ms\":%.3f,"
             "\"first_token_client_ms\":%.3f,\"last_token_client_ms\":%.3f,"
             "\"region\":\"%s\",\"priority\":\"%s\",\"cached_prefix\":%s,\"workload_class\":\"%s\"}\n",
-            i, prompt, output, send, gateway, queueEnter, prefillStart, prefillEnd, firstServer, firstClient,
-            last, regions[region], priorities[document ? 1 : 0], cached ? "true" : "false",
-            document ? "document" : "chat");
+            i, prompt, output, send, gateway, queueEnter, prefillStart, prefillEnd, firstServer, firstClient, last,
+            regions[region], priorities[document ? 1 : 0], cached ? "true" : "false", document ? "document" : "chat");
         std::fwrite(line, 1, size_t(written), out);
     }
     return std::fclose(out) == 0 ? 0 : 1;

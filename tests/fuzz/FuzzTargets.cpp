@@ -23,8 +23,7 @@ namespace {
 using LoadFunction = LoadResult (*)(const QString &, const LoadOptions &, LoadControl *);
 
 // One loader on the input written as a file, one thread (deterministic).
-template<LoadFunction load>
-void loader(const uint8_t *data, size_t size)
+template<LoadFunction load> void loader(const uint8_t *data, size_t size)
 {
     static FuzzInput input;
     LoadOptions options;

@@ -16,9 +16,9 @@ struct PopulationSpec
 {
     std::uint64_t seed = 1;
     int requests = 900;
-    double meanGapMs = 100.0;                 // Poisson arrivals at 10 req/s
+    double meanGapMs = 100.0; // Poisson arrivals at 10 req/s
     QStringList regions = {QStringLiteral("eu"), QStringLiteral("us"), QStringLiteral("ap")};
-    QString queueScaledIn;                    // this region's queue is scaled by queueFactor
+    QString queueScaledIn; // this region's queue is scaled by queueFactor
     double queueFactor = 1.0;
     double promptFactor = 1.0;
     // Optional: pick the region of request i differently (class mix changes).
@@ -38,8 +38,8 @@ inline std::shared_ptr<TraceStore> makePopulation(const PopulationSpec &spec)
         double queue = random.lognormal(std::log(80.0), 0.6);
         if (region == spec.queueScaledIn)
             queue *= spec.queueFactor;
-        request.phasesMs = {random.uniform(5.0, 15.0),   random.uniform(2.0, 8.0),   queue,
-                            random.uniform(50.0, 150.0), random.uniform(10.0, 30.0), random.uniform(5.0, 15.0),
+        request.phasesMs = {random.uniform(5.0, 15.0),    random.uniform(2.0, 8.0),   queue,
+                            random.uniform(50.0, 150.0),  random.uniform(10.0, 30.0), random.uniform(5.0, 15.0),
                             random.uniform(500.0, 1500.0)};
         // Whole ms keep every stamp an exact number of ns.
         for (double &phase : request.phasesMs)

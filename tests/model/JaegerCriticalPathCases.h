@@ -52,7 +52,7 @@ inline std::vector<JaegerCriticalPathCase> load(const QString &path, QString *er
         QHash<QString, qint32> rowOf;
         for (const auto &span : spans) {
             const auto id = span.at("spanID").get<std::string>();
-            const qint64 start = span.at("startTime").get<qint64>() * 1000;   // µs → ns
+            const qint64 start = span.at("startTime").get<qint64>() * 1000; // µs → ns
             const qint64 duration = span.at("duration").get<qint64>() * 1000;
             SpanGraph::Span row;
             row.id = id;

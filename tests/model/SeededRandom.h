@@ -13,7 +13,9 @@
 class SeededRandom
 {
 public:
-    explicit SeededRandom(std::uint64_t seed) : m_engine(seed) {}
+    explicit SeededRandom(std::uint64_t seed)
+        : m_engine(seed)
+    { }
 
     // Uniform on (0, 1): 53 random bits, never exactly 0.
     double uniform() { return (double(m_engine() >> 11) + 0.5) / 9007199254740992.0; }

@@ -23,15 +23,15 @@ inline std::shared_ptr<SpanGraph> parse(const QString &spec, qint64 unit = 1000)
     auto graph = std::make_shared<SpanGraph>();
     QHash<QString, qint32> rowOf;
     std::vector<std::pair<QString, QString>> parents;
-    std::vector<std::string> ids;   // keep the bytes alive until appended
+    std::vector<std::string> ids; // keep the bytes alive until appended
     const auto entries = spec.split(QLatin1Char(';'), Qt::SkipEmptyParts);
     for (const QString &rawEntry : entries) {
         const QString entry = rawEntry.trimmed();
         if (entry.contains(QLatin1Char('>'))) {
             const bool hypothetical = entry.contains(QStringLiteral(">>"));
             const auto ends = entry.split(hypothetical ? QStringLiteral(">>") : QStringLiteral(">"));
-            graph->addDependency({rowOf.value(ends[0].trimmed(), -9), rowOf.value(ends[1].trimmed(), -9),
-                                  hypothetical});
+            graph->addDependency(
+                {rowOf.value(ends[0].trimmed(), -9), rowOf.value(ends[1].trimmed(), -9), hypothetical});
             continue;
         }
         const auto parts = entry.split(QLatin1Char(' '), Qt::SkipEmptyParts);

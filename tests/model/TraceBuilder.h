@@ -18,9 +18,9 @@ struct TestRequest
     std::array<double, kPhaseCount> phasesMs{1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 10.0};
     qint32 promptTokens = 100;
     qint32 outputTokens = 11;
-    std::vector<std::pair<QString, QString>> text;     // categorical attributes
-    std::vector<std::pair<QString, double>> numbers;   // numeric attributes
-    int missingStamp = -1;                             // a Stamp left unobserved
+    std::vector<std::pair<QString, QString>> text;   // categorical attributes
+    std::vector<std::pair<QString, double>> numbers; // numeric attributes
+    int missingStamp = -1;                           // a Stamp left unobserved
 
     TestRequest &with(const QString &name, const QString &value)
     {

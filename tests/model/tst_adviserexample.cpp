@@ -10,7 +10,7 @@
 namespace {
 
 constexpr qint64 kMs = 1'000'000;
-constexpr qint64 kT0 = 1'736'935'200'000'000'000LL;   // 2025-01-15T10:00:00Z
+constexpr qint64 kT0 = 1'736'935'200'000'000'000LL; // 2025-01-15T10:00:00Z
 
 QString example()
 {
@@ -59,8 +59,8 @@ void tst_AdviserExample::spans_data()
     const auto row = [](int index, const char *name, int parent, SpanCategory category, const char *operation,
                         qint64 start, qint64 duration) {
         QTest::newRow(name) << index << QStringLiteral("0000000000ad%1").arg(index + 1, 4, 16, QLatin1Char('0'))
-                            << QString::fromUtf8(name) << parent << category << QString::fromUtf8(operation)
-                            << start << duration;
+                            << QString::fromUtf8(name) << parent << category << QString::fromUtf8(operation) << start
+                            << duration;
     };
     row(0, "governed adviser response", -1, SpanCategory::Agent, "invoke_agent", 0, 5986);
     row(1, "inbound transit", 0, SpanCategory::Network, "network", 0, 70);
@@ -120,7 +120,7 @@ void tst_AdviserExample::modelCallPhasesAndTokens()
     QCOMPARE(first->stamps[size_t(Stamp::QueueEnter)], at(570));
     QCOMPARE(first->stamps[size_t(Stamp::PrefillStart)], at(1180));
     QCOMPARE(first->stamps[size_t(Stamp::PrefillEnd)], at(1465));
-    QCOMPARE(first->stamps[size_t(Stamp::FirstTokenServer)], kNoTime);   // the article does not split decode and return
+    QCOMPARE(first->stamps[size_t(Stamp::FirstTokenServer)], kNoTime); // the article does not split decode and return
     QCOMPARE(first->stamps[size_t(Stamp::FirstTokenClient)], at(1550));
     QCOMPARE(first->stamps[size_t(Stamp::LastTokenClient)], at(1946));
     // queue 610, prefill 285, first decode and return 85
@@ -147,7 +147,7 @@ void tst_AdviserExample::modelCallPhasesAndTokens()
         QCOMPARE(secondTokens[i] - secondTokens[i - 1], 24 * kMs);
     QCOMPARE(spans.outputTokens(9), 111);
     QVERIFY(second->contentBearing);
-    QCOMPARE(spans.modelCall(8), nullptr);   // the tool is not a model call
+    QCOMPARE(spans.modelCall(8), nullptr); // the tool is not a model call
 }
 
 void tst_AdviserExample::workflowMetrics()
@@ -166,8 +166,8 @@ void tst_AdviserExample::workflowMetrics()
     QCOMPARE(stamp(Stamp::PrefillStart), 1180);
     QCOMPARE(stamp(Stamp::PrefillEnd), 1465);
     QCOMPARE(stamp(Stamp::FirstTokenServer), -1);
-    QCOMPARE(stamp(Stamp::FirstTokenClient), 1550);   // client TTFT 1,550 ms
-    QCOMPARE(stamp(Stamp::LastTokenClient), 5986);    // E2E 5,986 ms
+    QCOMPARE(stamp(Stamp::FirstTokenClient), 1550); // client TTFT 1,550 ms
+    QCOMPARE(stamp(Stamp::LastTokenClient), 5986);  // E2E 5,986 ms
     QCOMPARE(requests.promptTokens(0), 2450);
     QCOMPARE(requests.outputTokens(0), 130);
     QCOMPARE(requests.attribute(QStringLiteral("workflow_type"))->text(0), QStringLiteral("governed adviser"));

@@ -1,13 +1,13 @@
-#include "support/TestData.h"
 #include "io/LoadControl.h"
 #include "io/TraceFileLoader.h"
+#include "support/TestData.h"
 
 #include <QTest>
 
 #include <cmath>
 
-using TestData::realdata;
 using TestData::fixture;
+using TestData::realdata;
 
 namespace {
 
@@ -58,10 +58,10 @@ void tst_AgentLoaders::formatsAreDetected_data()
     QTest::addColumn<QString>("file");
     QTest::addColumn<TraceFormat>("format");
     QTest::addColumn<QString>("storeFormat");
-    QTest::newRow("any-agent OpenAI") << realdata(QStringLiteral("any-agent/OPENAI_trace.json")) << TraceFormat::AnyAgent
-                                      << QStringLiteral("any-agent");
-    QTest::newRow("any-agent Google") << realdata(QStringLiteral("any-agent/GOOGLE_trace.json")) << TraceFormat::AnyAgent
-                                      << QStringLiteral("any-agent");
+    QTest::newRow("any-agent OpenAI") << realdata(QStringLiteral("any-agent/OPENAI_trace.json"))
+                                      << TraceFormat::AnyAgent << QStringLiteral("any-agent");
+    QTest::newRow("any-agent Google") << realdata(QStringLiteral("any-agent/GOOGLE_trace.json"))
+                                      << TraceFormat::AnyAgent << QStringLiteral("any-agent");
     QTest::newRow("Langfuse") << realdata(QStringLiteral("langfuse/microsoft-agent-2025-12-17.trace.json"))
                               << TraceFormat::Langfuse << QStringLiteral("langfuse");
 }
@@ -89,14 +89,14 @@ void tst_AgentLoaders::anyAgentIdsAreLossless()
     // 100927429609276267646756448943279827607 is beyond 2^53 and 2^64: a
     // double would round it; the id must come out exact.
     QCOMPARE(store.workflows.traceIdText(0), QStringLiteral("4bedea77bb33b9c5f280371eae21ea97"));
-    QCOMPARE(spans.spanIdText(0), QStringLiteral("8100d9dbee1f3e47"));   // 9295669169508793927
-    const qsizetype root = rowOf(spans, "ab08afea3548c547");            // 12324293800750531911
+    QCOMPARE(spans.spanIdText(0), QStringLiteral("8100d9dbee1f3e47")); // 9295669169508793927
+    const qsizetype root = rowOf(spans, "ab08afea3548c547");           // 12324293800750531911
     QCOMPARE(root, 5);
     QCOMPARE(store.workflows.rootSpan[0], 5);
     for (qsizetype row = 0; row < 5; ++row)
         QCOMPARE(spans.parent(row), 5);
     QCOMPARE(spans.parent(root), -1);
-    QCOMPARE(spans.category(0), SpanCategory::ModelCall);   // call_llm
+    QCOMPARE(spans.category(0), SpanCategory::ModelCall); // call_llm
     QCOMPARE(spans.operation(0), QStringLiteral("call_llm"));
     QCOMPARE(spans.category(1), SpanCategory::Tool);
     QCOMPARE(spans.category(root), SpanCategory::Agent);
@@ -110,13 +110,13 @@ void tst_AgentLoaders::anyAgentIdsAreLossless()
     QCOMPARE(spans.number(*spans.findAttribute(0, "gen_ai.usage.input_cost")), 2.69e-05);
     QCOMPARE(spans.attributeText(1, "gen_ai.tool.name"), QStringLiteral("get_current_time"));
     QCOMPARE(spans.service(0), QStringLiteral("unknown_service"));
-    QCOMPARE(spans.resources().size(), size_t(1));   // every span repeats it; kept once
+    QCOMPARE(spans.resources().size(), size_t(1)); // every span repeats it; kept once
     // 269 + 359 + 392 in, 16 + 14 + 46 out.
     QCOMPARE(store.requests.promptTokens(0), 1020);
     QCOMPARE(store.requests.outputTokens(0), 76);
     QCOMPARE(store.requests.stamp(0, Stamp::LastTokenClient) - store.requests.stamp(0, Stamp::ClientSend),
              1'227'250'000LL);
-    QCOMPARE(store.requests.stamp(0, Stamp::FirstTokenClient), kNoTime);   // no token times: no TTFT, not guessed
+    QCOMPARE(store.requests.stamp(0, Stamp::FirstTokenClient), kNoTime); // no token times: no TTFT, not guessed
 }
 
 void tst_AgentLoaders::anyAgentGoogleKeepsOrphans()
@@ -159,8 +159,8 @@ void tst_AgentLoaders::anyAgentGoogleKeepsOrphans()
 
 void tst_AgentLoaders::langfuseMetadataIsParsed()
 {
-    const LoadResult result =
-        TraceFileLoader::load(realdata(QStringLiteral("langfuse/microsoft-agent-2025-12-17.trace.json")), {});
+    const LoadResult result
+        = TraceFileLoader::load(realdata(QStringLiteral("langfuse/microsoft-agent-2025-12-17.trace.json")), {});
     QVERIFY(result.ok());
     const TraceStore &store = *result.store;
     const SpanTable &spans = store.spans;
@@ -177,7 +177,7 @@ void tst_AgentLoaders::langfuseMetadataIsParsed()
     QCOMPARE(spans.category(chat), SpanCategory::ModelCall);
     QCOMPARE(spans.category(tool), SpanCategory::Tool);
     // ISO-8601 with ms, exact.
-    QCOMPARE(spans.start(agent), 1'765'964'257'258'000'000LL);   // 2025-12-17T09:37:37.258Z
+    QCOMPARE(spans.start(agent), 1'765'964'257'258'000'000LL); // 2025-12-17T09:37:37.258Z
     QCOMPARE(spans.duration(agent), 4'364'000'000LL);
     QCOMPARE(spans.duration(tool), 0LL);
     // Attributes come out of the metadata string with their stringified values read back as numbers.

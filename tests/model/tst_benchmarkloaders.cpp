@@ -82,18 +82,21 @@ void tst_BenchmarkLoaders::aiperfMatchesItsOwnAggregate()
     QVERIFY2(result.ok(), qPrintable(result.fatalError));
     QCOMPARE(result.store->format, QStringLiteral("aiperf-jsonl"));
     const QJsonObject expected = readJson(realdata(QStringLiteral("aiperf/profile_export_aiperf.json")))
-                                     .value(QStringLiteral("records")).toObject().value(tag).toObject();
+                                     .value(QStringLiteral("records"))
+                                     .toObject()
+                                     .value(tag)
+                                     .toObject();
     const auto ours = summary(*result.store, Metric(metric));
     QCOMPARE(ours.n, expected.value(QStringLiteral("count")).toInteger());
-    for (const auto &[key, value] : {std::pair{"p50", ours.p50}, std::pair{"p90", ours.p90},
-                                     std::pair{"p95", ours.p95}, std::pair{"p99", ours.p99},
-                                     std::pair{"avg", ours.mean}, std::pair{"min", ours.min},
-                                     std::pair{"max", ours.max}}) {
+    for (const auto &[key, value] : {std::pair{"p50", ours.p50}, std::pair{"p90", ours.p90}, std::pair{"p95", ours.p95},
+                                     std::pair{"p99", ours.p99}, std::pair{"avg", ours.mean},
+                                     std::pair{"min", ours.min}, std::pair{"max", ours.max}}) {
         const double theirs = expected.value(QLatin1String(key)).toDouble();
-        QVERIFY2(close(value, theirs), qPrintable(QStringLiteral("%1 %2: ours %3, AIPerf %4")
-                                                      .arg(tag, QLatin1String(key))
-                                                      .arg(value, 0, 'g', 12)
-                                                      .arg(theirs, 0, 'g', 12)));
+        QVERIFY2(close(value, theirs),
+                 qPrintable(QStringLiteral("%1 %2: ours %3, AIPerf %4")
+                                .arg(tag, QLatin1String(key))
+                                .arg(value, 0, 'g', 12)
+                                .arg(theirs, 0, 'g', 12)));
     }
 }
 
@@ -106,7 +109,8 @@ void tst_BenchmarkLoaders::aiperfKeepsChunkTimesAndFailures()
     const auto &requests = result.store->requests;
     QCOMPARE(requests.rowCount(), 89);
     QCOMPARE(int(result.store->rejected.size()), 11);
-    QVERIFY(result.store->rejected[0].reason.startsWith(QStringLiteral("request failed: 499 RequestCancellationError")));
+    QVERIFY(
+        result.store->rejected[0].reason.startsWith(QStringLiteral("request failed: 499 RequestCancellationError")));
     // One client event per streamed chunk (a chunk may carry several tokens):
     // the first is the first token, the last the end of the response.
     const auto &tokens = requests.clientTokens();
@@ -144,14 +148,17 @@ void tst_BenchmarkLoaders::llmperfMatchesItsOwnSummary()
     const QJsonObject expected = readJson(realdata(QStringLiteral("llmperf-leaderboard/summary/bedrock_70b.json")));
     QCOMPARE(result.store->requests.rowCount(),
              expected.value(QStringLiteral("results_num_completed_requests")).toInteger());
-    QCOMPARE(qint64(result.store->rejected.size()), expected.value(QStringLiteral("results_number_errors")).toInteger());
+    QCOMPARE(qint64(result.store->rejected.size()),
+             expected.value(QStringLiteral("results_number_errors")).toInteger());
     const auto ttft = summary(*result.store, Metric::Ttft);
     const auto e2e = summary(*result.store, Metric::E2e);
     QVERIFY(close(ttft.p50 / 1000.0, expected.value(QStringLiteral("results_ttft_s_quantiles_p50")).toDouble()));
     QVERIFY(close(ttft.p95 / 1000.0, expected.value(QStringLiteral("results_ttft_s_quantiles_p95")).toDouble()));
     QVERIFY(close(ttft.p99 / 1000.0, expected.value(QStringLiteral("results_ttft_s_quantiles_p99")).toDouble()));
-    QVERIFY(close(e2e.p50 / 1000.0, expected.value(QStringLiteral("results_end_to_end_latency_s_quantiles_p50")).toDouble()));
-    QVERIFY(close(e2e.p95 / 1000.0, expected.value(QStringLiteral("results_end_to_end_latency_s_quantiles_p95")).toDouble()));
+    QVERIFY(close(e2e.p50 / 1000.0,
+                  expected.value(QStringLiteral("results_end_to_end_latency_s_quantiles_p50")).toDouble()));
+    QVERIFY(close(e2e.p95 / 1000.0,
+                  expected.value(QStringLiteral("results_end_to_end_latency_s_quantiles_p95")).toDouble()));
     QVERIFY(close(ttft.mean / 1000.0, expected.value(QStringLiteral("results_ttft_s_mean")).toDouble()));
     QVERIFY(!result.store->notices.empty());
     QVERIFY(result.store->notices.back().message.contains(QStringLiteral("no start times")));
@@ -222,8 +229,8 @@ void tst_BenchmarkLoaders::naiveDateTimes_data()
     QTest::addColumn<bool>("valid");
     QTest::addColumn<qint64>("ns");
     QTest::newRow("epoch") << QByteArray("1970-01-01 00:00:00") << true << Q_INT64_C(0);
-    QTest::newRow("seven fractional digits") << QByteArray("2023-11-16 18:17:03.9799600") << true
-                                             << Q_INT64_C(1700158623979960000);
+    QTest::newRow("seven fractional digits")
+        << QByteArray("2023-11-16 18:17:03.9799600") << true << Q_INT64_C(1700158623979960000);
     QTest::newRow("ISO T and Z") << QByteArray("2000-02-29T12:00:00.5Z") << true << Q_INT64_C(951825600500000000);
     QTest::newRow("before the epoch") << QByteArray("1969-12-31 23:59:59") << true << Q_INT64_C(-1000000000);
     QTest::newRow("month 13") << QByteArray("2023-13-01 00:00:00") << false << Q_INT64_C(0);
@@ -247,7 +254,7 @@ void tst_BenchmarkLoaders::malformed_data()
 {
     QTest::addColumn<QString>("file");
     QTest::addColumn<int>("loaded");
-    QTest::addColumn<QStringList>("reasons");   // "line|field|reason start" per rejected record
+    QTest::addColumn<QStringList>("reasons"); // "line|field|reason start" per rejected record
     QTest::newRow("AIPerf") << "aiperf-bad.jsonl" << 2
                             << QStringList{QStringLiteral("2||invalid JSON at column 51"),
                                            QStringLiteral("3|error|request failed: 500 ServerError: upstream failed"),

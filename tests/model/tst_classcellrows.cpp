@@ -5,8 +5,8 @@
 #include "analysis/classes/ClassCellRows.h"
 #include "analysis/classes/ClassColumn.h"
 #include "analysis/classes/ClassTable.h"
-#include "analysis/stats/ColumnCache.h"
 #include "analysis/requests/RequestSlice.h"
+#include "analysis/stats/ColumnCache.h"
 
 #include <QTest>
 
@@ -41,19 +41,18 @@ private slots:
 void tst_ClassCellRows::rowsPerCell_data()
 {
     QTest::addColumn<QStringList>("dimensions");
-    QTest::addColumn<QList<qint32>>("slice");   // empty: every row
-    QTest::addColumn<QStringList>("cells");     // "label: rows"
+    QTest::addColumn<QList<qint32>>("slice"); // empty: every row
+    QTest::addColumn<QStringList>("cells");   // "label: rows"
 
     QTest::newRow("one dimension, whole trace")
         << QStringList{QStringLiteral("region")} << QList<qint32>{}
         << QStringList{QStringLiteral("ap: 2 4 5"), QStringLiteral("eu: 0 1 3")};
-    QTest::newRow("two dimensions")
-        << QStringList{QStringLiteral("region"), QStringLiteral("kind")} << QList<qint32>{}
-        << QStringList{QStringLiteral("ap \u00b7 chat: 2 5"), QStringLiteral("ap \u00b7 doc: 4"),
-                       QStringLiteral("eu \u00b7 chat: 0 3"), QStringLiteral("eu \u00b7 doc: 1")};
-    QTest::newRow("within a slice")
-        << QStringList{QStringLiteral("kind")} << QList<qint32>{0, 1, 2}
-        << QStringList{QStringLiteral("chat: 0 2"), QStringLiteral("doc: 1")};
+    QTest::newRow("two dimensions") << QStringList{QStringLiteral("region"), QStringLiteral("kind")} << QList<qint32>{}
+                                    << QStringList{
+                                           QStringLiteral("ap \u00b7 chat: 2 5"), QStringLiteral("ap \u00b7 doc: 4"),
+                                           QStringLiteral("eu \u00b7 chat: 0 3"), QStringLiteral("eu \u00b7 doc: 1")};
+    QTest::newRow("within a slice") << QStringList{QStringLiteral("kind")} << QList<qint32>{0, 1, 2}
+                                    << QStringList{QStringLiteral("chat: 0 2"), QStringLiteral("doc: 1")};
 }
 
 void tst_ClassCellRows::rowsPerCell()
@@ -70,8 +69,8 @@ void tst_ClassCellRows::rowsPerCell()
         columns.push_back(ClassColumn::build(table, dimension));
     }
     const std::vector<qint32> members(slice.begin(), slice.end());
-    const RequestSlice scope = slice.isEmpty() ? RequestSlice::all(table.rowCount())
-                                               : RequestSlice::fromRows(table.rowCount(), members);
+    const RequestSlice scope
+        = slice.isEmpty() ? RequestSlice::all(table.rowCount()) : RequestSlice::fromRows(table.rowCount(), members);
     ColumnCache cache(store);
     const ClassTable classes = computeClassTable(*cache.metric(Metric::Ttft, Boundary::Client), columns, scope, {});
     const auto rows = classCellRows(classes, columns, scope);

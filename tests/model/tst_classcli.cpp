@@ -56,7 +56,8 @@ void tst_ClassCli::sliceTextIsExact()
     QCOMPARE(run.out, readText(fixture(QStringLiteral("mixture-by-workload.txt"))));
     // The figures that matter, spelled out so a changed golden file cannot hide them.
     QVERIFY(run.out.contains(QStringLiteral("Exceedance set: 10 requests above the overall p95 of 1452.5 ms")));
-    QVERIFY(run.out.contains(QStringLiteral("Warning: Mixture: the overall p95 TTFT is carried by workload = document.")));
+    QVERIFY(
+        run.out.contains(QStringLiteral("Warning: Mixture: the overall p95 TTFT is carried by workload = document.")));
 }
 
 void tst_ClassCli::sliceJsonFigures()
@@ -88,10 +89,10 @@ void tst_ClassCli::sliceJsonFigures()
 
 void tst_ClassCli::sliceTwoDimensionsWithAFilter()
 {
-    const auto document = runJson({QStringLiteral("slice"), fixture(QStringLiteral("mixture.jsonl")),
-                                   QStringLiteral("--by"), QStringLiteral("workload,prompt_band"),
-                                   QStringLiteral("--where"), QStringLiteral("region=eu"), QStringLiteral("--metric"),
-                                   QStringLiteral("e2e")});
+    const auto document
+        = runJson({QStringLiteral("slice"), fixture(QStringLiteral("mixture.jsonl")), QStringLiteral("--by"),
+                   QStringLiteral("workload,prompt_band"), QStringLiteral("--where"), QStringLiteral("region=eu"),
+                   QStringLiteral("--metric"), QStringLiteral("e2e")});
     QCOMPARE(document["metric"].get<std::string>(), std::string("e2e"));
     QCOMPARE(document["slice"].get<std::string>(), std::string("region = eu"));
     QCOMPARE(document["slice_requests"].get<qint64>(), qint64(100));
@@ -174,7 +175,8 @@ void tst_ClassCli::usageErrors_data()
         << QStringList{QStringLiteral("exceed"), file, QStringLiteral("--where"), QStringLiteral("region=mars")} << 2
         << "tracelane-cli: --where: region has no class 'mars' (classes: eu, us)\n";
     QTest::newRow("bad band edges")
-        << QStringList{QStringLiteral("slice"), file, QStringLiteral("--by"), QStringLiteral("prompt_band"),
+        << QStringList{QStringLiteral("slice"),          file,
+                       QStringLiteral("--by"),           QStringLiteral("prompt_band"),
                        QStringLiteral("--prompt-bands"), QStringLiteral("8k,2k")}
         << 2 << "tracelane-cli: --prompt-bands: band edges must be strictly ascending (2048 after 8192)\n";
 }

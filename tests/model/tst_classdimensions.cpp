@@ -68,9 +68,10 @@ void tst_ClassDimensions::dimensionsOfATrace()
                     .withNumber(QStringLiteral("tenant_tier"), 1));
     const auto store = builder.store();
     const auto dimensions = classDimensions(store->requests);
-    QCOMPARE(keysOf(dimensions), QStringList({QStringLiteral("region"), QStringLiteral("tenant_tier"),
-                                              QStringLiteral("prompt_band"), QStringLiteral("output_band"),
-                                              QStringLiteral("cached_prefix"), QStringLiteral("workflow_type")}));
+    QCOMPARE(
+        keysOf(dimensions),
+        QStringList({QStringLiteral("region"), QStringLiteral("tenant_tier"), QStringLiteral("prompt_band"),
+                     QStringLiteral("output_band"), QStringLiteral("cached_prefix"), QStringLiteral("workflow_type")}));
     QCOMPARE(dimensions[4].kind, ClassDimension::Kind::CachedPrefix);
     QCOMPARE(dimensions[5].kind, ClassDimension::Kind::WorkflowType);
     QCOMPARE(dimensions[5].label, QStringLiteral("Workflow type"));
@@ -94,8 +95,7 @@ void tst_ClassDimensions::tokenBandLabels_data()
     QTest::newRow("defaults") << QList<qint32>{512, 2048, 8192}
                               << QStringList{QStringLiteral("<512"), QStringLiteral("512\u20132k"),
                                              QStringLiteral("2k\u20138k"), QStringLiteral("\u22658k")};
-    QTest::newRow("one edge") << QList<qint32>{1000}
-                              << QStringList{QStringLiteral("<1k"), QStringLiteral("\u22651k")};
+    QTest::newRow("one edge") << QList<qint32>{1000} << QStringList{QStringLiteral("<1k"), QStringLiteral("\u22651k")};
     QTest::newRow("half k and plain") << QList<qint32>{300, 1536}
                                       << QStringList{QStringLiteral("<300"), QStringLiteral("300\u20131.5k"),
                                                      QStringLiteral("\u22651.5k")};
@@ -147,12 +147,12 @@ void tst_ClassDimensions::promptBands()
         builder.add(request);
     }
     TestRequest unknown;
-    unknown.promptTokens = 0;   // the source did not say
+    unknown.promptTokens = 0; // the source did not say
     builder.add(unknown);
     const auto column = columnFor(builder.store(), QStringLiteral("prompt_band"));
-    QCOMPARE(column.classes, QStringList({QStringLiteral("<512"), QStringLiteral("512\u20132k"),
-                                          QStringLiteral("2k\u20138k"), QStringLiteral("\u22658k"),
-                                          QStringLiteral("(none)")}));
+    QCOMPARE(column.classes,
+             QStringList({QStringLiteral("<512"), QStringLiteral("512\u20132k"), QStringLiteral("2k\u20138k"),
+                          QStringLiteral("\u22658k"), QStringLiteral("(none)")}));
     QCOMPARE(column.codes, std::vector<quint32>({0, 0, 1, 1, 2, 2, 3, 3, 4}));
 }
 
@@ -168,8 +168,9 @@ void tst_ClassDimensions::editedBands()
     bands.output = TokenBands({100});
     const auto column = columnFor(builder.store(), QStringLiteral("output_band"), bands);
     QCOMPARE(column.classes, QStringList({QStringLiteral("<100"), QStringLiteral("\u2265100")}));
-    QCOMPARE(labelsOf(column), QStringList({QStringLiteral("<100"), QStringLiteral("<100"),
-                                            QStringLiteral("\u2265100"), QStringLiteral("\u2265100")}));
+    QCOMPARE(labelsOf(column),
+             QStringList({QStringLiteral("<100"), QStringLiteral("<100"), QStringLiteral("\u2265100"),
+                          QStringLiteral("\u2265100")}));
 }
 
 void tst_ClassDimensions::cachedPrefixStatus_data()
@@ -181,12 +182,9 @@ void tst_ClassDimensions::cachedPrefixStatus_data()
                               << QStringList{QStringLiteral("true"), QStringLiteral("false"), QString()}
                               << QStringList{QStringLiteral("cached"), QStringLiteral("not cached"),
                                              QStringLiteral("(none)")};
-    QTest::newRow("hit and miss under another name") << "prefix_cache"
-                                                     << QStringList{QStringLiteral("miss"), QStringLiteral("HIT"),
-                                                                    QStringLiteral("partial")}
-                                                     << QStringList{QStringLiteral("not cached"),
-                                                                    QStringLiteral("cached"),
-                                                                    QStringLiteral("partial")};
+    QTest::newRow("hit and miss under another name")
+        << "prefix_cache" << QStringList{QStringLiteral("miss"), QStringLiteral("HIT"), QStringLiteral("partial")}
+        << QStringList{QStringLiteral("not cached"), QStringLiteral("cached"), QStringLiteral("partial")};
 }
 
 void tst_ClassDimensions::cachedPrefixStatus()
@@ -214,8 +212,8 @@ void tst_ClassDimensions::numericAttributeWithFewValuesIsCategorical()
     for (const double tier : {3.0, 1.0, 2.0, 10.0, 1.0})
         builder.add(TestRequest().withNumber(QStringLiteral("tenant_tier"), tier));
     const auto column = columnFor(builder.store(), QStringLiteral("tenant_tier"));
-    QCOMPARE(column.classes, QStringList({QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3"),
-                                          QStringLiteral("10")}));
+    QCOMPARE(column.classes,
+             QStringList({QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3"), QStringLiteral("10")}));
     QCOMPARE(column.codes, std::vector<quint32>({2, 0, 1, 3, 0}));
     // Cached-token counts: any is "cached".
     TraceBuilder tokens;
@@ -244,16 +242,16 @@ void tst_ClassDimensions::numericAttributeWithManyValuesIsBandedAtQuartiles()
     TraceBuilder builder;
     for (int i = 1; i <= 21; ++i)
         builder.add(TestRequest().withNumber(QStringLiteral("queue_depth"), i));
-    builder.add(TestRequest());   // no value
+    builder.add(TestRequest()); // no value
     const auto column = columnFor(builder.store(), QStringLiteral("queue_depth"));
     // Quartiles of 1..21 by the seed's interpolation: 6, 11, 16.
-    QCOMPARE(column.classes, QStringList({QStringLiteral("<6"), QStringLiteral("6\u201311"),
-                                          QStringLiteral("11\u201316"), QStringLiteral("\u226516"),
-                                          QStringLiteral("(none)")}));
-    QCOMPARE(column.codes[4], 0u);    // 5
-    QCOMPARE(column.codes[5], 1u);    // 6
-    QCOMPARE(column.codes[15], 3u);   // 16
-    QCOMPARE(column.codes[21], 4u);   // absent
+    QCOMPARE(column.classes,
+             QStringList({QStringLiteral("<6"), QStringLiteral("6\u201311"), QStringLiteral("11\u201316"),
+                          QStringLiteral("\u226516"), QStringLiteral("(none)")}));
+    QCOMPARE(column.codes[4], 0u);  // 5
+    QCOMPARE(column.codes[5], 1u);  // 6
+    QCOMPARE(column.codes[15], 3u); // 16
+    QCOMPARE(column.codes[21], 4u); // absent
 }
 
 void tst_ClassDimensions::textClassesSortNaturallyWithNoneLast()
@@ -268,9 +266,9 @@ void tst_ClassDimensions::textClassesSortNaturallyWithNoneLast()
         builder.add(request);
     }
     const auto column = columnFor(builder.store(), QStringLiteral("route"));
-    QCOMPARE(column.classes, QStringList({QStringLiteral("7"), QStringLiteral("10"), QStringLiteral("alpha"),
-                                          QStringLiteral("Beta"), QStringLiteral("node-10"),
-                                          QStringLiteral("node-2"), QStringLiteral("(none)")}));
+    QCOMPARE(column.classes,
+             QStringList({QStringLiteral("7"), QStringLiteral("10"), QStringLiteral("alpha"), QStringLiteral("Beta"),
+                          QStringLiteral("node-10"), QStringLiteral("node-2"), QStringLiteral("(none)")}));
 }
 
 void tst_ClassDimensions::filterSelectsClasses()
@@ -299,8 +297,10 @@ void tst_ClassDimensions::filterErrors_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("error");
-    QTest::newRow("unknown dimension") << "route=a" << "no class dimension 'route' in this trace";
-    QTest::newRow("unknown class") << "region=mars" << "region has no class 'mars' (classes: eu, us)";
+    QTest::newRow("unknown dimension") << "route=a"
+                                       << "no class dimension 'route' in this trace";
+    QTest::newRow("unknown class") << "region=mars"
+                                   << "region has no class 'mars' (classes: eu, us)";
 }
 
 void tst_ClassDimensions::filterErrors()

@@ -3,9 +3,9 @@
 #include "analysis/classes/ClassColumn.h"
 #include "analysis/classes/ClassFilter.h"
 #include "analysis/classes/ClassTable.h"
+#include "analysis/requests/RequestSlice.h"
 #include "analysis/stats/ColumnCache.h"
 #include "analysis/stats/Percentile.h"
-#include "analysis/requests/RequestSlice.h"
 #include "io/TraceFileLoader.h"
 
 #include <QTest>
@@ -124,8 +124,7 @@ void tst_ClassTable::percentilesAndIntervals_data()
     QTest::newRow("ap-south p95: too few (n<72)") << "ap-south" << 2 << qint64(10) << 100.5 << true << kNan << kNan;
     QTest::newRow("overall p50: X(45)..X(66)") << "overall" << 0 << qint64(110) << 55.5 << false << 46.0 << 65.0;
     QTest::newRow("overall p90: X(92)..X(106)") << "overall" << 1 << qint64(110) << 95.1 << false << 89.0 << 102.0;
-    QTest::newRow("overall p95: X(100)..X(109)") << "overall" << 2 << qint64(110) << 100.55 << false << 96.0
-                                                 << 105.0;
+    QTest::newRow("overall p95: X(100)..X(109)") << "overall" << 2 << qint64(110) << 100.55 << false << 96.0 << 105.0;
     QTest::newRow("overall p99: too few") << "overall" << 3 << qint64(110) << 104.91 << true << kNan << kNan;
 }
 
@@ -175,7 +174,7 @@ void tst_ClassTable::sharesOfRequestsAndOfTheExceedanceSet()
     QCOMPARE(table.cells[1].label(), QStringLiteral("eu-west"));
     QCOMPARE(table.sliceRequests, qint64(110));
     QCOMPARE(table.exceedanceThreshold, 100.55);
-    QCOMPARE(table.exceedanceSize, qint64(6));   // 101..105 from eu-west, 105 from ap-south
+    QCOMPARE(table.exceedanceSize, qint64(6)); // 101..105 from eu-west, 105 from ap-south
     QCOMPARE(table.cells[0].exceedanceCount, qint64(1));
     QCOMPARE(table.cells[1].exceedanceCount, qint64(5));
     QCOMPARE(table.cells[0].exceedanceShare, 1.0 / 6.0);
@@ -224,23 +223,24 @@ void tst_ClassTable::mixtureIsNamed()
 void tst_ClassTable::mixtureRule_data()
 {
     QTest::addColumn<QString>("by");
-    QTest::addColumn<QString>("named");      // empty: no warning
+    QTest::addColumn<QString>("named"); // empty: no warning
     QTest::addColumn<qint64>("count");
     QTest::addColumn<double>("requestShare");
     QTest::addColumn<double>("lift");
     // Issue 9, 7: a third of the traffic and the whole tail. The old rule
     // (the class at most 25% of requests) said nothing.
     QTest::newRow("region: a third of requests, all of the set")
-        << "region" << "region = ap-south" << qint64(13) << 84.0 / 250.0 << 250.0 / 84.0;
+        << "region"
+        << "region = ap-south" << qint64(13) << 84.0 / 250.0 << 250.0 / 84.0;
     // Split finer, each ap-south cell holds about half of the set (7 and 6
     // of 13) at about 17% of requests, which alone would qualify; the region
     // explains the whole set and is named instead.
     QTest::newRow("region x priority: the region, not a half cell")
-        << "region,priority" << "region = ap-south (every priority together)" << qint64(13) << 84.0 / 250.0
-        << 250.0 / 84.0;
+        << "region,priority"
+        << "region = ap-south (every priority together)" << qint64(13) << 84.0 / 250.0 << 250.0 / 84.0;
     QTest::newRow("priority x region: the same, whichever comes first")
-        << "priority,region" << "region = ap-south (every priority together)" << qint64(13) << 84.0 / 250.0
-        << 250.0 / 84.0;
+        << "priority,region"
+        << "region = ap-south (every priority together)" << qint64(13) << 84.0 / 250.0 << 250.0 / 84.0;
     // Priority is half the traffic and 7 of 13 of the set: no mixture.
     QTest::newRow("priority: no mixture") << "priority" << QString() << qint64(0) << 0.0 << 0.0;
 }
@@ -270,7 +270,8 @@ void tst_ClassTable::mixtureRule()
     QCOMPARE(table.mixture->lift(), lift);
     QVERIFY2(table.mixture->text(table).contains(
                  QStringLiteral("is carried by %1. 13 of the 13 requests above it (100%) are in that class, which is "
-                                "33.6% of all requests: 3.0 times its share.").arg(named)),
+                                "33.6% of all requests: 3.0 times its share.")
+                     .arg(named)),
              qPrintable(table.mixture->text(table)));
 }
 
@@ -304,8 +305,9 @@ void tst_ClassTable::twoDimensions()
     QStringList labels;
     for (const auto &cell : table.cells)
         labels << cell.label() + QStringLiteral(":") + QString::number(cell.requests);
-    QCOMPARE(labels, QStringList({QStringLiteral("chat \u00b7 eu:90"), QStringLiteral("chat \u00b7 us:90"),
-                                  QStringLiteral("document \u00b7 eu:10"), QStringLiteral("document \u00b7 us:10")}));
+    QCOMPARE(labels,
+             QStringList({QStringLiteral("chat \u00b7 eu:90"), QStringLiteral("chat \u00b7 us:90"),
+                          QStringLiteral("document \u00b7 eu:10"), QStringLiteral("document \u00b7 us:10")}));
     QCOMPARE(table.dimensions.size(), size_t(2));
     // Documents split 5/5 between regions: each cell of 5% of requests holds
     // half of the tail, enough to call a mixture, but the workload on its own
@@ -318,7 +320,8 @@ void tst_ClassTable::twoDimensions()
     QCOMPARE(table.mixture->cell, qsizetype(-1));
     QCOMPARE(table.mixture->exceedanceShare, 1.0);
     QCOMPARE(table.mixture->requestShare, 0.1);
-    QVERIFY(table.mixture->text(table).contains(QStringLiteral("carried by workload = document (every region together).")));
+    QVERIFY(
+        table.mixture->text(table).contains(QStringLiteral("carried by workload = document (every region together).")));
 }
 
 void tst_ClassTable::sliceRestrictsEveryFigure()
@@ -347,7 +350,7 @@ void tst_ClassTable::undefinedMetricValuesAreNotObservations()
     TraceBuilder builder;
     for (int i = 0; i < 8; ++i) {
         TestRequest request = withTtft(10.0 + i).with(QStringLiteral("tier"), QStringLiteral("a"));
-        request.outputTokens = i < 3 ? 1 : 5;   // ITL undefined for one-token answers
+        request.outputTokens = i < 3 ? 1 : 5; // ITL undefined for one-token answers
         builder.add(request);
     }
     const auto store = builder.store();
@@ -356,7 +359,7 @@ void tst_ClassTable::undefinedMetricValuesAreNotObservations()
     QCOMPARE(table.cells[0].requests, qint64(8));
     QCOMPARE(table.cells[0].n, qint64(5));
     QCOMPARE(table.cells[0].requestShare, 1.0);
-    QCOMPARE(table.cells[0].quantiles[0].value, 2.5);   // stream 10 ms over 4 gaps
+    QCOMPARE(table.cells[0].quantiles[0].value, 2.5);     // stream 10 ms over 4 gaps
     QCOMPARE(table.cells[0].quantiles[0].tooFew(), true); // n=5 < 6
 }
 

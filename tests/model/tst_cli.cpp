@@ -1,7 +1,7 @@
 // Runs the tracelane-cli binary the way a script would.
 
-#include "support/TestData.h"
 #include "support/CliRun.h"
+#include "support/TestData.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -52,8 +52,8 @@ void tst_Cli::analysePrintsSeedReport()
 
 void tst_Cli::analyseJsonHasEveryFigure()
 {
-    const CliRun run = runCli({QStringLiteral("analyse"), QStringLiteral("--json"),
-                            fixture(QStringLiteral("seed/burst.jsonl"))});
+    const CliRun run
+        = runCli({QStringLiteral("analyse"), QStringLiteral("--json"), fixture(QStringLiteral("seed/burst.jsonl"))});
     QCOMPARE(run.exitCode, 0);
     QJsonParseError error;
     const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8(), &error).object();
@@ -65,7 +65,8 @@ void tst_Cli::analyseJsonHasEveryFigure()
     QCOMPARE(ttft.value(QStringLiteral("n")).toInt(), 10);
     QVERIFY(qFuzzyCompare(ttft.value(QStringLiteral("p50")).toDouble(), 265.5));
     QCOMPARE(ttft.value(QStringLiteral("max")).toDouble(), 718.0);
-    const QJsonObject queue = json.value(QStringLiteral("phase_means_ms")).toObject().value(QStringLiteral("queue")).toObject();
+    const QJsonObject queue
+        = json.value(QStringLiteral("phase_means_ms")).toObject().value(QStringLiteral("queue")).toObject();
     QVERIFY(qFuzzyCompare(queue.value(QStringLiteral("mean_ms")).toDouble(), 151.7));
     QCOMPARE(json.value(QStringLiteral("dominant_e2e_phase")).toObject().value(QStringLiteral("phase")).toString(),
              QStringLiteral("stream"));
@@ -75,7 +76,7 @@ void tst_Cli::analyseJsonHasEveryFigure()
 void tst_Cli::boundaryOptionChangesTtft()
 {
     const CliRun run = runCli({QStringLiteral("analyse"), QStringLiteral("--boundary"), QStringLiteral("engine"),
-                            fixture(QStringLiteral("seed/burst.jsonl"))});
+                               fixture(QStringLiteral("seed/burst.jsonl"))});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains(QStringLiteral("engine boundary (prefill start \u2192 first server token)")));
     QVERIFY(run.out.contains(QStringLiteral("p95 TTFT: 156.0 ms  [engine boundary, n=10]")));
@@ -96,7 +97,7 @@ void tst_Cli::rejectedRecordsAreSummarised()
 void tst_Cli::strictModeFails()
 {
     const CliRun run = runCli({QStringLiteral("analyse"), QStringLiteral("--strict"),
-                            fixture(QStringLiteral("malformed/zero-tokens.jsonl"))});
+                               fixture(QStringLiteral("malformed/zero-tokens.jsonl"))});
     QCOMPARE(run.exitCode, 1);
     QVERIFY(run.out.isEmpty());
     QVERIFY2(run.err.contains(QStringLiteral("strict mode: zero-tokens.jsonl:2: request r-002")), qPrintable(run.err));
@@ -107,16 +108,17 @@ void tst_Cli::errors_data()
     addCliErrorColumns();
     QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << 2
                                      << QStringLiteral("unknown command 'frobnicate'");
-    QTest::newRow("analyse without file") << QStringList{QStringLiteral("analyse")} << 2
-                                          << QStringLiteral("expected exactly one FILE");
+    QTest::newRow("analyse without file")
+        << QStringList{QStringLiteral("analyse")} << 2 << QStringLiteral("expected exactly one FILE");
     QTest::newRow("unknown option") << QStringList{QStringLiteral("--bogus")} << 2
                                     << QStringLiteral("Unknown option 'bogus'");
     QTest::newRow("bad boundary") << QStringList{QStringLiteral("analyse"), QStringLiteral("--boundary"),
                                                  QStringLiteral("moon"), fixture(QStringLiteral("seed/burst.jsonl"))}
                                   << 2 << QStringLiteral("unknown boundary 'moon'");
-    QTest::newRow("missing file") << QStringList{QStringLiteral("analyse"), QStringLiteral("/nonexistent.jsonl")}
-                                  << 1 << QStringLiteral("/nonexistent.jsonl: no such file");
-    QTest::newRow("empty file") << QStringList{QStringLiteral("analyse"), fixture(QStringLiteral("malformed/empty.jsonl"))}
+    QTest::newRow("missing file") << QStringList{QStringLiteral("analyse"), QStringLiteral("/nonexistent.jsonl")} << 1
+                                  << QStringLiteral("/nonexistent.jsonl: no such file");
+    QTest::newRow("empty file") << QStringList{QStringLiteral("analyse"),
+                                               fixture(QStringLiteral("malformed/empty.jsonl"))}
                                 << 1 << QStringLiteral("the file is empty");
     QTest::newRow("nothing valid") << QStringList{QStringLiteral("analyse"),
                                                   fixture(QStringLiteral("malformed/utf16.jsonl"))}

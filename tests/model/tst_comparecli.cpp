@@ -2,8 +2,8 @@
 // at a time, the JSON every figure goes to, and the messages for what cannot
 // be compared (see tests/data/compare/make_fixtures.py for the fixtures).
 
-#include "support/TestData.h"
 #include "support/CliRun.h"
+#include "support/TestData.h"
 
 #include <QProcess>
 #include <QTest>
@@ -55,8 +55,9 @@ private slots:
 
 void tst_CompareCli::twoFilesByRegion()
 {
-    const CliRun run = runCompare({fixture(QStringLiteral("baseline.jsonl")), fixture(QStringLiteral("candidate.jsonl")),
-                               QStringLiteral("--by"), QStringLiteral("region")});
+    const CliRun run
+        = runCompare({fixture(QStringLiteral("baseline.jsonl")), fixture(QStringLiteral("candidate.jsonl")),
+                      QStringLiteral("--by"), QStringLiteral("region")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.startsWith(QStringLiteral("Before and after: p95 TTFT in ms, client boundary")));
     QVERIFY(run.out.contains(QStringLiteral("Baseline:  baseline.jsonl (seed JSONL, 600 requests, 0 rejected)")));
@@ -107,7 +108,7 @@ void tst_CompareCli::twoFilesJson()
         sum += phase["change_ns"].get<qint64>();
     QCOMPARE(sum, json["phase_shift"]["total_change_ns"].get<qint64>());
     QVERIFY(json["workload"]["warnings"].empty());
-    QVERIFY(json["workload"]["checks"].size() == 6);   // rate, burstiness, peak, 2 x tokens, mix by region
+    QVERIFY(json["workload"]["checks"].size() == 6); // rate, burstiness, peak, 2 x tokens, mix by region
 }
 
 void tst_CompareCli::oneFileSplitAtTime_data()
@@ -152,9 +153,9 @@ void tst_CompareCli::oneFileSplitByClass()
 
 void tst_CompareCli::predictionAndSlo()
 {
-    const CliRun run = runCompare({fixture(QStringLiteral("baseline.jsonl")), fixture(QStringLiteral("candidate.jsonl")),
-                               QStringLiteral("--predicted-saving"), QStringLiteral("1000"), QStringLiteral("--slo"),
-                               QStringLiteral("400")});
+    const CliRun run = runCompare({fixture(QStringLiteral("baseline.jsonl")),
+                                   fixture(QStringLiteral("candidate.jsonl")), QStringLiteral("--predicted-saving"),
+                                   QStringLiteral("1000"), QStringLiteral("--slo"), QStringLiteral("400")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains(QStringLiteral("Prediction: predicted saving 1000.0 ms, observed ")));
     QVERIFY(run.out.contains(QStringLiteral("smaller than predicted")));
@@ -178,11 +179,16 @@ void tst_CompareCli::usageErrors_data()
     QTest::newRow("one file, no split") << QStringList{base} << "expected BASELINE and CANDIDATE files";
     QTest::newRow("two files and a split") << QStringList{base, cand, QStringLiteral("--split-at"), QStringLiteral("5")}
                                            << "a split compares one FILE with itself";
-    QTest::newRow("both kinds of split")
-        << QStringList{base, QStringLiteral("--split-at"), QStringLiteral("5"), QStringLiteral("--baseline-where"),
-                       QStringLiteral("region=eu"), QStringLiteral("--candidate-where"), QStringLiteral("region=us")}
-        << "either by class";
-    QTest::newRow("half a class split") << QStringList{base, QStringLiteral("--baseline-where"), QStringLiteral("region=eu")}
+    QTest::newRow("both kinds of split") << QStringList{base,
+                                                        QStringLiteral("--split-at"),
+                                                        QStringLiteral("5"),
+                                                        QStringLiteral("--baseline-where"),
+                                                        QStringLiteral("region=eu"),
+                                                        QStringLiteral("--candidate-where"),
+                                                        QStringLiteral("region=us")}
+                                         << "either by class";
+    QTest::newRow("half a class split") << QStringList{base, QStringLiteral("--baseline-where"),
+                                                       QStringLiteral("region=eu")}
                                         << "--baseline-where and --candidate-where go together";
     QTest::newRow("bad time") << QStringList{base, QStringLiteral("--split-at"), QStringLiteral("soon")}
                               << "--split-at: 'soon' is not a time";
@@ -193,9 +199,9 @@ void tst_CompareCli::usageErrors_data()
     QTest::newRow("unknown value") << QStringList{base, QStringLiteral("--baseline-where"), QStringLiteral("region=eu"),
                                                   QStringLiteral("--candidate-where"), QStringLiteral("region=mars")}
                                    << "candidate: ";
-    QTest::newRow("three dimensions")
-        << QStringList{base, cand, QStringLiteral("--by"), QStringLiteral("region,variant,prompt_band")}
-        << "--by takes at most two dimensions";
+    QTest::newRow("three dimensions") << QStringList{base, cand, QStringLiteral("--by"),
+                                                     QStringLiteral("region,variant,prompt_band")}
+                                      << "--by takes at most two dimensions";
 }
 
 void tst_CompareCli::usageErrors()
@@ -217,7 +223,8 @@ void tst_CompareCli::cannotCompare_data()
                        realdata(QStringLiteral("vllm-bench/serving_meta-llama-Llama-3.3-70B-Instruct_tp8_pp1_sharegpt_"
                                                "qps_01.json")),
                        QStringLiteral("--metric"), QStringLiteral("queue")}
-        << "cannot compare: Queue is not observed in the candidate (vllm-bench-json); both sides observe: ttft, itl, e2e";
+        << "cannot compare: Queue is not observed in the candidate (vllm-bench-json); both sides observe: ttft, itl, "
+           "e2e";
     QTest::newRow("a boundary the candidate lacks")
         << QStringList{base,
                        realdata(QStringLiteral("llm-d-benchmark/llm-d-70b-2replicas/LMBench_sharegpt_output_1.csv")),
@@ -226,16 +233,17 @@ void tst_CompareCli::cannotCompare_data()
     QTest::newRow("workflows against requests")
         << QStringList{QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/adviser.otlp.json"), base}
         << "the baseline holds agent workflows (otlp-json) and the candidate single requests (seed-jsonl)";
-    QTest::newRow("split leaves one side empty") << QStringList{base, QStringLiteral("--split-at"), QStringLiteral("1h")}
-                                                 << "the candidate (baseline.jsonl, requests sent at or after t = "
-                                                    "3600000.000 ms) has no requests to compare";
+    QTest::newRow("split leaves one side empty")
+        << QStringList{base, QStringLiteral("--split-at"), QStringLiteral("1h")}
+        << "the candidate (baseline.jsonl, requests sent at or after t = "
+           "3600000.000 ms) has no requests to compare";
     QTest::newRow("a dimension one side lacks")
         << QStringList{base,
                        realdata(QStringLiteral("llm-d-benchmark/llm-d-70b-2replicas/LMBench_sharegpt_output_1.csv")),
                        QStringLiteral("--by"), QStringLiteral("region")}
         << "no dimension 'region' in the candidate; dimensions both sides have: prompt_band, output_band";
-    QTest::newRow("unreadable candidate") << QStringList{base, fixture(QStringLiteral("missing.jsonl"))}
-                                          << "missing.jsonl: no such file";
+    QTest::newRow("unreadable candidate")
+        << QStringList{base, fixture(QStringLiteral("missing.jsonl"))} << "missing.jsonl: no such file";
 }
 
 void tst_CompareCli::cannotCompare()
@@ -250,9 +258,10 @@ void tst_CompareCli::cannotCompare()
 void tst_CompareCli::mismatchedFormatsThatCanMeet()
 {
     // An LMBench CSV against a vLLM bench JSON: both observe client TTFT, ITL and E2E.
-    const CliRun run = runCompare(
-        {realdata(QStringLiteral("llm-d-benchmark/vllm-70b-2replicas/LMBench_sharegpt_output_1.csv")),
-         realdata(QStringLiteral("vllm-bench/serving_meta-llama-Llama-3.3-70B-Instruct_tp8_pp1_sharegpt_qps_01.json"))});
+    const CliRun run
+        = runCompare({realdata(QStringLiteral("llm-d-benchmark/vllm-70b-2replicas/LMBench_sharegpt_output_1.csv")),
+                      realdata(QStringLiteral(
+                          "vllm-bench/serving_meta-llama-Llama-3.3-70B-Instruct_tp8_pp1_sharegpt_qps_01.json"))});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains(QStringLiteral("Note: formats differ (baseline lmbench-csv, candidate vllm-bench-json): "
                                             "compared on what both observe")));

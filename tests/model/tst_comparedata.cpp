@@ -33,8 +33,8 @@ QString fixture(const QString &name)
 
 QString vllm(const QString &rate)
 {
-    return realdata(QStringLiteral("vllm-bench/serving_meta-llama-Llama-3.3-70B-Instruct_tp8_pp1_sharegpt_qps_%1.json")
-                        .arg(rate));
+    return realdata(
+        QStringLiteral("vllm-bench/serving_meta-llama-Llama-3.3-70B-Instruct_tp8_pp1_sharegpt_qps_%1.json").arg(rate));
 }
 
 QString lmbench(const QString &setup)
@@ -93,15 +93,18 @@ void tst_CompareData::vllmBenchMatchesItsOwnSummary()
     QCOMPARE(store.requests.rowCount(), 200);
     QVERIFY(store.rejected.empty());
     // TTFT: vLLM's median and p99 are numpy's, which interpolate like the seed.
-    QVERIFY(std::abs(percentileOf(store, Metric::Ttft, 0.5) - oracle[QStringLiteral("median_ttft_ms")].toDouble()) < 1e-5);
-    QVERIFY(std::abs(percentileOf(store, Metric::Ttft, 0.99) - oracle[QStringLiteral("p99_ttft_ms")].toDouble()) < 1e-5);
+    QVERIFY(std::abs(percentileOf(store, Metric::Ttft, 0.5) - oracle[QStringLiteral("median_ttft_ms")].toDouble())
+            < 1e-5);
+    QVERIFY(std::abs(percentileOf(store, Metric::Ttft, 0.99) - oracle[QStringLiteral("p99_ttft_ms")].toDouble())
+            < 1e-5);
     // Our ITL is the request's stream over its gaps: vLLM's TPOT, up to the
     // microseconds its latency adds after the last chunk.
     const auto itl = Percentile::finiteValues(metricColumnMs(store.requests, Metric::Itl, Boundary::Client));
     double mean = 0.0;
     for (const double value : itl)
         mean += value / double(itl.size());
-    QVERIFY2(std::abs(mean - oracle[QStringLiteral("mean_tpot_ms")].toDouble()) < 1e-4, qPrintable(QString::number(mean)));
+    QVERIFY2(std::abs(mean - oracle[QStringLiteral("mean_tpot_ms")].toDouble()) < 1e-4,
+             qPrintable(QString::number(mean)));
     // Every gap is kept as the client token timeline: vLLM's ITL figures
     // (over all gaps of all requests) come back from it.
     const TokenTimeline &tokens = store.requests.clientTokens();
@@ -147,7 +150,7 @@ void tst_CompareData::vllmBenchMalformed()
     QCOMPARE(store.requests.stamp(0, Stamp::LastTokenClient), 90'000'000);
     QCOMPARE(store.requests.outputTokens(0), 4);
     QCOMPARE(store.requests.promptTokens(2), 50);
-    QCOMPARE(store.requests.clientTokens().countFor(1), size_t(1));   // one token, no gaps
+    QCOMPARE(store.requests.clientTokens().countFor(1), size_t(1)); // one token, no gaps
 
     const LoadResult truncated = TraceFileLoader::load(fixture(QStringLiteral("vllm-bench-truncated.json")), {});
     QVERIFY(!truncated.ok());
@@ -218,13 +221,14 @@ void tst_CompareData::lmbenchMalformed()
     QVERIFY2(result.ok(), qPrintable(result.fatalError));
     const TraceStore &store = *result.store;
     QCOMPARE(store.requests.rowCount(), 2);
-    QCOMPARE(store.requests.promptTokens(0), 689);    // written as 689.0
+    QCOMPARE(store.requests.promptTokens(0), 689); // written as 689.0
     QCOMPARE(store.requests.outputTokens(0), 275);
-    QCOMPARE(store.requests.stamp(1, Stamp::ClientSend), Q_INT64_C(1746568208000000000));   // rows in any order
+    QCOMPARE(store.requests.stamp(1, Stamp::ClientSend), Q_INT64_C(1746568208000000000)); // rows in any order
     QCOMPARE(store.rejected.size(), size_t(3));
     QCOMPARE(store.rejected[0].line, 3);
     QCOMPARE(store.rejected[0].field, QStringLiteral("prompt_tokens"));
-    QCOMPARE(store.rejected[0].reason, QStringLiteral("must be a whole number of tokens, got 543.5"));   // TokenCount's words
+    QCOMPARE(store.rejected[0].reason,
+             QStringLiteral("must be a whole number of tokens, got 543.5")); // TokenCount's words
     QCOMPARE(store.rejected[1].line, 4);
     QCOMPARE(store.rejected[1].field, QStringLiteral("ttft"));
     QCOMPARE(store.rejected[1].reason, QStringLiteral("not a number of seconds: 'abc'"));
@@ -246,13 +250,13 @@ void tst_CompareData::formatsAreDetected_data()
     QTest::newRow("LMBench header") << QByteArray("prompt_tokens,generation_tokens,ttft,generation_time,launch_time,"
                                                   "finish_time\n1,2,0.1,1,5,6\n")
                                     << int(TraceFormat::LmbenchCsv);
-    QTest::newRow("vLLM result, arrays early") << QByteArray("{\"date\": \"x\", \"ttfts\": [0.1]}")
-                                               << int(TraceFormat::VllmBenchJson);
+    QTest::newRow("vLLM result, arrays early")
+        << QByteArray("{\"date\": \"x\", \"ttfts\": [0.1]}") << int(TraceFormat::VllmBenchJson);
     QTest::newRow("vLLM result, arrays beyond the head")
         << QByteArray("{\"date\": \"x\", \"num_prompts\": 5, \"request_throughput\": 1.0, \"input_lens\": [")
         << int(TraceFormat::VllmBenchJson);
-    QTest::newRow("seed record is not vLLM") << QByteArray("{\"request_id\": \"a\", \"prompt_tokens\": 3}")
-                                             << int(TraceFormat::SeedJsonl);
+    QTest::newRow("seed record is not vLLM")
+        << QByteArray("{\"request_id\": \"a\", \"prompt_tokens\": 3}") << int(TraceFormat::SeedJsonl);
 }
 
 void tst_CompareData::formatsAreDetected()
@@ -292,10 +296,11 @@ void tst_CompareData::llmdPairCompared()
     const ComparisonStopRule &rule = comparison.stopRule;
     QCOMPARE(rule.phase, ComparisonStopRule::Check::NotJudged);
     QCOMPARE(rule.outcome, ComparisonStopRule::Outcome::Worked);
-    QCOMPARE(rule.guardrails[3].baseline, 0.0);   // no rejected rows on either side
-    QVERIFY(ComparisonText::report(comparison).contains(
-        QStringLiteral("Stop rule: THE CHANGE WORKED at the target, with the guardrails held; the suspected phase "
-                       "was not checked")));
+    QCOMPARE(rule.guardrails[3].baseline, 0.0); // no rejected rows on either side
+    QVERIFY(ComparisonText::report(comparison)
+                .contains(QStringLiteral(
+                    "Stop rule: THE CHANGE WORKED at the target, with the guardrails held; the suspected phase "
+                    "was not checked")));
 }
 
 void tst_CompareData::vllmRatesCompared()
@@ -311,7 +316,7 @@ void tst_CompareData::vllmRatesCompared()
     const TraceComparison comparison = TraceComparison::evaluate(*samples, spec);
     QVERIFY(comparison.ok());
     QCOMPARE(comparison.overall.difference.verdict, PercentileDifference::Verdict::Regressed);
-    QCOMPARE(comparison.overall.difference.baseline.interval.n, 186);   // 14 one-token answers have no ITL
+    QCOMPARE(comparison.overall.difference.baseline.interval.n, 186); // 14 one-token answers have no ITL
     QCOMPARE(comparison.stopRule.outcome, ComparisonStopRule::Outcome::DidNotWork);
     QCOMPARE(comparison.workload.checks[0].key, QStringLiteral("arrival_rate"));
     QVERIFY(!comparison.workload.checks[0].judged);

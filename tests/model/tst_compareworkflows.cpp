@@ -44,8 +44,8 @@ void retime(Json &node, qint64 offset, qint64 stretch, const std::string &traceI
         for (auto &[key, value] : node.items()) {
             if (key == "traceId" && value.is_string()) {
                 value = traceId;
-            } else if ((key == "startTimeUnixNano" || key == "endTimeUnixNano" || key == "intValue") && value.is_string()
-                       && value.get<std::string>().size() == 19) {
+            } else if ((key == "startTimeUnixNano" || key == "endTimeUnixNano" || key == "intValue")
+                       && value.is_string() && value.get<std::string>().size() == 19) {
                 const qint64 t = std::stoll(value.get<std::string>());
                 value = std::to_string(t + offset + (t > kToolStart ? stretch : 0));
             } else {
@@ -123,13 +123,15 @@ void tst_CompareWorkflows::whatIfPredictionAgainstObserved()
     }
     const PopulationWhatIfResult predicted = whatIf.result(0.95);
     // E2E is 5226 ms plus the tool, so p95 E2E falls by a third of p95 tool time.
-    QVERIFY(std::abs(predicted.e2eBeforeMs - (5226.0 + [&] {
-                         std::vector<double> sorted = before.toolMs;
-                         std::sort(sorted.begin(), sorted.end());
-                         const double rank = 0.95 * double(sorted.size() - 1);
-                         const size_t i = size_t(rank);
-                         return sorted[i] + (sorted[i + 1] - sorted[i]) * (rank - double(i));
-                     }()))
+    QVERIFY(std::abs(predicted.e2eBeforeMs
+                     - (5226.0 +
+                        [&] {
+                            std::vector<double> sorted = before.toolMs;
+                            std::sort(sorted.begin(), sorted.end());
+                            const double rank = 0.95 * double(sorted.size() - 1);
+                            const size_t i = size_t(rank);
+                            return sorted[i] + (sorted[i + 1] - sorted[i]) * (rank - double(i));
+                        }()))
             < 1e-6);
     QVERIFY(predicted.e2eSavingMs() > 300.0);
 
@@ -143,7 +145,8 @@ void tst_CompareWorkflows::whatIfPredictionAgainstObserved()
     QCOMPARE(comparison.overall.difference.verdict, PercentileDifference::Verdict::Improved);
     QVERIFY(comparison.prediction.has_value());
     QCOMPARE(comparison.prediction->agreement, PredictionCheck::Agreement::Consistent);
-    QVERIFY(std::abs(comparison.prediction->observedMs - predicted.e2eSavingMs()) < comparison.overall.difference.detectableMs);
+    QVERIFY(std::abs(comparison.prediction->observedMs - predicted.e2eSavingMs())
+            < comparison.overall.difference.detectableMs);
 
     // As workflows: E2E improved, TTFT (before the tool) did not move at all.
     QVERIFY(comparison.workflows.has_value());

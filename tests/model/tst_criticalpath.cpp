@@ -76,23 +76,22 @@ void tst_CriticalPath::paths_data()
     // Jaeger treats a start time of 0 as "no time" and recurses forever.
     QTest::newRow("zero is a real time") << QStringLiteral("C 0 100; D 0 40 C; E 50 60 C")
                                          << QStringLiteral("D 0-40, C 40-50, E 50-60, C 60-100");
-    QTest::newRow("parallel branches count once")
-        << QStringLiteral("R 0 100; P 10 60 R; Q 10 40 R; S 60 90 R")
-        << QStringLiteral("R 0-10, P 10-60, S 60-90, R 90-100");
+    QTest::newRow("parallel branches count once") << QStringLiteral("R 0 100; P 10 60 R; Q 10 40 R; S 60 90 R")
+                                                  << QStringLiteral("R 0-10, P 10-60, S 60-90, R 90-100");
     QTest::newRow("explicit dependency across subtrees")
         << QStringLiteral("R 0 100; X 0 60 R; A 10 55 X; Y 20 100 R; B 58 90 Y; A>B")
         << QStringLiteral("X 0-10, A 10-55, Y 55-58, B 58-90, Y 90-100");
     QTest::newRow("dependency that finished early is not binding")
         << QStringLiteral("R 0 100; X 0 40 R; A 10 30 X; Y 40 100 R; B 50 90 Y; A>B")
         << QStringLiteral("X 0-10, A 10-30, X 30-40, Y 40-50, B 50-90, Y 90-100");
-    QTest::newRow("idle time between roots") << QStringLiteral("A 0 10; B 15 30")
-                                             << QStringLiteral("A 0-10, - 10-15, B 15-30");
-    QTest::newRow("zero-length sibling at a start") << QStringLiteral("R 0 10; Z 5 5 R; W 5 8 R")
-                                                    << QStringLiteral("R 0-5, W 5-8, R 8-10");
-    QTest::newRow("non-blocking child past the root's end") << QStringLiteral("P 0 10; C 5 50 P nb")
-                                                            << QStringLiteral("P 0-10");
-    QTest::newRow("child overflowing both ends is clipped") << QStringLiteral("A 10 30; B 5 35 A")
-                                                           << QStringLiteral("B 10-30");
+    QTest::newRow("idle time between roots")
+        << QStringLiteral("A 0 10; B 15 30") << QStringLiteral("A 0-10, - 10-15, B 15-30");
+    QTest::newRow("zero-length sibling at a start")
+        << QStringLiteral("R 0 10; Z 5 5 R; W 5 8 R") << QStringLiteral("R 0-5, W 5-8, R 8-10");
+    QTest::newRow("non-blocking child past the root's end")
+        << QStringLiteral("P 0 10; C 5 50 P nb") << QStringLiteral("P 0-10");
+    QTest::newRow("child overflowing both ends is clipped")
+        << QStringLiteral("A 10 30; B 5 35 A") << QStringLiteral("B 10-30");
     QTest::newRow("grandchild clipped to the clipped child")
         << QStringLiteral("A 0 30; B 10 50 A; C 20 45 B") << QStringLiteral("A 0-10, B 10-20, C 20-30");
     QTest::newRow("child of a dropped child is dropped")
@@ -125,9 +124,9 @@ void tst_CriticalPath::baselineReplaysClippedTimes()
         QCOMPARE(schedule->baselineTimes()[size_t(events.startNode(span))], schedule->clipped().start[size_t(span)]);
         QCOMPARE(schedule->baselineTimes()[size_t(events.endNode(span))], schedule->clipped().end[size_t(span)]);
     }
-    QCOMPARE(schedule->clipped().start[5], qint64(20'000));   // C clipped into Y
+    QCOMPARE(schedule->clipped().start[5], qint64(20'000)); // C clipped into Y
     QCOMPARE(schedule->clipped().end[5], qint64(100'000));
-    QCOMPARE(schedule->graph().start(5), qint64(5'000));      // raw data untouched
+    QCOMPARE(schedule->graph().start(5), qint64(5'000)); // raw data untouched
     QCOMPARE(schedule->graph().end(5), qint64(120'000));
 }
 
@@ -135,7 +134,7 @@ void tst_CriticalPath::slack_data()
 {
     QTest::addColumn<QString>("spec");
     QTest::addColumn<QString>("span");
-    QTest::addColumn<qint64>("expected");   // units; -1 = does not gate the end
+    QTest::addColumn<qint64>("expected"); // units; -1 = does not gate the end
 
     const QString parallel = QStringLiteral("R 0 100; P 10 60 R; Q 10 40 R; T 10 30 Q; S 60 90 R");
     QTest::newRow("longest branch") << parallel << QStringLiteral("P") << qint64(0);
@@ -148,14 +147,13 @@ void tst_CriticalPath::slack_data()
     QTest::newRow("join gap: early branch") << join << QStringLiteral("A") << qint64(20);
     QTest::newRow("join gap: late branch") << join << QStringLiteral("B") << qint64(0);
     QTest::newRow("tail of parent") << join << QStringLiteral("C") << qint64(0);
-    QTest::newRow("non-blocking child") << QStringLiteral("P 0 10; C 5 8 P nb") << QStringLiteral("C")
-                                        << qint64(-1);
+    QTest::newRow("non-blocking child") << QStringLiteral("P 0 10; C 5 8 P nb") << QStringLiteral("C") << qint64(-1);
     // B names its dependency, so C is not inferred to gate it; only the
     // root's own 40 after its last child follows C.
     QTest::newRow("explicit dependency replaces inferred order")
         << QStringLiteral("R 0 100; A 0 30 R; B 40 60 R; C 0 20 R; A>B") << QStringLiteral("C") << qint64(40);
-    QTest::newRow("inferred order") << QStringLiteral("R 0 100; A 0 30 R; B 40 60 R; C 0 20 R")
-                                    << QStringLiteral("C") << qint64(10);
+    QTest::newRow("inferred order") << QStringLiteral("R 0 100; A 0 30 R; B 40 60 R; C 0 20 R") << QStringLiteral("C")
+                                    << qint64(10);
 }
 
 void tst_CriticalPath::slack()
@@ -265,7 +263,7 @@ void tst_CriticalPath::longDependencyChain()
     const auto schedule = WorkflowSchedule::build(graph, &error);
     QVERIFY2(schedule, qPrintable(error));
     const auto path = schedule->criticalPath();
-    QCOMPARE(path.size(), size_t(2 * length + 1));   // each sibling plus the root's gaps
+    QCOMPARE(path.size(), size_t(2 * length + 1)); // each sibling plus the root's gaps
     QCOMPARE(path[1], (PathSection{1, 1, 9}));
     QCOMPARE(path[path.size() - 2], (PathSection{length, 10 * qint64(length) - 9, 10 * qint64(length) - 1}));
     // It only has to end before the root's last unit of own time.
@@ -320,9 +318,9 @@ void tst_CriticalPath::millionSpanWorkflow()
     const auto slack = schedule->slack();
     const qint32 middleStep = 1 + 500 * (leaves + 1);
     QCOMPARE(slack[size_t(middleStep)], qint64(0));
-    QCOMPARE(slack[size_t(middleStep + 1 + 5)], qint64(75));           // leaf 5: lasts 5
+    QCOMPARE(slack[size_t(middleStep + 1 + 5)], qint64(75)); // leaf 5: lasts 5
     QCOMPARE(slack[size_t(middleStep + 1 + 139)], qint64(80 - 139 % 70));
-    QCOMPARE(slack[size_t(middleStep + leaves)], qint64(0));            // the longest leaf
+    QCOMPARE(slack[size_t(middleStep + leaves)], qint64(0)); // the longest leaf
 }
 
 QTEST_GUILESS_MAIN(tst_CriticalPath)

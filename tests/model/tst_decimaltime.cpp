@@ -23,15 +23,14 @@ void tst_DecimalTime::conversion_data()
     const int range = int(DecimalTime::Status::OutOfRange);
     QTest::newRow("integer ms") << QByteArray("1024") << ms << ok << Q_INT64_C(1024000000);
     QTest::newRow("fraction ms") << QByteArray("1024.125") << ms << ok << Q_INT64_C(1024125000);
-    QTest::newRow("epoch ms with µs") << QByteArray("1700000000123.456") << ms << ok
-                                      << Q_INT64_C(1700000000123456000);
+    QTest::newRow("epoch ms with µs") << QByteArray("1700000000123.456") << ms << ok << Q_INT64_C(1700000000123456000);
     QTest::newRow("sub-ns rounds down") << QByteArray("0.0000004") << ms << ok << Q_INT64_C(0);
     QTest::newRow("sub-ns rounds half up") << QByteArray("0.0000005") << ms << ok << Q_INT64_C(1);
     QTest::newRow("negative") << QByteArray("-2.5") << ms << ok << Q_INT64_C(-2500000);
     QTest::newRow("exponent") << QByteArray("1.5e3") << ms << ok << Q_INT64_C(1500000000);
     QTest::newRow("negative exponent") << QByteArray("15E-1") << ms << ok << Q_INT64_C(1500000);
-    QTest::newRow("many digits, general path") << QByteArray("1700000000123.4567891234") << ms << ok
-                                               << Q_INT64_C(1700000000123456789);
+    QTest::newRow("many digits, general path")
+        << QByteArray("1700000000123.4567891234") << ms << ok << Q_INT64_C(1700000000123456789);
     QTest::newRow("seconds") << QByteArray("0.25") << Q_INT64_C(1000000000) << ok << Q_INT64_C(250000000);
     QTest::newRow("microseconds") << QByteArray("1.5") << Q_INT64_C(1000) << ok << Q_INT64_C(1500);
     QTest::newRow("zero") << QByteArray("0.000") << ms << ok << Q_INT64_C(0);
@@ -49,8 +48,8 @@ void tst_DecimalTime::conversion()
     QFETCH(int, status);
     QFETCH(qint64, ns);
     qint64 result = 0;
-    const auto actual = DecimalTime::toNanoseconds(std::string_view(lexeme.constData(), size_t(lexeme.size())),
-                                                   unit, &result);
+    const auto actual
+        = DecimalTime::toNanoseconds(std::string_view(lexeme.constData(), size_t(lexeme.size())), unit, &result);
     QCOMPARE(int(actual), status);
     if (actual == DecimalTime::Status::Ok)
         QCOMPARE(result, ns);

@@ -16,9 +16,8 @@ namespace {
 
 std::shared_ptr<const TraceStore> load(const char *name)
 {
-    LoadResult result = TraceFileLoader::load(QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/")
-                                                  + QString::fromUtf8(name),
-                                              {});
+    LoadResult result = TraceFileLoader::load(
+        QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/") + QString::fromUtf8(name), {});
     return result.ok() ? std::move(result.store) : nullptr;
 }
 
@@ -74,14 +73,16 @@ void tst_DesignReport::flatTrace()
     options.trace = scope.trace;
     const ReportDocument document = DesignReport::build(record, store, options);
     QCOMPARE(document.title, QStringLiteral("Latency diagnosis: mixed-classes.jsonl"));
-    QCOMPARE(document.subtitle, QStringLiteral("trace mixed-classes.jsonl \u00b7 slice: all requests \u00b7 target p95 "
-                                               "client TTFT"));
-    QCOMPARE(headings(document, 2), QStringList({QStringLiteral("Diagnosis record"), QStringLiteral("Workload distribution"),
-                                                 QStringLiteral("Percentiles by class"),
-                                                 QStringLiteral("The exceedance set: requests above the p95 client TTFT")}));
-    QCOMPARE(figureNames(document), QStringList({QStringLiteral("arrivals"), QStringLiteral("token-shape"),
-                                                 QStringLiteral("class-cdfs"), QStringLiteral("phase-attribution"),
-                                                 QStringLiteral("slowest-members")}));
+    QCOMPARE(document.subtitle,
+             QStringLiteral("trace mixed-classes.jsonl \u00b7 slice: all requests \u00b7 target p95 "
+                            "client TTFT"));
+    QCOMPARE(headings(document, 2),
+             QStringList({QStringLiteral("Diagnosis record"), QStringLiteral("Workload distribution"),
+                          QStringLiteral("Percentiles by class"),
+                          QStringLiteral("The exceedance set: requests above the p95 client TTFT")}));
+    QCOMPARE(figureNames(document),
+             QStringList({QStringLiteral("arrivals"), QStringLiteral("token-shape"), QStringLiteral("class-cdfs"),
+                          QStringLiteral("phase-attribution"), QStringLiteral("slowest-members")}));
     for (const ReportFigure *figure : document.figures()) {
         QVERIFY2(wellFormed(figure->svg), qPrintable(figure->name));
         QVERIFY2(figure->caption.contains(QStringLiteral("trace: mixed-classes.jsonl")), qPrintable(figure->caption));
@@ -96,15 +97,18 @@ void tst_DesignReport::flatTrace()
             classes = &block.table;
     }
     QVERIFY(objectives && classes);
-    QCOMPARE(objectives->rows.front(),
-             QStringList({QStringLiteral("p95 client TTFT < 1,200 ms"), QStringLiteral("met"), QStringLiteral("747.1 ms"),
-                          QStringLiteral("710.8\u2013788.4"), QStringLiteral("2,000"), QStringLiteral("-452.9 ms")}));
-    QCOMPARE(classes->header.mid(4, 2), QStringList({QStringLiteral("p50 [95%] (ms)"), QStringLiteral("p90 [95%] (ms)")}));
+    QCOMPARE(
+        objectives->rows.front(),
+        QStringList({QStringLiteral("p95 client TTFT < 1,200 ms"), QStringLiteral("met"), QStringLiteral("747.1 ms"),
+                     QStringLiteral("710.8\u2013788.4"), QStringLiteral("2,000"), QStringLiteral("-452.9 ms")}));
+    QCOMPARE(classes->header.mid(4, 2),
+             QStringList({QStringLiteral("p50 [95%] (ms)"), QStringLiteral("p90 [95%] (ms)")}));
     QCOMPARE(classes->rows.back().first(), QStringLiteral("overall"));
     QCOMPARE(classes->rows.back()[3], QStringLiteral("2,000"));
     // The phase attribution figure draws the queue's excess, the set's caption names it.
     const ReportFigure *attribution = document.figures()[3];
-    QVERIFY(attribution->caption.contains(QStringLiteral("100 of 2,000 requests above 747.1 ms (p95 client TTFT), rest n = 1,900")));
+    QVERIFY(attribution->caption.contains(
+        QStringLiteral("100 of 2,000 requests above 747.1 ms (p95 client TTFT), rest n = 1,900")));
     QVERIFY(attribution->svg.contains(QStringLiteral(">queue</text>")));
     // HTML and Markdown of the same document carry every figure.
     const QString html = ReportHtml::render(document);
@@ -142,8 +146,9 @@ void tst_DesignReport::adviserWorkflowAndWhatIfs()
     QCOMPARE(whatIfs->rows.front()[1], QStringLiteral("5,914.75"));
     // Then each span on the path 25% faster, the one with most time on it first:
     // the final answer holds 3,280 ms of the path (640 to first token + 2,640 stream).
-    QCOMPARE(whatIfs->rows[1], QStringList({QStringLiteral("model call: final answer 25% faster"),
-                                            QStringLiteral("5,166.00"), QStringLiteral("820.00"), QStringLiteral("0.00")}));
+    QCOMPARE(whatIfs->rows[1],
+             QStringList({QStringLiteral("model call: final answer 25% faster"), QStringLiteral("5,166.00"),
+                          QStringLiteral("820.00"), QStringLiteral("0.00")}));
 }
 
 void tst_DesignReport::sliceAndDimensions()
@@ -163,8 +168,9 @@ void tst_DesignReport::sliceAndDimensions()
     QCOMPARE(figureNames(document).first(), QStringLiteral("token-shape"));
     const ReportFigure *cdfs = document.figures()[1];
     QCOMPARE(cdfs->title, QStringLiteral("TTFT CDF by priority \u00d7 Cached prefix"));
-    QVERIFY2(cdfs->caption.endsWith(QStringLiteral("n = 500 \u00b7 slice: first 500 \u00b7 trace: mixed-classes.jsonl")),
-             qPrintable(cdfs->caption));
+    QVERIFY2(
+        cdfs->caption.endsWith(QStringLiteral("n = 500 \u00b7 slice: first 500 \u00b7 trace: mixed-classes.jsonl")),
+        qPrintable(cdfs->caption));
 }
 
 void tst_DesignReport::cancelledStopsEarly()
@@ -188,11 +194,11 @@ void tst_DesignReport::axes_data()
                         << QStringList{QStringLiteral("0"), QStringLiteral("200"), QStringLiteral("400"),
                                        QStringLiteral("600"), QStringLiteral("800")};
     QTest::newRow("seconds of ms") << 0.0 << 23'400.0 << false << 0.0 << 25'000.0
-                                   << QStringList{QStringLiteral("0"), QStringLiteral("5000"), QStringLiteral("10k"),
-                                                  QStringLiteral("15k"), QStringLiteral("20k"), QStringLiteral("25k")};
+                                   << QStringList{QStringLiteral("0"),   QStringLiteral("5000"), QStringLiteral("10k"),
+                                                  QStringLiteral("15k"), QStringLiteral("20k"),  QStringLiteral("25k")};
     QTest::newRow("signed") << -12.0 << 410.0 << false << -100.0 << 500.0
-                            << QStringList{QStringLiteral("-100"), QStringLiteral("0"), QStringLiteral("100"),
-                                           QStringLiteral("200"), QStringLiteral("300"), QStringLiteral("400"),
+                            << QStringList{QStringLiteral("-100"), QStringLiteral("0"),   QStringLiteral("100"),
+                                           QStringLiteral("200"),  QStringLiteral("300"), QStringLiteral("400"),
                                            QStringLiteral("500")};
     QTest::newRow("log") << 3.0 << 4000.0 << true << 1.0 << 10'000.0
                          << QStringList{QStringLiteral("1"), QStringLiteral("10"), QStringLiteral("100"),
@@ -217,7 +223,7 @@ void tst_DesignReport::axes()
     QCOMPARE(texts, labels);
     QCOMPARE(axis.map(from), 100.0);
     QCOMPARE(axis.map(to), 500.0);
-    QCOMPARE(axis.map(to * 10.0 + 1.0), 500.0);   // clamped
+    QCOMPARE(axis.map(to * 10.0 + 1.0), 500.0); // clamped
 }
 
 void tst_DesignReport::canvasEscapes()
@@ -231,7 +237,8 @@ void tst_DesignReport::canvasEscapes()
     QVERIFY(svg.contains(QStringLiteral(">&lt;/svg&gt;&lt;svg onload=&quot;x&quot;&gt;</text>")));
     QVERIFY(svg.contains(QStringLiteral("fill=\"#fff&quot; onclick=&quot;x\"")));
     QVERIFY(svg.contains(QStringLiteral("<title>&lt;b&gt;tip&lt;/b&gt;</title>")));
-    QCOMPARE(SvgCanvas::elide(QStringLiteral("abcdefghijklmnopqrstuvwxyz"), 56.0, 10.0), QStringLiteral("abcdefgh\u2026"));
+    QCOMPARE(SvgCanvas::elide(QStringLiteral("abcdefghijklmnopqrstuvwxyz"), 56.0, 10.0),
+             QStringLiteral("abcdefgh\u2026"));
 }
 
 QTEST_GUILESS_MAIN(tst_DesignReport)

@@ -1,11 +1,11 @@
 #include "TraceBuilder.h"
+#include "analysis/requests/PhaseAdvice.h"
 #include "io/TraceFileLoader.h"
+#include "review/ConfigurationManifest.h"
 #include "review/ObjectiveEvaluation.h"
 #include "review/RecordDraft.h"
 #include "review/RecordJson.h"
 #include "review/RecordText.h"
-#include "review/ConfigurationManifest.h"
-#include "analysis/requests/PhaseAdvice.h"
 #include "review/TraceCoverage.h"
 #include "review/WorkloadSummary.h"
 #include "scenarios/SeedScenarios.h"
@@ -89,8 +89,8 @@ void tst_DiagnosisRecord::objectiveOnSeedBurst()
 void tst_DiagnosisRecord::objectiveWithInterval()
 {
     // n = 2,000: the 95% interval of p95 runs from the 1,880th to the 1,920th value.
-    const ObjectiveCheck check = ObjectiveEvaluation::check(m_mixed->requests, Objective{Metric::Ttft, Boundary::Client,
-                                                                                         0.95, 1200.0});
+    const ObjectiveCheck check
+        = ObjectiveEvaluation::check(m_mixed->requests, Objective{Metric::Ttft, Boundary::Client, 0.95, 1200.0});
     QCOMPARE(check.n, 2000);
     QCOMPARE(check.valueMs, 747.1355);
     QCOMPARE(check.lowerMs, 710.753);
@@ -99,8 +99,8 @@ void tst_DiagnosisRecord::objectiveWithInterval()
     QVERIFY(check.decided);
     QCOMPARE(check.observedAt, Boundary::Client);
 
-    const ObjectiveCheck itl = ObjectiveEvaluation::check(m_mixed->requests, Objective{Metric::Itl, Boundary::Server,
-                                                                                       0.95, 20.0});
+    const ObjectiveCheck itl
+        = ObjectiveEvaluation::check(m_mixed->requests, Objective{Metric::Itl, Boundary::Server, 0.95, 20.0});
     QCOMPARE(itl.n, 2000);
     QVERIFY(qAbs(itl.valueMs - 25.62436898761521) < 1e-9);
     QVERIFY(!itl.met);
@@ -112,12 +112,12 @@ void tst_DiagnosisRecord::objectiveWithInterval()
 void tst_DiagnosisRecord::objectiveUndecided()
 {
     // The threshold inside the interval: met by the estimate, not decided.
-    const ObjectiveCheck check = ObjectiveEvaluation::check(m_mixed->requests, Objective{Metric::Ttft, Boundary::Client,
-                                                                                         0.95, 760.0});
+    const ObjectiveCheck check
+        = ObjectiveEvaluation::check(m_mixed->requests, Objective{Metric::Ttft, Boundary::Client, 0.95, 760.0});
     QVERIFY(check.met);
     QVERIFY(!check.decided);
-    const ObjectiveCheck missed = ObjectiveEvaluation::check(m_mixed->requests, Objective{Metric::Ttft, Boundary::Client,
-                                                                                          0.95, 740.0});
+    const ObjectiveCheck missed
+        = ObjectiveEvaluation::check(m_mixed->requests, Objective{Metric::Ttft, Boundary::Client, 0.95, 740.0});
     QVERIFY(!missed.met);
     QVERIFY(!missed.decided);
     QCOMPARE(missed.marginMs(), 747.1355 - 740.0);
@@ -155,7 +155,7 @@ void tst_DiagnosisRecord::arrivalProcessExact()
     QCOMPARE(arrival.windowSeconds, 1.0);
     QCOMPARE(arrival.ratePerSecond, 4.0);
     QCOMPARE(arrival.gapCv, 0.0);
-    QCOMPARE(arrival.peakPerSecond, 4.0);   // [0, 1 s) holds four arrivals
+    QCOMPARE(arrival.peakPerSecond, 4.0); // [0, 1 s) holds four arrivals
     QCOMPARE(arrival.peakInFlight, 1);
     QCOMPARE(arrival.meanInFlight, 500.0 / 1100.0);
 
@@ -167,7 +167,7 @@ void tst_DiagnosisRecord::arrivalProcessExact()
     const std::vector<qint32> rows = {0, 4};
     const ArrivalProcess two = WorkloadSummary::arrivals(*store, rows);
     QCOMPARE(two.requests, 2);
-    QVERIFY(std::isnan(two.gapCv));   // one gap has no spread
+    QVERIFY(std::isnan(two.gapCv)); // one gap has no spread
     QCOMPARE(two.ratePerSecond, 1.0);
 }
 
@@ -211,8 +211,8 @@ void tst_DiagnosisRecord::boundariesAndClockCaveats()
     QCOMPARE(boundaries.rejected, 1);
     QCOMPARE(boundaries.observedPhases(),
              QStringList({QStringLiteral("network_in"), QStringLiteral("gateway"), QStringLiteral("queue"),
-                          QStringLiteral("prefill"), QStringLiteral("first_decode"),
-                          QStringLiteral("network_to_first"), QStringLiteral("stream")}));
+                          QStringLiteral("prefill"), QStringLiteral("first_decode"), QStringLiteral("network_to_first"),
+                          QStringLiteral("stream")}));
     QCOMPARE(qsizetype(boundaries.rejectedReasons.size()), 1);
     QCOMPARE(boundaries.rejectedReasons[0].count, 1);
     QVERIFY2(boundaries.rejectedReasons[0].reason.contains(QStringLiteral("not monotonic")),
@@ -242,7 +242,8 @@ void tst_DiagnosisRecord::boundariesAndClockCaveats()
 
 void tst_DiagnosisRecord::manifestFromTraceAndPerson()
 {
-    const std::vector<ManifestEntry> adviser = ConfigurationManifest::fromTrace(*m_adviser, QStringLiteral("adviser.otlp.json"));
+    const std::vector<ManifestEntry> adviser
+        = ConfigurationManifest::fromTrace(*m_adviser, QStringLiteral("adviser.otlp.json"));
     QVERIFY(adviser.size() >= 3);
     QCOMPARE(adviser[0], (ManifestEntry{QStringLiteral("trace"), QStringLiteral("adviser.otlp.json"), true}));
     QCOMPARE(adviser[1], (ManifestEntry{QStringLiteral("format"), m_adviser->format, true}));
@@ -260,8 +261,11 @@ void tst_DiagnosisRecord::manifestFromTraceAndPerson()
                                           {QStringLiteral("old"), QStringLiteral("stale"), true}};
     const std::vector<ManifestEntry> merged = ConfigurationManifest::merged(current, adviser);
     // The stale measured entry is gone, the person's "format" wins, "gpu" stays.
-    QVERIFY(std::none_of(merged.begin(), merged.end(), [](const ManifestEntry &e) { return e.key == QStringLiteral("old"); }));
-    QCOMPARE(std::count_if(merged.begin(), merged.end(), [](const ManifestEntry &e) { return e.key == QStringLiteral("format"); }), 1);
+    QVERIFY(std::none_of(merged.begin(), merged.end(),
+                         [](const ManifestEntry &e) { return e.key == QStringLiteral("old"); }));
+    QCOMPARE(std::count_if(merged.begin(), merged.end(),
+                           [](const ManifestEntry &e) { return e.key == QStringLiteral("format"); }),
+             1);
     QCOMPARE(merged[merged.size() - 1], current[1]);
     QCOMPARE(merged[merged.size() - 2], current[0]);
 }
@@ -339,8 +343,8 @@ void tst_DiagnosisRecord::wording()
     QCOMPARE(RecordText::check(met),
              QStringLiteral("met by 452.9 ms: p95 747.1 ms [95% interval 710.8\u2013788.4 ms], n = 2,000"));
     QCOMPARE(RecordText::checkVerdict(met), QStringLiteral("met"));
-    const ObjectiveCheck close = ObjectiveEvaluation::check(m_mixed->requests, Objective{Metric::Ttft, Boundary::Client,
-                                                                                         0.95, 740.0});
+    const ObjectiveCheck close
+        = ObjectiveEvaluation::check(m_mixed->requests, Objective{Metric::Ttft, Boundary::Client, 0.95, 740.0});
     QVERIFY(RecordText::check(close).endsWith(QStringLiteral("the interval straddles the threshold, so this trace "
                                                              "cannot decide it")));
     QCOMPARE(RecordText::checkVerdict(close), QStringLiteral("missed (not decided at 95%)"));
@@ -348,9 +352,11 @@ void tst_DiagnosisRecord::wording()
              QStringLiteral("135.0 requests/s over 14.81 s, gap CV 1.06 (about Poisson), peak 307 arrivals in one "
                             "second, up to 569 in flight (mean 184.9)"));
     const RequestShape shape = WorkloadSummary::shape(*m_mixed, {});
-    QCOMPARE(RecordText::tokens(shape), QStringLiteral("prompt tokens p50 439 / p95 5,559 / max 29,833; output tokens "
-                                                       "p50 160 / p95 530 / max 2,466"));
-    QCOMPARE(RecordText::classMix(shape).first(), QStringLiteral("region: eu-west 48.7%, us-east 35.2%, ap-south 16.1%"));
+    QCOMPARE(RecordText::tokens(shape),
+             QStringLiteral("prompt tokens p50 439 / p95 5,559 / max 29,833; output tokens "
+                            "p50 160 / p95 530 / max 2,466"));
+    QCOMPARE(RecordText::classMix(shape).first(),
+             QStringLiteral("region: eu-west 48.7%, us-east 35.2%, ap-south 16.1%"));
 }
 
 void tst_DiagnosisRecord::jsonRoundTrip()
@@ -391,7 +397,7 @@ void tst_DiagnosisRecord::jsonRoundTrip()
 
 void tst_DiagnosisRecord::jsonRoundTripKeepsUnmeasured()
 {
-    DiagnosisRecord record;   // nothing measured: NaN everywhere
+    DiagnosisRecord record; // nothing measured: NaN everywhere
     record.objectives = RecordDraft::defaultObjectives();
     record.checks.push_back(ObjectiveCheck{});
     const QByteArray bytes = RecordJson::write(record);
@@ -409,10 +415,12 @@ void tst_DiagnosisRecord::jsonRefusesNewerVersion()
     DiagnosisRecord record;
     QString error;
     QVERIFY(!RecordJson::read(R"({"format":"tracelane.diagnosis-record","version":2,"title":"x"})", &record, &error));
-    QCOMPARE(error, QStringLiteral("this diagnosis record was written by a newer Tracelane (diagnosis record version 2); "
-                                   "this build reads versions up to 1. Open it with a newer Tracelane."));
+    QCOMPARE(error,
+             QStringLiteral("this diagnosis record was written by a newer Tracelane (diagnosis record version 2); "
+                            "this build reads versions up to 1. Open it with a newer Tracelane."));
     QVERIFY(!RecordJson::read(R"({"format":"tracelane.session","version":1})", &record, &error));
-    QCOMPARE(error, QStringLiteral("not a Tracelane diagnosis record: \"format\" must be \"tracelane.diagnosis-record\""));
+    QCOMPARE(error,
+             QStringLiteral("not a Tracelane diagnosis record: \"format\" must be \"tracelane.diagnosis-record\""));
     // An older (the current) version with unknown extra fields reads.
     QVERIFY(RecordJson::read(R"({"format":"tracelane.diagnosis-record","version":1,"title":"x","later":1})", &record,
                              &error));
@@ -425,28 +433,35 @@ void tst_DiagnosisRecord::jsonErrorsNameTheField_data()
     QTest::addColumn<QString>("error");
     const QByteArray head = R"({"format":"tracelane.diagnosis-record","version":1,)";
     QTest::newRow("not json") << QByteArray("{\"format\":") << QStringLiteral("not valid JSON (byte 11)");
-    QTest::newRow("array") << QByteArray("[]") << QStringLiteral("not a Tracelane diagnosis record: expected a JSON object, got an array");
+    QTest::newRow("array") << QByteArray("[]")
+                           << QStringLiteral("not a Tracelane diagnosis record: expected a JSON object, got an array");
     QTest::newRow("version text") << QByteArray(R"({"format":"tracelane.diagnosis-record","version":"1"})")
                                   << QStringLiteral("version: expected a whole number from 1");
     QTest::newRow("title number") << head + R"("title":3})" << QStringLiteral("title: expected a string, got a number");
     QTest::newRow("threshold text") << head + R"("objectives":[{},{"threshold_ms":"1.2 s"}]})"
                                     << QStringLiteral("objectives[1].threshold_ms: expected a number, got a string");
     QTest::newRow("metric") << head + R"("objectives":[{"metric":"latency"}]})"
-                            << QStringLiteral("objectives[0].metric: unknown metric 'latency' (ttft, itl, e2e or a phase)");
+                            << QStringLiteral(
+                                   "objectives[0].metric: unknown metric 'latency' (ttft, itl, e2e or a phase)");
     QTest::newRow("percentile") << head + R"("objectives":[{"percentile":95}]})"
-                                << QStringLiteral("objectives[0].percentile: a percentile is a fraction between 0 and 1, got 95");
+                                << QStringLiteral(
+                                       "objectives[0].percentile: a percentile is a fraction between 0 and 1, got 95");
     QTest::newRow("share") << head + R"("stop_rule":{"material_share":"20%"}})"
                            << QStringLiteral("stop_rule.material_share: expected a number, got a string");
     QTest::newRow("guardrail") << head + R"("stop_rule":{"guardrails":["a",2]}})"
                                << QStringLiteral("stop_rule.guardrails[1]: expected a string, got a number");
     QTest::newRow("phase") << head + R"("trace_boundaries":{"phases":[{"phase":"decode"}]}})"
                            << QStringLiteral("trace_boundaries.phases[0].phase: unknown phase 'decode'");
-    QTest::newRow("class share") << head + R"("coordinates":{"request_shape":{"classes":[{"values":[{"share":"x"}]}]}}})"
-                                 << QStringLiteral("coordinates.request_shape.classes[0].values[0].share: expected a number, got a string");
-    QTest::newRow("source") << head + R"("suspected_phase":{"source":"oracle"}})"
-                            << QStringLiteral("suspected_phase.source: unknown source 'oracle' (none, phase-attribution, critical-path, person)");
-    QTest::newRow("outcome") << head + R"("verdict":{"outcome":"stop"}})"
-                             << QStringLiteral("verdict.outcome: unknown outcome 'stop' (not-judged, worked, did-not-work, inconclusive)");
+    QTest::newRow("class share")
+        << head + R"("coordinates":{"request_shape":{"classes":[{"values":[{"share":"x"}]}]}}})"
+        << QStringLiteral("coordinates.request_shape.classes[0].values[0].share: expected a number, got a string");
+    QTest::newRow("source")
+        << head + R"("suspected_phase":{"source":"oracle"}})"
+        << QStringLiteral(
+               "suspected_phase.source: unknown source 'oracle' (none, phase-attribution, critical-path, person)");
+    QTest::newRow("outcome")
+        << head + R"("verdict":{"outcome":"stop"}})"
+        << QStringLiteral("verdict.outcome: unknown outcome 'stop' (not-judged, worked, did-not-work, inconclusive)");
 }
 
 void tst_DiagnosisRecord::jsonErrorsNameTheField()

@@ -33,10 +33,10 @@ void tst_Distribution::histogram_data()
     QTest::newRow("seed burst TTFT, 4 linear bins")
         << QList<double>{202, 206, 210, 216, 243, 288, 368, 458, 588, 718} << 4 << false
         << QList<double>{202, 331, 460, 589, 718} << QList<qint64>{6, 2, 1, 1};
-    QTest::newRow("last bin is closed on the right") << QList<double>{0, 1, 2} << 2 << false
-                                                     << QList<double>{0, 1, 2} << QList<qint64>{1, 2};
-    QTest::newRow("identical values: one bin") << QList<double>{5, 5, 5} << 10 << false << QList<double>{5, 5}
-                                               << QList<qint64>{3};
+    QTest::newRow("last bin is closed on the right")
+        << QList<double>{0, 1, 2} << 2 << false << QList<double>{0, 1, 2} << QList<qint64>{1, 2};
+    QTest::newRow("identical values: one bin")
+        << QList<double>{5, 5, 5} << 10 << false << QList<double>{5, 5} << QList<qint64>{3};
     QTest::newRow("log bins, decades") << QList<double>{1, 10, 100, 1000} << 3 << true
                                        << QList<double>{1, 10, 100, 1000} << QList<qint64>{1, 1, 2};
     QTest::newRow("empty") << QList<double>{} << 5 << false << QList<double>{} << QList<qint64>{};
@@ -111,10 +111,9 @@ void tst_Distribution::cdfSteps_data()
     QTest::newRow("ties share one step") << QList<double>{1, 1, 1, 2} << 100 << QList<double>{1, 2}
                                          << QList<double>{0.75, 1.0};
     QTest::newRow("thinned to every 5th plus the last")
-        << QList<double>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10} << 2 << QList<double>{1, 6, 10}
-        << QList<double>{0.1, 0.6, 1.0};
-    QTest::newRow("NaN is not an observation") << QList<double>{std::nan(""), 4, 2} << 100 << QList<double>{2, 4}
-                                               << QList<double>{0.5, 1.0};
+        << QList<double>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10} << 2 << QList<double>{1, 6, 10} << QList<double>{0.1, 0.6, 1.0};
+    QTest::newRow("NaN is not an observation")
+        << QList<double>{std::nan(""), 4, 2} << 100 << QList<double>{2, 4} << QList<double>{0.5, 1.0};
 }
 
 void tst_Distribution::cdfSteps()
@@ -148,8 +147,8 @@ void tst_Distribution::emptyIsNan()
 
 void tst_Distribution::valuesOfRows()
 {
-    const LoadResult result =
-        TraceFileLoader::load(QStringLiteral(TRACELANE_TEST_DATA_DIR "/seed/three-requests.jsonl"), {});
+    const LoadResult result
+        = TraceFileLoader::load(QStringLiteral(TRACELANE_TEST_DATA_DIR "/seed/three-requests.jsonl"), {});
     const auto values = DistributionAnalysis::metricValues(result.store->requests, RowSet::fromRows({2, 0}),
                                                            Metric::Itl, Boundary::Client);
     QCOMPARE(values, (std::vector<double>{100.0, 300.0}));

@@ -1,10 +1,10 @@
 #include "TraceBuilder.h"
 
 #include "analysis/classes/ClassFilter.h"
-#include "analysis/stats/ColumnCache.h"
 #include "analysis/exceedance/ExceedanceAnalysis.h"
 #include "analysis/requests/PhaseAdvice.h"
 #include "analysis/requests/RequestSlice.h"
+#include "analysis/stats/ColumnCache.h"
 #include "analysis/stats/TwoSampleDistance.h"
 
 #include <QTest>
@@ -100,7 +100,7 @@ void tst_Exceedance::thresholdAndMembers()
     QCOMPARE(set.observedRequests, qint64(100));
     QCOMPARE(set.size(), qsizetype(5));
     QCOMPARE(set.rest.size(), size_t(95));
-    QCOMPARE(set.members, std::vector<qint32>({30, 70, 10, 90, 50}));   // slowest first
+    QCOMPARE(set.members, std::vector<qint32>({30, 70, 10, 90, 50})); // slowest first
     QCOMPARE(set.positionOf(90), qsizetype(3));
     QCOMPARE(set.positionOf(11), qsizetype(-1));
     QCOMPARE(set.boundary, Boundary::Client);
@@ -134,8 +134,9 @@ void tst_Exceedance::regionRanksFirstAndQueueIsNamed()
         others << attributes[i].feature.key;
         QCOMPARE(attributes[i].separation, 0.0);
     }
-    QCOMPARE(others, QStringList({QStringLiteral("prompt_tokens"), QStringLiteral("output_tokens"), kPriority,
-                                  kCached, kTier}));
+    QCOMPARE(
+        others,
+        QStringList({QStringLiteral("prompt_tokens"), QStringLiteral("output_tokens"), kPriority, kCached, kTier}));
 
     // Phases: queue splits the two groups completely, the rest not at all.
     const auto &phases = analysis.comparison.phases;
@@ -152,7 +153,7 @@ void tst_Exceedance::regionRanksFirstAndQueueIsNamed()
     QCOMPARE(attribution.setMeanMs, 525.0);
     QCOMPARE(attribution.restMeanMs, 62.0);
     QCOMPARE(attribution.differenceMs, 463.0);
-    QCOMPARE(attribution.phases.size(), size_t(6));   // TTFT at the client: network_in .. network_to_first
+    QCOMPARE(attribution.phases.size(), size_t(6)); // TTFT at the client: network_in .. network_to_first
     for (const auto &phase : attribution.phases)
         QCOMPARE(phase.differenceMs, phase.phase == Phase::Queue ? 463.0 : 0.0);
     QCOMPARE(attribution.residualDifferenceMs, 0.0);
@@ -181,12 +182,12 @@ void tst_Exceedance::shareDetailsOfTheSeparatingAttribute()
     QCOMPARE(queue.restN, qint64(95));
     QCOMPARE(queue.setMedian, 520.0);
     QCOMPARE(queue.restMedian, 57.0);
-    QCOMPARE(queue.ksAt, 104.0);   // every rest value is at or below it, no set value
+    QCOMPARE(queue.ksAt, 104.0); // every rest value is at or below it, no set value
     // Both distributions over the same 20 bins of 10..540 ms.
     QCOMPARE(queue.distributions.edges.size(), size_t(21));
     QCOMPARE(queue.distributions.edges.front(), 10.0);
     QCOMPARE(queue.distributions.edges.back(), 540.0);
-    QCOMPARE(queue.distributions.setShares.back(), 0.6);   // 520, 530 and 540 in [513.5, 540]
+    QCOMPARE(queue.distributions.setShares.back(), 0.6); // 520, 530 and 540 in [513.5, 540]
     QCOMPARE(queue.distributions.restShares.back(), 0.0);
     double restTotal = 0.0;
     for (const double share : queue.distributions.restShares)
@@ -217,7 +218,7 @@ void tst_Exceedance::memberComparedWithTheRest()
     const auto &prompt = rowFor(first, QStringLiteral("prompt_tokens"));
     QCOMPARE(prompt.value, 512.0);
     QCOMPARE(prompt.restMedian, 512.0);
-    QCOMPARE(prompt.percentileRank, 50.0);   // equal to every request of the rest: mid-rank
+    QCOMPARE(prompt.percentileRank, 50.0); // equal to every request of the rest: mid-rank
 
     const auto &gateway = rowFor(first, QStringLiteral("gateway"));
     QCOMPARE(gateway.value, 1.0);
@@ -229,7 +230,7 @@ void tst_Exceedance::memberComparedWithTheRest()
     QVERIFY(std::isnan(region.percentileRank));
 
     const auto &tier = rowFor(first, kTier);
-    QCOMPARE(tier.value, 1.0);   // second slow request: slot 1
+    QCOMPARE(tier.value, 1.0); // second slow request: slot 1
     QCOMPARE(tier.restMedian, 2.0);
     QCOMPARE(tier.percentileRank, 100.0 * (38.0 / 2.0) / 95.0);
 
@@ -265,7 +266,7 @@ void tst_Exceedance::phaseDifferencesSumToTheTotal_data()
 {
     QTest::addColumn<int>("metric");
     QTest::addColumn<int>("boundary");
-    QTest::addColumn<int>("total");   // the request total the phases are attributed on
+    QTest::addColumn<int>("total"); // the request total the phases are attributed on
     QTest::newRow("TTFT, client") << int(Metric::Ttft) << int(Boundary::Client) << int(Metric::Ttft);
     QTest::newRow("TTFT, server") << int(Metric::Ttft) << int(Boundary::Server) << int(Metric::Ttft);
     QTest::newRow("TTFT, engine") << int(Metric::Ttft) << int(Boundary::Engine) << int(Metric::Ttft);
@@ -303,7 +304,7 @@ void tst_Exceedance::phaseDifferencesSumToTheTotal()
     spec.boundary = Boundary(boundary);
     const auto analysis = analyse(builder.store(), spec);
     const auto &attribution = analysis.attribution;
-    QCOMPARE(attribution.total, Metric(total));   // written out, not taken from PhaseAttribution::totalFor
+    QCOMPARE(attribution.total, Metric(total)); // written out, not taken from PhaseAttribution::totalFor
     QVERIFY(attribution.setN > 50);
     QVERIFY(std::abs(attribution.differenceMs) > 1.0);
     QVERIFY2(std::abs(attribution.sumOfContributions() - attribution.differenceMs) < 1e-9,

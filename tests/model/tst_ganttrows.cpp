@@ -3,8 +3,8 @@
 #include "analysis/workflows/GanttRows.h"
 #include "analysis/workflows/WorkflowAnalysis.h"
 #include "io/TraceFileLoader.h"
-#include "support/AdviserScenario.h"
 #include "store/TraceStore.h"
+#include "support/AdviserScenario.h"
 
 #include <QTest>
 
@@ -52,17 +52,16 @@ void tst_GanttRows::rows_data()
     QTest::addColumn<QString>("expected");
 
     const QString tree = QStringLiteral("R 0 100; B 50 90 R; A 10 40 R; A1 10 20 A; A2 25 40 A; Z 60 70");
-    QTest::newRow("children by start time") << tree << QStringList{} << false
-                                            << QStringLiteral("R:0+ A:1+ A1:2 A2:2 B:1 Z:0");
-    QTest::newRow("collapsed span hides its subtree") << tree << QStringList{QStringLiteral("A")} << false
-                                                      << QStringLiteral("R:0+ A:1- B:1 Z:0");
-    QTest::newRow("collapsed root") << tree << QStringList{QStringLiteral("R")} << false
-                                    << QStringLiteral("R:0- Z:0");
+    QTest::newRow("children by start time")
+        << tree << QStringList{} << false << QStringLiteral("R:0+ A:1+ A1:2 A2:2 B:1 Z:0");
+    QTest::newRow("collapsed span hides its subtree")
+        << tree << QStringList{QStringLiteral("A")} << false << QStringLiteral("R:0+ A:1- B:1 Z:0");
+    QTest::newRow("collapsed root") << tree << QStringList{QStringLiteral("R")} << false << QStringLiteral("R:0- Z:0");
     // The path runs A1, A2 (inside A), then B; Z, a second root, ends early.
-    QTest::newRow("critical path only keeps ancestors") << tree << QStringList{} << true
-                                                        << QStringLiteral("R:0+ A:1+ A1:2 A2:2 B:1");
-    QTest::newRow("critical path only, collapsed") << tree << QStringList{QStringLiteral("A")} << true
-                                                   << QStringLiteral("R:0+ A:1- B:1");
+    QTest::newRow("critical path only keeps ancestors")
+        << tree << QStringList{} << true << QStringLiteral("R:0+ A:1+ A1:2 A2:2 B:1");
+    QTest::newRow("critical path only, collapsed")
+        << tree << QStringList{QStringLiteral("A")} << true << QStringLiteral("R:0+ A:1- B:1");
 }
 
 void tst_GanttRows::rows()
@@ -122,8 +121,8 @@ void tst_GanttRows::analysisOfTheAdviserExample()
 
 void tst_GanttRows::analysisErrorIsKept()
 {
-    const auto analysis = WorkflowAnalysis::analyse(SpanGraphSpec::parse(QStringLiteral("A 0 10 A")),
-                                                    QStringLiteral("bad"));
+    const auto analysis
+        = WorkflowAnalysis::analyse(SpanGraphSpec::parse(QStringLiteral("A 0 10 A")), QStringLiteral("bad"));
     QVERIFY(!analysis.ok());
     QCOMPARE(analysis.error, QStringLiteral("span 'A' (#0) is its own parent"));
     QCOMPARE(analysis.workflowId, QStringLiteral("bad"));

@@ -1,6 +1,6 @@
-#include "io/WorkflowSummary.h"
 #include "io/GenAiSemantics.h"
 #include "io/SpanTraceBuilder.h"
+#include "io/WorkflowSummary.h"
 
 #include <QTest>
 
@@ -34,8 +34,7 @@ void addTimes(SpanRecord &record, const char *key, std::initializer_list<qint64>
 }
 
 // A span of trace "t1" from `startMs` to `endMs` after kT0.
-SpanRecord &span(SpanRecord &record, const char *id, const char *parent, const char *name, qint64 startMs,
-                 qint64 endMs)
+SpanRecord &span(SpanRecord &record, const char *id, const char *parent, const char *name, qint64 startMs, qint64 endMs)
 {
     record.clear();
     record.traceId = "000000000000000000000000000000t1";
@@ -101,21 +100,22 @@ void tst_GenAi::fallbackClassification_data()
 {
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("value");
-    QTest::addColumn<QString>("type");   // SpanRecord::operation (a format's own kind)
+    QTest::addColumn<QString>("type"); // SpanRecord::operation (a format's own kind)
     QTest::addColumn<QString>("name");
     QTest::addColumn<SpanCategory>("category");
     QTest::addColumn<QString>("operation");
-    QTest::newRow("gen_ai.operation.name wins") << QStringLiteral("gen_ai.operation.name") << QStringLiteral("execute_tool")
-                                                << QStringLiteral("GENERATION") << QStringLiteral("call_llm x")
-                                                << SpanCategory::Tool << QStringLiteral("execute_tool");
-    QTest::newRow("unknown operation keeps its name") << QStringLiteral("gen_ai.operation.name") << QStringLiteral("rerank")
-                                                      << QString() << QStringLiteral("rerank docs") << SpanCategory::Other
-                                                      << QStringLiteral("rerank");
-    QTest::newRow("OpenInference LLM") << QStringLiteral("openinference.span.kind") << QStringLiteral("LLM") << QString()
-                                       << QStringLiteral("completion") << SpanCategory::ModelCall << QStringLiteral("llm");
-    QTest::newRow("OpenInference retriever") << QStringLiteral("openinference.span.kind") << QStringLiteral("RETRIEVER")
-                                             << QString() << QStringLiteral("search") << SpanCategory::Retrieval
-                                             << QStringLiteral("retriever");
+    QTest::newRow("gen_ai.operation.name wins")
+        << QStringLiteral("gen_ai.operation.name") << QStringLiteral("execute_tool") << QStringLiteral("GENERATION")
+        << QStringLiteral("call_llm x") << SpanCategory::Tool << QStringLiteral("execute_tool");
+    QTest::newRow("unknown operation keeps its name")
+        << QStringLiteral("gen_ai.operation.name") << QStringLiteral("rerank") << QString()
+        << QStringLiteral("rerank docs") << SpanCategory::Other << QStringLiteral("rerank");
+    QTest::newRow("OpenInference LLM") << QStringLiteral("openinference.span.kind") << QStringLiteral("LLM")
+                                       << QString() << QStringLiteral("completion") << SpanCategory::ModelCall
+                                       << QStringLiteral("llm");
+    QTest::newRow("OpenInference retriever")
+        << QStringLiteral("openinference.span.kind") << QStringLiteral("RETRIEVER") << QString()
+        << QStringLiteral("search") << SpanCategory::Retrieval << QStringLiteral("retriever");
     QTest::newRow("Traceloop tool") << QStringLiteral("traceloop.span.kind") << QStringLiteral("tool") << QString()
                                     << QStringLiteral("lookup") << SpanCategory::Tool << QStringLiteral("tool");
     QTest::newRow("Langfuse GENERATION") << QString() << QString() << QStringLiteral("GENERATION")
@@ -161,17 +161,18 @@ void tst_GenAi::tokenSpellings_data()
     QTest::newRow("older names") << QStringLiteral("gen_ai.usage.prompt_tokens")
                                  << QStringLiteral("gen_ai.usage.completion_tokens") << QStringLiteral("120")
                                  << int(AttributeValue::Type::Int);
-    QTest::newRow("llm.usage") << QStringLiteral("llm.usage.prompt_tokens") << QStringLiteral("llm.usage.completion_tokens")
-                               << QStringLiteral("120") << int(AttributeValue::Type::Int);
-    QTest::newRow("OpenInference token_count") << QStringLiteral("llm.token_count.prompt")
-                                               << QStringLiteral("llm.token_count.completion") << QStringLiteral("120")
-                                               << int(AttributeValue::Type::Int);
-    QTest::newRow("stringified (Langfuse)") << QStringLiteral("gen_ai.usage.input_tokens")
-                                            << QStringLiteral("gen_ai.usage.output_tokens") << QStringLiteral("120")
-                                            << int(AttributeValue::Type::String);
-    QTest::newRow("a double with no fraction") << QStringLiteral("gen_ai.usage.input_tokens")
-                                               << QStringLiteral("gen_ai.usage.output_tokens") << QStringLiteral("120.0")
-                                               << int(AttributeValue::Type::Double);
+    QTest::newRow("llm.usage") << QStringLiteral("llm.usage.prompt_tokens")
+                               << QStringLiteral("llm.usage.completion_tokens") << QStringLiteral("120")
+                               << int(AttributeValue::Type::Int);
+    QTest::newRow("OpenInference token_count")
+        << QStringLiteral("llm.token_count.prompt") << QStringLiteral("llm.token_count.completion")
+        << QStringLiteral("120") << int(AttributeValue::Type::Int);
+    QTest::newRow("stringified (Langfuse)")
+        << QStringLiteral("gen_ai.usage.input_tokens") << QStringLiteral("gen_ai.usage.output_tokens")
+        << QStringLiteral("120") << int(AttributeValue::Type::String);
+    QTest::newRow("a double with no fraction")
+        << QStringLiteral("gen_ai.usage.input_tokens") << QStringLiteral("gen_ai.usage.output_tokens")
+        << QStringLiteral("120.0") << int(AttributeValue::Type::Double);
 }
 
 void tst_GenAi::tokenSpellings()
@@ -250,7 +251,7 @@ void tst_GenAi::usageIsNotCountedTwice()
     QCOMPARE(usage.outputTokens, 10 + 20 + 5 + 7);
     QCOMPARE(store.requests.promptTokens(0), 420);
     QCOMPARE(store.requests.outputTokens(0), 42);
-    QCOMPARE(store.workflows.rootSpan[0], 0);   // earliest of the two roots
+    QCOMPARE(store.workflows.rootSpan[0], 0); // earliest of the two roots
 }
 
 void tst_GenAi::firstContentBearingTokenIsTheWorkflowTtft()
@@ -270,8 +271,10 @@ void tst_GenAi::firstContentBearingTokenIsTheWorkflowTtft()
     // The visible answer: its first client token is the workflow's TTFT.
     span(record, "0000000000000003", "0000000000000001", "chat answer", 500, 3000);
     addAttribute(record, "gen_ai.operation.name", "chat");
-    addAttribute(record, "tracelane.phase.queue_enter_unix_nano", std::to_string(kT0 + 500 * kMs), AttributeValue::Type::Int);
-    addAttribute(record, "tracelane.phase.prefill_start_unix_nano", std::to_string(kT0 + 600 * kMs), AttributeValue::Type::Int);
+    addAttribute(record, "tracelane.phase.queue_enter_unix_nano", std::to_string(kT0 + 500 * kMs),
+                 AttributeValue::Type::Int);
+    addAttribute(record, "tracelane.phase.prefill_start_unix_nano", std::to_string(kT0 + 600 * kMs),
+                 AttributeValue::Type::Int);
     addTimes(record, "tracelane.tokens.client_unix_nano", {900, 950, 1000, 2990});
     addTimes(record, "tracelane.tokens.server_unix_nano", {880, 930, 980, 2970});
     builder.addSpan(record);
@@ -320,7 +323,8 @@ void tst_GenAi::backwardsStampIsLeftOutOfTheWorkflowRow()
     builder.addSpan(span(record, "0000000000000001", "", "turn", 100, 1000));
     span(record, "0000000000000002", "0000000000000001", "chat", 150, 900);
     addAttribute(record, "gen_ai.operation.name", "chat");
-    addAttribute(record, "tracelane.phase.queue_enter_unix_nano", std::to_string(kT0 + 50 * kMs), AttributeValue::Type::Int);
+    addAttribute(record, "tracelane.phase.queue_enter_unix_nano", std::to_string(kT0 + 50 * kMs),
+                 AttributeValue::Type::Int);
     addAttribute(record, "tracelane.phase.first_token_client_unix_nano", std::to_string(kT0 + 400 * kMs),
                  AttributeValue::Type::Int);
     builder.addSpan(record);

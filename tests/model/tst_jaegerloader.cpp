@@ -1,6 +1,6 @@
-#include "support/TestData.h"
 #include "io/LoadControl.h"
 #include "io/TraceFileLoader.h"
+#include "support/TestData.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -10,8 +10,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-using TestData::realdata;
 using TestData::fixture;
+using TestData::realdata;
 
 namespace {
 
@@ -122,9 +122,9 @@ void tst_JaegerLoader::otlpAndJaegerConversionAgree()
     for (qsizetype row = 0; row < a.rowCount(); ++row) {
         QCOMPARE(b.spanIdText(row), a.spanIdText(row));
         QCOMPARE(b.name(row), a.name(row));
-        QCOMPARE(b.start(row), a.start(row));   // µs in Jaeger, ns in OTLP: 1706678909209712000
+        QCOMPARE(b.start(row), a.start(row)); // µs in Jaeger, ns in OTLP: 1706678909209712000
         QCOMPARE(b.end(row), a.end(row));
-        QCOMPARE(b.kind(row), a.kind(row));     // span.kind tag "server" vs kind 2
+        QCOMPARE(b.kind(row), a.kind(row)); // span.kind tag "server" vs kind 2
         QCOMPARE(b.service(row), a.service(row));
         QCOMPARE(b.flags(row), a.flags(row));
         QCOMPARE(b.attributeText(row, "peer.service"), a.attributeText(row, "peer.service"));
@@ -135,18 +135,18 @@ void tst_JaegerLoader::otlpAndJaegerConversionAgree()
 
 void tst_JaegerLoader::droppedLeadingZerosArePadded()
 {
-    const LoadResult result =
-        TraceFileLoader::load(realdata(QStringLiteral("jaeger-ui/spanAmongEachOtherGroupedAndSpans.json")), {});
+    const LoadResult result
+        = TraceFileLoader::load(realdata(QStringLiteral("jaeger-ui/spanAmongEachOtherGroupedAndSpans.json")), {});
     QVERIFY(result.ok());
     const SpanTable &spans = result.store->spans;
     QCOMPARE(result.store->workflows.traceIdText(0), QStringLiteral("0df84e36b9e2ee3815d07f0867a5be1f"));
-    const qsizetype padded = rowOf(spans, "0a68c6983a6d81a2");   // "a68c6983a6d81a2" in the file
+    const qsizetype padded = rowOf(spans, "0a68c6983a6d81a2"); // "a68c6983a6d81a2" in the file
     QVERIFY(padded >= 0);
     const qsizetype parent = rowOf(spans, "6f9bbe751e5fd944");
     QCOMPARE(spans.parent(padded), qint32(parent));
     QCOMPARE(spans.parent(parent), qint32(rowOf(spans, "6962df17f54c3741")));
     QCOMPARE(spans.service(parent), QStringLiteral("customers-service"));
-    QCOMPARE(spans.kind(0), SpanKind::Client);   // span.kind tag
+    QCOMPARE(spans.kind(0), SpanKind::Client); // span.kind tag
     QCOMPARE(result.store->workflows.rootSpan[0], qint32(rowOf(spans, "9afcdf2e24e8d70a")));
     QCOMPARE(spans.start(0), 1'573'131'432'955'376'000LL);
     QCOMPARE(spans.duration(0), 2'977'000LL);
@@ -254,9 +254,9 @@ void tst_JaegerLoader::malformedInputs_data()
         << QStringList{QStringLiteral("jaeger-negative-duration.json: %1: span 0000000000000002: field "
                                       "'spans[1].duration': negative duration -5 µs")
                            .arg(trace)};
-    QTest::newRow("truncated")
-        << QStringLiteral("jaeger-truncated.json") << 1
-        << QStringList{QStringLiteral("jaeger-truncated.json:39: the document ends early (truncated JSON): syntax "
+    QTest::newRow("truncated") << QStringLiteral("jaeger-truncated.json") << 1
+                               << QStringList{QStringLiteral(
+                                      "jaeger-truncated.json:39: the document ends early (truncated JSON): syntax "
                                       "error while parsing object key - unexpected end of input; expected string "
                                       "literal; the span before it was kept")};
     const QString prefix = QStringLiteral("jaeger-wrong-types.json: %1: ").arg(trace);

@@ -83,7 +83,8 @@ void tst_LaneLayout::order_data()
     QTest::newRow("TTFT ascending") << three << byMetric << int(Metric::Ttft) << QString() << false
                                     << QStringList{QStringLiteral("r-c"), QStringLiteral("r-b"), QStringLiteral("r-a")};
     QTest::newRow("TTFT descending") << three << byMetric << int(Metric::Ttft) << QString() << true
-                                     << QStringList{QStringLiteral("r-a"), QStringLiteral("r-b"), QStringLiteral("r-c")};
+                                     << QStringList{QStringLiteral("r-a"), QStringLiteral("r-b"),
+                                                    QStringLiteral("r-c")};
     QTest::newRow("ITL descending, ties by arrival")
         << three << byMetric << int(Metric::Itl) << QString() << true
         << QStringList{QStringLiteral("r-c"), QStringLiteral("r-a"), QStringLiteral("r-b")};
@@ -267,10 +268,10 @@ void tst_LaneLayout::activityAlignedAxis()
     activity.finish();
     QCOMPARE(activity.value(0, int(Phase::NetworkIn)), 2.5f);
     QCOMPARE(activity.value(0, int(Phase::Gateway)), 0.5f);
-    QCOMPARE(activity.value(1, int(Phase::NetworkIn)), 1.0f);   // r-c: 200 ms of network in
-    QCOMPARE(activity.value(1, int(Phase::Gateway)), 1.0f);     // r-a
-    QCOMPARE(activity.value(1, int(Phase::Queue)), 1.0f);       // r-b: queue from 100 to 200 ms
-    QCOMPARE(activity.total(19), 3.0f);                         // every lane streams at the end
+    QCOMPARE(activity.value(1, int(Phase::NetworkIn)), 1.0f); // r-c: 200 ms of network in
+    QCOMPARE(activity.value(1, int(Phase::Gateway)), 1.0f);   // r-a
+    QCOMPARE(activity.value(1, int(Phase::Queue)), 1.0f);     // r-b: queue from 100 to 200 ms
+    QCOMPARE(activity.total(19), 3.0f);                       // every lane streams at the end
 }
 
 void tst_LaneLayout::activityClearReuses()
@@ -280,7 +281,7 @@ void tst_LaneLayout::activityClearReuses()
     LaneActivity activity(40);
     activity.addLanes(layout, 0, 3, false, 0, 4'000'000'000);
     activity.finish();
-    QCOMPARE(activity.total(15), 2.0f);   // 1500..1600 ms: r-a streaming, r-b in prefill
+    QCOMPARE(activity.total(15), 2.0f); // 1500..1600 ms: r-a streaming, r-b in prefill
     activity.clear();
     activity.addLanes(layout, 2, 3, false, 0, 4'000'000'000);
     activity.finish();
@@ -295,7 +296,7 @@ void tst_LaneLayout::runsMatchFinishedValues_data()
     QTest::addColumn<int>("bins");
     QTest::addColumn<bool>("aligned");
     QTest::addColumn<int>("lanes");   // from the first; 0: all
-    QTest::addColumn<bool>("events");   // forEachRun visits only event bins
+    QTest::addColumn<bool>("events"); // forEachRun visits only event bins
     const QString three = QStringLiteral("three-requests.jsonl");
     const QString many = QStringLiteral("multiclass.jsonl");
     QTest::newRow("three lanes, 40 bins: walks bins") << three << 40 << false << 0 << false;
@@ -362,13 +363,13 @@ void tst_LaneLayout::runsVisitOnlyWhereSegmentsChange()
         int category = -1;
         for (int c = 0; c < LaneActivity::kCategories; ++c) {
             if (values[c] > 0.0f) {
-                QCOMPARE(category, -1);   // one lane: one category at a time
+                QCOMPARE(category, -1); // one lane: one category at a time
                 QCOMPARE(values[c], 1.0f);
                 category = c;
             }
         }
         // Join neighbouring runs of the same category for the comparison.
-        const QString name = category < 0 ? QStringLiteral("-")
+        const QString name = category < 0         ? QStringLiteral("-")
             : category == LaneActivity::kResidual ? QStringLiteral("residual")
                                                   : phaseLabel(static_cast<Phase>(category));
         if (!runs.isEmpty() && runs.last().endsWith(QStringLiteral(" ") + name)) {
@@ -378,10 +379,10 @@ void tst_LaneLayout::runsVisitOnlyWhereSegmentsChange()
             runs.append(QStringLiteral("%1-%2 ").arg(from).arg(to) + name);
         }
     });
-    QCOMPARE(runs, (QStringList{QStringLiteral("0-99 Network in"), QStringLiteral("100-299 residual"),
-                                QStringLiteral("300-399 Prefill"), QStringLiteral("400-499 First decode"),
-                                QStringLiteral("500-599 Network to first token"),
-                                QStringLiteral("600-699 Stream")}));
+    QCOMPARE(runs,
+             (QStringList{QStringLiteral("0-99 Network in"), QStringLiteral("100-299 residual"),
+                          QStringLiteral("300-399 Prefill"), QStringLiteral("400-499 First decode"),
+                          QStringLiteral("500-599 Network to first token"), QStringLiteral("600-699 Stream")}));
     // 13 bins where a segment starts, ends or begins whole bins, plus the 6
     // stretches between them: 19 calls instead of 700 bins.
     QCOMPARE(calls, 19);

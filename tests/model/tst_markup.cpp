@@ -42,7 +42,8 @@ void tst_Markup::markdown_data()
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("block");
     QTest::addColumn<QString>("inlined");
-    QTest::newRow("plain") << QStringLiteral("p95 12.5 ms") << QStringLiteral("p95 12.5 ms") << QStringLiteral("p95 12.5 ms");
+    QTest::newRow("plain") << QStringLiteral("p95 12.5 ms") << QStringLiteral("p95 12.5 ms")
+                           << QStringLiteral("p95 12.5 ms");
     QTest::newRow("emphasis and link") << QStringLiteral("*a* _b_ [c](javascript:x) `d`")
                                        << QStringLiteral("\\*a\\* \\_b\\_ \\[c\\](javascript:x) \\`d\\`")
                                        << QStringLiteral("\\*a\\* \\_b\\_ \\[c\\](javascript:x) \\`d\\`");
@@ -50,11 +51,14 @@ void tst_Markup::markdown_data()
                           << QStringLiteral("&lt;b&gt;x&lt;/b&gt;");
     QTest::newRow("heading") << QStringLiteral("# title") << QStringLiteral("\\# title") << QStringLiteral("# title");
     QTest::newRow("list") << QStringLiteral("- item") << QStringLiteral("\\- item") << QStringLiteral("- item");
-    QTest::newRow("ordered") << QStringLiteral("12. item") << QStringLiteral("12\\. item") << QStringLiteral("12. item");
+    QTest::newRow("ordered") << QStringLiteral("12. item") << QStringLiteral("12\\. item")
+                             << QStringLiteral("12. item");
     QTest::newRow("quote") << QStringLiteral("> q") << QStringLiteral("&gt; q") << QStringLiteral("&gt; q");
-    QTest::newRow("pipe and newline") << QStringLiteral("a|b\nc") << QStringLiteral("a\\|b c") << QStringLiteral("a\\|b c");
+    QTest::newRow("pipe and newline") << QStringLiteral("a|b\nc") << QStringLiteral("a\\|b c")
+                                      << QStringLiteral("a\\|b c");
     QTest::newRow("backslash") << QStringLiteral("a\\*") << QStringLiteral("a\\\\\\*") << QStringLiteral("a\\\\\\*");
-    QTest::newRow("apostrophe") << QStringLiteral("it's #1") << QStringLiteral("it&#39;s #1") << QStringLiteral("it&#39;s #1");
+    QTest::newRow("apostrophe") << QStringLiteral("it's #1") << QStringLiteral("it&#39;s #1")
+                                << QStringLiteral("it&#39;s #1");
 }
 
 void tst_Markup::markdown()

@@ -74,21 +74,28 @@ void tst_OrphanAdoption::adoption_data()
     QTest::addColumn<QString>("spec");
     QTest::addColumn<QString>("expected");
     QTest::addColumn<int>("adoptions");
-    QTest::newRow("inside the root") << "R 0 100; o 10 20 ?" << "o>R" << 1;
-    QTest::newRow("tightest enclosing span wins")
-        << "R 0 100; A 5 60 R; B 8 40 A; C 30 90 R; o 10 20 ?" << "o>B" << 1;
-    QTest::newRow("equal length: the later start wins") << "R 0 100; A 0 50 R; B 5 55 R; o 10 20 ?" << "o>B" << 1;
-    QTest::newRow("touching ends still enclose") << "R 0 100; A 10 20 R; o 10 20 ?" << "o>A" << 1;
-    QTest::newRow("outside the root stays a root") << "R 0 100; o 90 120 ?" << "o>-" << 0;
-    QTest::newRow("before the root stays a root") << "R 50 100; o 10 20 ?" << "o>-" << 0;
-    QTest::newRow("no real root: nothing to attach to") << "o1 0 100 ?; o2 10 20 ?" << "o1>- o2>-" << 0;
-    QTest::newRow("an orphan inside an adopted orphan lands under it")
-        << "R 0 100; small 30 40 ?; big 20 80 ?" << "small>big big>R" << 2;
-    QTest::newRow("an orphan's own children come along")
-        << "R 0 100; o 10 50 ?; c 20 60 o; p 25 30 ?" << "o>R p>c" << 2;
+    QTest::newRow("inside the root") << "R 0 100; o 10 20 ?"
+                                     << "o>R" << 1;
+    QTest::newRow("tightest enclosing span wins") << "R 0 100; A 5 60 R; B 8 40 A; C 30 90 R; o 10 20 ?"
+                                                  << "o>B" << 1;
+    QTest::newRow("equal length: the later start wins") << "R 0 100; A 0 50 R; B 5 55 R; o 10 20 ?"
+                                                        << "o>B" << 1;
+    QTest::newRow("touching ends still enclose") << "R 0 100; A 10 20 R; o 10 20 ?"
+                                                 << "o>A" << 1;
+    QTest::newRow("outside the root stays a root") << "R 0 100; o 90 120 ?"
+                                                   << "o>-" << 0;
+    QTest::newRow("before the root stays a root") << "R 50 100; o 10 20 ?"
+                                                  << "o>-" << 0;
+    QTest::newRow("no real root: nothing to attach to") << "o1 0 100 ?; o2 10 20 ?"
+                                                        << "o1>- o2>-" << 0;
+    QTest::newRow("an orphan inside an adopted orphan lands under it") << "R 0 100; small 30 40 ?; big 20 80 ?"
+                                                                       << "small>big big>R" << 2;
+    QTest::newRow("an orphan's own children come along") << "R 0 100; o 10 50 ?; c 20 60 o; p 25 30 ?"
+                                                         << "o>R p>c" << 2;
     QTest::newRow("not inside an unattached orphan") << "R 0 100; big 50 200 ?; small 60 70 ?"
                                                      << "big>- small>R" << 1;
-    QTest::newRow("zero-length orphan at the root's end") << "R 0 100; o 100 100 ?" << "o>R" << 1;
+    QTest::newRow("zero-length orphan at the root's end") << "R 0 100; o 100 100 ?"
+                                                          << "o>R" << 1;
 }
 
 void tst_OrphanAdoption::adoption()
@@ -111,8 +118,8 @@ void tst_OrphanAdoption::googleAgentTraceRunsInSequence()
     // never exported. Attached to the agent span that encloses them, the
     // critical path runs model call -> tool -> model call -> ... with the
     // agent's own coordination time between them.
-    const LoadResult result =
-        TraceFileLoader::load(QStringLiteral(TRACELANE_REALDATA_DIR "/any-agent/GOOGLE_trace.json"), {});
+    const LoadResult result
+        = TraceFileLoader::load(QStringLiteral(TRACELANE_REALDATA_DIR "/any-agent/GOOGLE_trace.json"), {});
     QVERIFY(result.ok());
     const WorkflowAnalysis analysis = WorkflowAnalysis::analyse(*result.store, 0);
     QVERIFY2(analysis.ok(), qPrintable(analysis.error));
@@ -123,8 +130,9 @@ void tst_OrphanAdoption::googleAgentTraceRunsInSequence()
         sequence << spanCategoryKey(graph.category(section.span));
         covered += section.duration();
     }
-    QCOMPARE(sequence.join(QLatin1Char(' ')),
-             QStringLiteral("agent model_call agent tool agent model_call agent tool agent model_call agent tool agent"));
+    QCOMPARE(
+        sequence.join(QLatin1Char(' ')),
+        QStringLiteral("agent model_call agent tool agent model_call agent tool agent model_call agent tool agent"));
     QCOMPARE(covered, analysis.timing.e2e());
     QCOMPARE(analysis.timing.e2e(), 1'591'424'000LL);
     // The three model calls carry 512.09 + 344.02 + 717.84 ms of it.
@@ -133,8 +141,9 @@ void tst_OrphanAdoption::googleAgentTraceRunsInSequence()
         if (graph.category(section.span) == SpanCategory::ModelCall)
             modelCalls += section.duration();
     }
-    QCOMPARE(modelCalls, (1758026586853189000LL - 1758026586341103000LL) + (1758026587201860000LL - 1758026586857845000LL)
-                             + (1758026587925393000LL - 1758026587207556000LL));
+    QCOMPARE(modelCalls,
+             (1758026586853189000LL - 1758026586341103000LL) + (1758026587201860000LL - 1758026586857845000LL)
+                 + (1758026587925393000LL - 1758026587207556000LL));
     // Every span is on the path now: none has slack.
     for (const qint64 slack : analysis.slack)
         QCOMPARE(slack, 0);

@@ -1,6 +1,6 @@
-#include "support/TestData.h"
 #include "io/LoadControl.h"
 #include "io/TraceFileLoader.h"
+#include "support/TestData.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -10,8 +10,8 @@
 
 #include <cmath>
 
-using TestData::realdata;
 using TestData::fixture;
+using TestData::realdata;
 
 namespace {
 
@@ -120,12 +120,12 @@ void tst_OtlpLoader::realDataFiles_data()
 
     QTest::newRow("otel-tui capture (JSON Lines named .json)")
         << realdata(QStringLiteral("otel-tui/test_data.json")) << 547 << 141 << 8 << 1 << 0 << 107 << 0 << 53;
-    QTest::newRow("OTLP spec example") << realdata(QStringLiteral("opentelemetry-proto/trace.json")) << 1 << 1 << 1
-                                       << 1 << 0 << 0 << 0 << 0;
-    QTest::newRow("Jaeger OTLP fixture") << realdata(QStringLiteral("jaeger/otel_traces_01.json")) << 4 << 2 << 1
-                                         << 4 << 0 << 4 << 1 << 6;
-    QTest::newRow("telemetrygen duplicate") << realdata(QStringLiteral("jaeger-ui/otlp2jaeger-in.json")) << 2 << 1
-                                            << 1 << 2 << 1 << 0 << 0 << 0;
+    QTest::newRow("OTLP spec example") << realdata(QStringLiteral("opentelemetry-proto/trace.json")) << 1 << 1 << 1 << 1
+                                       << 0 << 0 << 0 << 0;
+    QTest::newRow("Jaeger OTLP fixture") << realdata(QStringLiteral("jaeger/otel_traces_01.json")) << 4 << 2 << 1 << 4
+                                         << 0 << 4 << 1 << 6;
+    QTest::newRow("telemetrygen duplicate")
+        << realdata(QStringLiteral("jaeger-ui/otlp2jaeger-in.json")) << 2 << 1 << 1 << 2 << 1 << 0 << 0 << 0;
 }
 
 void tst_OtlpLoader::realDataFiles()
@@ -196,7 +196,8 @@ void tst_OtlpLoader::otelTuiMergesSplitTracesAndSkipsOtherSignals()
     }
     QCOMPARE(split, 101);
     QCOMPARE(withRoot, 140);
-    QVERIFY(noticeText(store).contains(QStringLiteral("test_data.json: 56 records hold metrics or logs, not traces; skipped")));
+    QVERIFY(noticeText(store).contains(
+        QStringLiteral("test_data.json: 56 records hold metrics or logs, not traces; skipped")));
     QVERIFY(noticeText(store).contains(
         QStringLiteral("test_data.json: 1 span names a parent that is not in the file; kept and flagged as orphans")));
 
@@ -259,7 +260,7 @@ void tst_OtlpLoader::jaegerFixtureKeepsEveryValueKind()
     const qsizetype two = rowOf(spans, "0000000000000002");
     const qsizetype four = rowOf(spans, "0000000000000004");
     QCOMPARE(two, 0);
-    QCOMPARE(four, 1);   // same trace as span 2, so grouped before span 3
+    QCOMPARE(four, 1); // same trace as span 2, so grouped before span 3
     QCOMPARE(rowOf(spans, "0000000000000003"), 2);
     QCOMPARE(attribute(spans, two, "blob"), QStringLiteral("AAAwOQ=="));
     QCOMPARE(spans.number(*spans.findAttribute(two, "temperature")), 72.5);
@@ -274,7 +275,7 @@ void tst_OtlpLoader::jaegerFixtureKeepsEveryValueKind()
     const auto events = spans.events(two);
     QCOMPARE(events.size(), size_t(2));
     QCOMPARE(spans.text(events[0].name), QStringLiteral("testing-event"));
-    QCOMPARE(spans.text(events[1].name), QString());   // an event without a name is kept
+    QCOMPARE(spans.text(events[1].name), QString()); // an event without a name is kept
     QCOMPARE(events[1].time, 1'485'467'191'639'875'000LL);
     // Span 2 links to span 4 of its trace (follows_from); span 4's link to itself is ignored.
     QCOMPARE(int(spans.edges().size()), 1);
@@ -316,10 +317,10 @@ void tst_OtlpLoader::base64IdsAndEveryAnyValueKind()
     QCOMPARE(spans.parent(0), -1);
     QCOMPARE(spans.parent(1), 0);
     QCOMPARE(spans.parent(2), 0);
-    QCOMPARE(spans.kind(0), SpanKind::Server);   // "SPAN_KIND_SERVER"
+    QCOMPARE(spans.kind(0), SpanKind::Server); // "SPAN_KIND_SERVER"
     QCOMPARE(spans.kind(1), SpanKind::Client);
     QCOMPARE(spans.kind(2), SpanKind::Internal);
-    QCOMPARE(spans.start(0), 1'700'000'000'000'000'000LL);   // a JSON number, exact
+    QCOMPARE(spans.start(0), 1'700'000'000'000'000'000LL); // a JSON number, exact
     QCOMPARE(spans.end(1), 1'700'000'000'600'000'000LL);
     QCOMPARE(spans.status(0), SpanStatus::Ok);
     QCOMPARE(spans.status(1), SpanStatus::Error);
@@ -374,7 +375,7 @@ void tst_OtlpLoader::jsonLinesAndDocumentAgree()
     QVERIFY(lines.ok());
     const SpanTable &a = document.store->spans;
     const SpanTable &b = lines.store->spans;
-    QCOMPARE(b.rowCount(), 2 * a.rowCount());   // the second copy is a duplicate of each span
+    QCOMPARE(b.rowCount(), 2 * a.rowCount()); // the second copy is a duplicate of each span
     QCOMPARE(countFlag(b, SpanTable::Duplicate), int(a.rowCount()));
     for (qsizetype row = 0; row < a.rowCount(); ++row) {
         QCOMPARE(b.spanIdText(row), a.spanIdText(row));
@@ -397,7 +398,8 @@ void tst_OtlpLoader::splitTraceAcrossLinesWithResourceLast()
     const TraceStore &store = *result.store;
     const SpanTable &spans = store.spans;
     QCOMPARE(rejectedText(store), QStringList());
-    QCOMPARE(noticeText(store), QStringList{QStringLiteral("split-trace.jsonl: 2 records hold metrics or logs, not traces; skipped")});
+    QCOMPARE(noticeText(store),
+             QStringList{QStringLiteral("split-trace.jsonl: 2 records hold metrics or logs, not traces; skipped")});
     QCOMPARE(store.workflows.rowCount(), 2);
     QCOMPARE(store.workflows.traceIdText(0), QStringLiteral("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1"));
     QCOMPARE(store.workflows.traceIdText(1), QStringLiteral("bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb2"));
@@ -408,12 +410,12 @@ void tst_OtlpLoader::splitTraceAcrossLinesWithResourceLast()
     QCOMPARE(spans.sourceLine(3), 5u);
     QCOMPARE(spans.parent(1), 0);
     QCOMPARE(spans.parent(2), 0);
-    QCOMPARE(spans.parent(3), -1);   // an all-zero parent id means root
+    QCOMPARE(spans.parent(3), -1); // an all-zero parent id means root
     QCOMPARE(spans.flags(3), quint8(0));
-    QCOMPARE(spans.service(1), QStringLiteral("worker"));   // resource written after the spans
+    QCOMPARE(spans.service(1), QStringLiteral("worker")); // resource written after the spans
     QCOMPARE(spans.text(spans.scopes()[size_t(spans.scope(1))].name), QStringLiteral("worker-lib"));
     QCOMPARE(spans.name(1), QStringLiteral("résumé 😀 \"q\""));
-    QCOMPARE(spans.category(2), SpanCategory::Retrieval);   // by its name
+    QCOMPARE(spans.category(2), SpanCategory::Retrieval); // by its name
     QCOMPARE(store.requests.stamp(0, Stamp::LastTokenClient) - store.requests.stamp(0, Stamp::ClientSend),
              500'000'000LL);
 }
@@ -526,7 +528,8 @@ void tst_OtlpLoader::malformedInputs_data()
                    + QStringLiteral(": span 123: field 'spanId': must be a string of hex digits, got a number"),
                line.arg(3) + trace
                    + QStringLiteral(": span 0000000000000013: field 'attributes': must be an array, got a string"),
-               line.arg(4) + trace + QStringLiteral(": span 0000000000000014: field 'name': must be a string, got a number"),
+               line.arg(4) + trace
+                   + QStringLiteral(": span 0000000000000014: field 'name': must be a string, got a number"),
                line.arg(5) + trace
                    + QStringLiteral(": span 0000000000000015: field 'endTimeUnixNano': must be an integer number of "
                                     "nanoseconds, got 1.7e+18"),
@@ -541,7 +544,8 @@ void tst_OtlpLoader::malformedInputs_data()
                line.arg(10)
                    + QStringLiteral("invalid JSON at column 20: syntax error while parsing value - unexpected '}'; "
                                     "expected '[', '{', or a literal"),
-               line.arg(12) + trace + QStringLiteral(": span 0000000000000000: field 'spanId': an all-zero id is invalid"),
+               line.arg(12) + trace
+                   + QStringLiteral(": span 0000000000000000: field 'spanId': an all-zero id is invalid"),
                line.arg(13) + trace + QStringLiteral(": span 0000000000000022: field 'endTimeUnixNano': missing"),
            };
 }

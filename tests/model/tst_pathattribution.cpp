@@ -63,17 +63,28 @@ void tst_PathAttribution::names_data()
 {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("normalised");
-    QTest::newRow("path id") << "GET /user/123" << "GET /user/{n}";
-    QTest::newRow("counter after underscore") << "tool_call_17" << "tool_call_{n}";
-    QTest::newRow("uuid") << "fetch 123e4567-e89b-12d3-a456-426614174000 done" << "fetch {id} done";
-    QTest::newRow("hex id") << "span 9f86d081884c7d65" << "span {id}";
-    QTest::newRow("hex word without digits stays") << "deadbeefcafe" << "deadbeefcafe";
-    QTest::newRow("decimal") << "retry after 1.5 s" << "retry after {n} s";
-    QTest::newRow("model version stays") << "chat gpt-4" << "chat gpt-4";
-    QTest::newRow("dotted version stays") << "chat gpt-4.1" << "chat gpt-4.1";
-    QTest::newRow("multi-part version stays") << "claude-3-5-sonnet" << "claude-3-5-sonnet";
-    QTest::newRow("digits inside a word stay") << "llama3 70b" << "llama3 70b";
-    QTest::newRow("long number after a dash") << "chunk-1234" << "chunk-{n}";
+    QTest::newRow("path id") << "GET /user/123"
+                             << "GET /user/{n}";
+    QTest::newRow("counter after underscore") << "tool_call_17"
+                                              << "tool_call_{n}";
+    QTest::newRow("uuid") << "fetch 123e4567-e89b-12d3-a456-426614174000 done"
+                          << "fetch {id} done";
+    QTest::newRow("hex id") << "span 9f86d081884c7d65"
+                            << "span {id}";
+    QTest::newRow("hex word without digits stays") << "deadbeefcafe"
+                                                   << "deadbeefcafe";
+    QTest::newRow("decimal") << "retry after 1.5 s"
+                             << "retry after {n} s";
+    QTest::newRow("model version stays") << "chat gpt-4"
+                                         << "chat gpt-4";
+    QTest::newRow("dotted version stays") << "chat gpt-4.1"
+                                          << "chat gpt-4.1";
+    QTest::newRow("multi-part version stays") << "claude-3-5-sonnet"
+                                              << "claude-3-5-sonnet";
+    QTest::newRow("digits inside a word stay") << "llama3 70b"
+                                               << "llama3 70b";
+    QTest::newRow("long number after a dash") << "chunk-1234"
+                                              << "chunk-{n}";
     QTest::newRow("nothing to change") << "call_llm mistral/mistral-small-latest"
                                        << "call_llm mistral/mistral-small-latest";
 }
@@ -97,7 +108,7 @@ void tst_PathAttribution::slowToolOnThePathIsNamed()
     const PathAttribution byKind = attribute(store, SpanKeyKind::Kind, Target::End);
     QCOMPARE(byKind.setN, 5);
     QCOMPARE(byKind.restN, 95);
-    QCOMPARE(byKind.setMeanMs, 3010.0);   // 2 + 100 + 2 + 300 + 2 + 2100 + 2 + 500 + 2 (agent end after the answer)
+    QCOMPARE(byKind.setMeanMs, 3010.0); // 2 + 100 + 2 + 300 + 2 + 2100 + 2 + 500 + 2 (agent end after the answer)
     QCOMPARE(byKind.restMeanMs, 1010.0);
     QCOMPARE(differences(byKind), QStringLiteral("tool=2000.000"));
     checkExact(byKind);
@@ -224,8 +235,8 @@ void tst_PathAttribution::ttftAttribution()
     // the answer after it do not count. Built from the bundled adviser with
     // its first queue 610 ms in most copies and 2,610 ms in a few.
     // (Loaded through OTLP: the model calls carry first-token stamps.)
-    const LoadResult adviser = TraceFileLoader::load(
-        QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/adviser.otlp.json"), {});
+    const LoadResult adviser
+        = TraceFileLoader::load(QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/adviser.otlp.json"), {});
     QVERIFY(adviser.ok());
     const WorkflowPaths paths = WorkflowPaths::compute(*adviser.store, 1);
     QCOMPARE(paths.total(Target::FirstToken, 0), 1'550'000'000LL);
@@ -242,7 +253,7 @@ void tst_PathAttribution::ttftAttribution()
     QCOMPARE(self.find(QStringLiteral("model call"))->setMeanMs, 980.0);
     QCOMPARE(self.find(QStringLiteral("retrieval"))->setMeanMs, 430.0);
     QVERIFY(!self.find(QStringLiteral("tool")));
-    QCOMPARE(self.find(QStringLiteral("retrieval"))->setOffPath, 0);   // policy is on it: the key is not off the path
+    QCOMPARE(self.find(QStringLiteral("retrieval"))->setOffPath, 0); // policy is on it: the key is not off the path
     checkExact(self);
 }
 
@@ -262,10 +273,10 @@ void tst_PathAttribution::realTraces_data()
         << "otel-tui/test_data.json" << int(SpanKeyKind::Service) << 7 << 134 << "flagd" << 16586.453;
     QTest::newRow("OpenTelemetry demo, by name") << "otel-tui/test_data.json" << int(SpanKeyKind::Name) << 7 << 134
                                                  << "schema.v1.Service/EventStream" << 12280.751;
-    QTest::newRow("any-agent OpenAI") << "any-agent/OPENAI_trace.json" << int(SpanKeyKind::Kind) << 0 << 0
-                                      << QString() << 0.0;
-    QTest::newRow("any-agent Google") << "any-agent/GOOGLE_trace.json" << int(SpanKeyKind::Kind) << 0 << 0
-                                      << QString() << 0.0;
+    QTest::newRow("any-agent OpenAI") << "any-agent/OPENAI_trace.json" << int(SpanKeyKind::Kind) << 0 << 0 << QString()
+                                      << 0.0;
+    QTest::newRow("any-agent Google") << "any-agent/GOOGLE_trace.json" << int(SpanKeyKind::Kind) << 0 << 0 << QString()
+                                      << 0.0;
     QTest::newRow("Langfuse") << "langfuse/microsoft-agent-2025-12-17.trace.json" << int(SpanKeyKind::Kind) << 0 << 0
                               << QString() << 0.0;
 }

@@ -33,8 +33,7 @@ void tst_Percentile::interpolation_data()
     QTest::newRow("exact rank, no interpolation") << QList<double>{1, 2, 3, 4, 5} << 0.25 << 2.0;
     QTest::newRow("unsorted input") << QList<double>{9, 1, 8, 2, 7, 3} << 0.9 << 8.5;
     // The seed's burst TTFTs: p95 rank 8.55 between 588 and 718.
-    QTest::newRow("seed burst p95") << QList<double>{718, 202, 206, 210, 216, 243, 288, 368, 458, 588}
-                                    << 0.95 << 659.5;
+    QTest::newRow("seed burst p95") << QList<double>{718, 202, 206, 210, 216, 243, 288, 368, 458, 588} << 0.95 << 659.5;
 }
 
 void tst_Percentile::interpolation()

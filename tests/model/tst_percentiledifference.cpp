@@ -101,7 +101,7 @@ void tst_PercentileDifference::formulaOnKnownSamples()
     const double se = 21.0 / (2.0 * normalQuantileTwoSided(0.9647997997822951));
     const double halfWidth = 1.959963984540054 * std::sqrt(2.0) * se;
     QVERIFY(std::abs(difference.detectableMs - halfWidth) < 1e-9);
-    QVERIFY(std::abs(halfWidth - 13.8192401) < 1e-6);   // z(0.9648) = 2.10605: a figure to check by hand
+    QVERIFY(std::abs(halfWidth - 13.8192401) < 1e-6); // z(0.9648) = 2.10605: a figure to check by hand
     QCOMPARE(difference.lowerMs, 50.0 - difference.detectableMs);
     QCOMPARE(difference.upperMs, 50.0 + difference.detectableMs);
     QCOMPARE(difference.verdict, PercentileDifference::Verdict::Regressed);
@@ -142,8 +142,8 @@ void tst_PercentileDifference::tooFewRequests()
     QCOMPARE(difference.verdict, PercentileDifference::Verdict::TooFew);
     QVERIFY(difference.baseline.tooFew());
     QVERIFY(!difference.candidate.tooFew());
-    QCOMPARE(difference.differenceMs, 0.0);       // the point estimate is still there
-    QVERIFY(std::isnan(difference.lowerMs));      // but no interval and no verdict
+    QCOMPARE(difference.differenceMs, 0.0);  // the point estimate is still there
+    QVERIFY(std::isnan(difference.lowerMs)); // but no interval and no verdict
     QCOMPARE(PercentileDifference::verdictLabel(difference.verdict), QStringLiteral("too few requests"));
     const auto empty = PercentileDifference::of({}, enough, 0.95);
     QCOMPARE(empty.verdict, PercentileDifference::Verdict::TooFew);
@@ -155,7 +155,7 @@ void tst_PercentileDifference::coverage_data()
     QTest::addColumn<int>("shape");
     QTest::addColumn<double>("q");
     QTest::addColumn<int>("n");
-    QTest::addColumn<double>("scale");   // candidate = baseline distribution * scale + shift
+    QTest::addColumn<double>("scale"); // candidate = baseline distribution * scale + shift
     QTest::addColumn<double>("shift");
     // Pairs drawn from one distribution must cover 0, shifted pairs the true
     // shift, at about the stated 95%. 1,000 pairs per row: the rate's own
@@ -195,7 +195,7 @@ void tst_PercentileDifference::coverage()
     qInfo("coverage %.3f over %d pairs (true difference %.4f)", rate, kPairs, truth);
     QVERIFY2(rate >= 0.93 && rate <= 0.985, qPrintable(QStringLiteral("coverage %1").arg(rate)));
     if (truth == 0.0)
-        QCOMPARE(falseVerdicts, kPairs - covered);   // no detectable change exactly when 0 is covered
+        QCOMPARE(falseVerdicts, kPairs - covered); // no detectable change exactly when 0 is covered
 }
 
 QTEST_GUILESS_MAIN(tst_PercentileDifference)

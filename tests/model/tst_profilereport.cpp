@@ -50,8 +50,8 @@ private slots:
 void tst_ProfileReport::seedBurstAcceptanceNumbers()
 {
     const auto store = load(fixture(QStringLiteral("burst.jsonl")));
-    const auto report = profileRequests(store->requests, Boundary::Client, QStringLiteral("burst"),
-                                        QStringLiteral("replayed burst"));
+    const auto report
+        = profileRequests(store->requests, Boundary::Client, QStringLiteral("burst"), QStringLiteral("replayed burst"));
     QCOMPARE(report.requests, 10);
     QCOMPARE(report.ttft.n, 10);
     QVERIFY(qFuzzyCompare(report.ttft.p50, 265.5));
@@ -87,8 +87,8 @@ void tst_ProfileReport::builtinBurstMatchesTheSeedsFile()
 
 void tst_ProfileReport::negativeControlIsRejected()
 {
-    const LoadResult result = SeedScenarios::loadJsonl(SeedScenarios::negativeControlJsonl(),
-                                                       QStringLiteral("negative.jsonl"));
+    const LoadResult result
+        = SeedScenarios::loadJsonl(SeedScenarios::negativeControlJsonl(), QStringLiteral("negative.jsonl"));
     QVERIFY(result.ok());
     QCOMPARE(result.store->requests.rowCount(), 0);
     QCOMPARE(int(result.store->rejected.size()), 1);
@@ -160,8 +160,8 @@ void tst_ProfileReport::agreesWithSeedProfilerOutput()
     int seen = 0;
     while (it.hasNext()) {
         const auto match = it.next();
-        const auto phase = match.captured(1) == QLatin1String("TTFT") ? report.dominantTtftPhase
-                                                                     : report.dominantE2ePhase;
+        const auto phase
+            = match.captured(1) == QLatin1String("TTFT") ? report.dominantTtftPhase : report.dominantE2ePhase;
         QVERIFY(phase.has_value());
         QCOMPARE(phaseKey(*phase), match.captured(2));
         compareOneDecimal(report.meanOf(*phase).meanMs, match.captured(3).toDouble(), "dominant phase mean");
@@ -200,15 +200,15 @@ void tst_ProfileReport::missingStampsBecomeResidual()
 
 void tst_ProfileReport::oneTokenAnswersHaveNoItl()
 {
-    const QByteArray jsonl =
-        R"({"request_id":"one","prompt_tokens":5,"output_tokens":1,"client_send_ms":0,"gateway_arrival_ms":1,)"
-        R"("queue_enter_ms":2,"prefill_start_ms":3,"prefill_end_ms":4,"first_token_server_ms":5,)"
-        R"("first_token_client_ms":6,"last_token_client_ms":6})"
-        "\n"
-        R"({"request_id":"two","prompt_tokens":5,"output_tokens":3,"client_send_ms":0,"gateway_arrival_ms":1,)"
-        R"("queue_enter_ms":2,"prefill_start_ms":3,"prefill_end_ms":4,"first_token_server_ms":5,)"
-        R"("first_token_client_ms":6,"last_token_client_ms":16})"
-        "\n";
+    const QByteArray jsonl
+        = R"({"request_id":"one","prompt_tokens":5,"output_tokens":1,"client_send_ms":0,"gateway_arrival_ms":1,)"
+          R"("queue_enter_ms":2,"prefill_start_ms":3,"prefill_end_ms":4,"first_token_server_ms":5,)"
+          R"("first_token_client_ms":6,"last_token_client_ms":6})"
+          "\n"
+          R"({"request_id":"two","prompt_tokens":5,"output_tokens":3,"client_send_ms":0,"gateway_arrival_ms":1,)"
+          R"("queue_enter_ms":2,"prefill_start_ms":3,"prefill_end_ms":4,"first_token_server_ms":5,)"
+          R"("first_token_client_ms":6,"last_token_client_ms":16})"
+          "\n";
     const LoadResult result = SeedScenarios::loadJsonl(jsonl, QStringLiteral("itl.jsonl"));
     QVERIFY(result.ok());
     const auto report = profileRequests(result.store->requests, Boundary::Client, QStringLiteral("itl"), {});

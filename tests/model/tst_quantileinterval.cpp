@@ -59,7 +59,8 @@ void tst_QuantileInterval::ranks()
     QCOMPARE(interval.lowerRank, lower);
     QCOMPARE(interval.upperRank, upper);
     if (formed) {
-        QVERIFY2(std::abs(interval.coverage - coverage) < 1e-9, qPrintable(QString::number(interval.coverage, 'g', 17)));
+        QVERIFY2(std::abs(interval.coverage - coverage) < 1e-9,
+                 qPrintable(QString::number(interval.coverage, 'g', 17)));
         QVERIFY(interval.coverage >= 0.95);
     }
 }

@@ -53,8 +53,8 @@ void tst_RequestQuery::filter_data()
     QTest::newRow("both conditions") << QStringLiteral("interactive") << QStringLiteral("region")
                                      << QStringLiteral("ap-south") << 63;
     QTest::newRow("numeric attribute") << QString() << QStringLiteral("tenant_tier") << QStringLiteral("2") << 90;
-    QTest::newRow("unknown attribute matches nothing") << QString() << QStringLiteral("nope") << QStringLiteral("x")
-                                                       << 0;
+    QTest::newRow("unknown attribute matches nothing")
+        << QString() << QStringLiteral("nope") << QStringLiteral("x") << 0;
     QTest::newRow("value nobody has") << QString() << QStringLiteral("region") << QStringLiteral("mars") << 0;
 }
 
@@ -87,12 +87,12 @@ void tst_RequestQuery::sort_data()
                                    << QStringList{QStringLiteral("r-c"), QStringLiteral("r-b"), QStringLiteral("r-a")};
     QTest::newRow("TTFT ascending") << int(RequestColumn::Kind::Metric) << int(Metric::Ttft) << false
                                     << QStringList{QStringLiteral("r-c"), QStringLiteral("r-b"), QStringLiteral("r-a")};
-    QTest::newRow("prompt tokens descending") << int(RequestColumn::Kind::PromptTokens) << 0 << true
-                                              << QStringList{QStringLiteral("r-b"), QStringLiteral("r-a"),
-                                                             QStringLiteral("r-c")};
-    QTest::newRow("ITL ties keep row order") << int(RequestColumn::Kind::Metric) << int(Metric::Itl) << false
-                                             << QStringList{QStringLiteral("r-a"), QStringLiteral("r-b"),
-                                                            QStringLiteral("r-c")};
+    QTest::newRow("prompt tokens descending")
+        << int(RequestColumn::Kind::PromptTokens) << 0 << true
+        << QStringList{QStringLiteral("r-b"), QStringLiteral("r-a"), QStringLiteral("r-c")};
+    QTest::newRow("ITL ties keep row order")
+        << int(RequestColumn::Kind::Metric) << int(Metric::Itl) << false
+        << QStringList{QStringLiteral("r-a"), QStringLiteral("r-b"), QStringLiteral("r-c")};
     QTest::newRow("region attribute") << int(RequestColumn::Kind::Attribute) << 0 << true
                                       << QStringList{QStringLiteral("r-b"), QStringLiteral("r-a"),
                                                      QStringLiteral("r-c")};
@@ -158,8 +158,8 @@ void tst_RequestQuery::radixKeysOrderLikeTheComparator()
     QFETCH(bool, descending);
     const double nan = std::nan("");
     const double inf = std::numeric_limits<double>::infinity();
-    const std::vector<double> kinds = {0.0,   -0.0, 1.0,    -1.0,  1e-300, -1e-300, 5e-324, 123.456, 123.456,
-                                       1e300, -inf, inf,    nan,   2.5,    -2.5,    1e6,    0.001,   42.0};
+    const std::vector<double> kinds = {0.0,   -0.0, 1.0, -1.0, 1e-300, -1e-300, 5e-324, 123.456, 123.456,
+                                       1e300, -inf, inf, nan,  2.5,    -2.5,    1e6,    0.001,   42.0};
     std::vector<double> values;
     for (int i = 0; i < 5000; ++i)
         values.push_back(kinds[size_t(i * 7919) % kinds.size()] * (i % 3 == 0 ? 1.0 : double(i % 11) + 1.0));

@@ -1,6 +1,6 @@
-#include "support/TestData.h"
 #include "io/LoadControl.h"
 #include "io/TraceFileLoader.h"
+#include "support/TestData.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -62,38 +62,71 @@ void tst_SeedLoader::malformedInputs_data()
     QTest::addColumn<QString>("fatal");
     QTest::addColumn<QString>("notice");
 
-    QTest::newRow("empty file") << "empty.jsonl" << 0 << 0 << 0 << "" << "" << "the file is empty" << "";
-    QTest::newRow("only blank lines") << "only-blank-lines.jsonl" << 0 << 0 << 0 << "" << ""
-                                      << "only blank lines" << "";
+    QTest::newRow("empty file") << "empty.jsonl" << 0 << 0 << 0 << ""
+                                << ""
+                                << "the file is empty"
+                                << "";
+    QTest::newRow("only blank lines") << "only-blank-lines.jsonl" << 0 << 0 << 0 << ""
+                                      << ""
+                                      << "only blank lines"
+                                      << "";
     QTest::newRow("invalid JSON") << "invalid-json.jsonl" << 2 << 1 << 2 << "prompt_tokens"
-                                  << "invalid JSON at column 46" << "" << "";
+                                  << "invalid JSON at column 46"
+                                  << ""
+                                  << "";
     QTest::newRow("missing fields") << "missing-field.jsonl" << 2 << 1 << 2 << "queue_enter_ms"
-                                    << "missing fields: queue_enter_ms, prefill_end_ms" << "" << "";
+                                    << "missing fields: queue_enter_ms, prefill_end_ms"
+                                    << ""
+                                    << "";
     QTest::newRow("wrong types") << "wrong-type.jsonl" << 2 << 3 << 2 << "prompt_tokens"
-                                 << "must be a whole number of tokens, got a string" << "" << "";
+                                 << "must be a whole number of tokens, got a string"
+                                 << ""
+                                 << "";
     QTest::newRow("non-finite numbers") << "non-finite.jsonl" << 2 << 3 << 2 << "prefill_end_ms"
-                                        << "non-finite number (NaN or Infinity)" << "" << "";
+                                        << "non-finite number (NaN or Infinity)"
+                                        << ""
+                                        << "";
     QTest::newRow("zero or negative tokens") << "zero-tokens.jsonl" << 2 << 2 << 2 << "output_tokens"
-                                             << "token counts must be positive, got 0" << "" << "";
+                                             << "token counts must be positive, got 0"
+                                             << ""
+                                             << "";
     QTest::newRow("non-monotonic clocks") << "non-monotonic.jsonl" << 2 << 2 << 2 << "prefill_end_ms"
                                           << "timestamps are not monotonic: prefill_end_ms (2020.000 ms) is "
                                              "before prefill_start_ms (2025.000 ms)"
-                                          << "" << "";
+                                          << ""
+                                          << "";
     QTest::newRow("duplicate request id") << "duplicate-id.jsonl" << 3 << 1 << 3 << "request_id"
-                                          << "duplicate request_id; first seen on line 1" << "" << "";
-    QTest::newRow("byte-order mark") << "bom.jsonl" << 2 << 0 << 0 << "" << "" << ""
+                                          << "duplicate request_id; first seen on line 1"
+                                          << ""
+                                          << "";
+    QTest::newRow("byte-order mark") << "bom.jsonl" << 2 << 0 << 0 << ""
+                                     << ""
+                                     << ""
                                      << "starts with a UTF-8 byte-order mark";
-    QTest::newRow("CRLF line ends") << "crlf.jsonl" << 3 << 0 << 0 << "" << "" << "" << "CRLF line ends";
-    QTest::newRow("blank lines") << "blank-lines.jsonl" << 2 << 0 << 0 << "" << "" << "" << "";
+    QTest::newRow("CRLF line ends") << "crlf.jsonl" << 3 << 0 << 0 << ""
+                                    << ""
+                                    << ""
+                                    << "CRLF line ends";
+    QTest::newRow("blank lines") << "blank-lines.jsonl" << 2 << 0 << 0 << ""
+                                 << ""
+                                 << ""
+                                 << "";
     QTest::newRow("truncated last line") << "truncated-last-line.jsonl" << 2 << 1 << 3 << "client_send_ms"
-                                         << "ends in the middle of this record (truncated last line)" << ""
+                                         << "ends in the middle of this record (truncated last line)"
+                                         << ""
                                          << "";
     QTest::newRow("not an object") << "not-an-object.jsonl" << 2 << 3 << 2 << ""
-                                   << "a record must be a JSON object, got an array" << "" << "";
+                                   << "a record must be a JSON object, got an array"
+                                   << ""
+                                   << "";
     QTest::newRow("nested fields") << "nested-field.jsonl" << 2 << 1 << 3 << "request_id"
-                                   << "must be a string, got an object or array" << ""
+                                   << "must be a string, got an object or array"
+                                   << ""
                                    << "field 'messages' is not a scalar";
-    QTest::newRow("UTF-16") << "utf16.jsonl" << 0 << 0 << 0 << "" << "" << "UTF-16" << "";
+    QTest::newRow("UTF-16") << "utf16.jsonl" << 0 << 0 << 0 << ""
+                            << ""
+                            << "UTF-16"
+                            << "";
 }
 
 void tst_SeedLoader::malformedInputs()
@@ -154,7 +187,7 @@ void tst_SeedLoader::classAttributesAreDiscovered()
     const auto *region = requests.attribute(QStringLiteral("region"));
     QVERIFY(region);
     QVERIFY(!region->isNumeric());
-    QCOMPARE(region->valueCount(), 4);   // absent + three regions
+    QCOMPARE(region->valueCount(), 4); // absent + three regions
     const auto *cached = requests.attribute(QStringLiteral("cached_prefix"));
     QVERIFY(cached);
     QCOMPARE(cached->text(0).isEmpty(), false);
@@ -186,8 +219,8 @@ void tst_SeedLoader::timestampsAreExactNanoseconds()
     QCOMPARE(requests.stamp(0, Stamp::ClientSend), Q_INT64_C(1700000000123456789));
     QCOMPARE(requests.stamp(0, Stamp::GatewayArrival), Q_INT64_C(1700000000124000000));
     QCOMPARE(requests.stamp(0, Stamp::QueueEnter), Q_INT64_C(1700000000124500000));
-    QCOMPARE(requests.stamp(0, Stamp::PrefillStart), Q_INT64_C(1700000000124500000));   // 0.4 ns rounds down
-    QCOMPARE(requests.stamp(0, Stamp::PrefillEnd), Q_INT64_C(1700000000124500001));     // 0.5 ns rounds up
+    QCOMPARE(requests.stamp(0, Stamp::PrefillStart), Q_INT64_C(1700000000124500000)); // 0.4 ns rounds down
+    QCOMPARE(requests.stamp(0, Stamp::PrefillEnd), Q_INT64_C(1700000000124500001));   // 0.5 ns rounds up
     QCOMPARE(requests.phaseNs(0, Phase::NetworkIn), Q_INT64_C(543211));
 }
 
@@ -240,7 +273,7 @@ void tst_SeedLoader::duplicateAcrossChunksIsRejected()
     QVERIFY(file.open(QIODevice::WriteOnly));
     for (int i = 1; i <= 10000; ++i)
         file.write(record(i) + "\n");
-    file.write(record(5) + "\n");   // line 10001 repeats line 5's id
+    file.write(record(5) + "\n"); // line 10001 repeats line 5's id
     file.close();
     LoadOptions options;
     options.threads = 3;
@@ -327,7 +360,7 @@ void tst_SeedLoader::columnMergeEqualsRowByRowMerge()
     }
     QCOMPARE(a.attribute(QStringLiteral("tier"))->text(6), QString()); // line 7: absent
     QCOMPARE(a.attribute(QStringLiteral("tier"))->text(0), QStringLiteral("1"));
-    QCOMPARE(a.attribute(QStringLiteral("tier"))->text(count - 2), QStringLiteral("4"));   // line 69999: 69999 % 5
+    QCOMPARE(a.attribute(QStringLiteral("tier"))->text(count - 2), QStringLiteral("4")); // line 69999: 69999 % 5
     QCOMPARE(a.attribute(QStringLiteral("score"))->text(10), QString());                 // line 11: absent
     QCOMPARE(a.attribute(QStringLiteral("score"))->number(count - 1), 35000.0);
     QCOMPARE(a.attribute(QStringLiteral("late"))->text(0), QString());
@@ -389,8 +422,8 @@ void tst_SeedLoader::cancelStopsTheLoad()
 {
     LoadControl control;
     control.cancel();
-    const LoadResult result =
-        TraceFileLoader::load(fixture(QStringLiteral("seed/multiclass.jsonl")), LoadOptions{}, &control);
+    const LoadResult result
+        = TraceFileLoader::load(fixture(QStringLiteral("seed/multiclass.jsonl")), LoadOptions{}, &control);
     QVERIFY(result.cancelled);
     QVERIFY(!result.ok());
     QCOMPARE(result.store->requests.rowCount(), 0);

@@ -45,11 +45,11 @@ private slots:
 void tst_ServiceLoad::goodputCountsEachObjective()
 {
     RequestTable table;
-    addRequest(table, "good", 0, 500, 500 + 9 * 50, 10);        // TTFT 500, ITL 50
+    addRequest(table, "good", 0, 500, 500 + 9 * 50, 10); // TTFT 500, ITL 50
     addRequest(table, "slow-first", 100, 1500, 1500 + 9 * 50, 10);
     addRequest(table, "slow-stream", 200, 300, 300 + 9 * 100, 10);
     addRequest(table, "slow-both", 300, 2000, 2000 + 9 * 100, 10);
-    addRequest(table, "one-token", 400, 200, 200, 1);              // no gap to miss
+    addRequest(table, "one-token", 400, 200, 200, 1); // no gap to miss
     const Goodput result = ServiceLoad::goodput(table, Slo{1200.0, 80.0}, Boundary::Client, 3);
     QCOMPARE(result.completed, 5);
     QCOMPARE(result.good, 2);
@@ -73,7 +73,7 @@ void tst_ServiceLoad::steadyServiceSatisfiesLittlesLaw()
         addRequest(table, "r" + std::to_string(i), i * 100.0, 100.0, 2000.0, 20);
     const LittlesLawCheck check = ServiceLoad::littlesLaw(table);
     QCOMPARE(check.completed, 1000);
-    QCOMPARE(check.windowSeconds, 101.9);   // 0 .. 99.9 s + 2 s
+    QCOMPARE(check.windowSeconds, 101.9); // 0 .. 99.9 s + 2 s
     QCOMPARE(check.meanTimeInSystemSeconds, 2.0);
     QVERIFY(qFuzzyCompare(check.expectedInFlight, 1000.0 / 101.9 * 2.0));
     QCOMPARE(check.peakInFlight, 20);
@@ -99,8 +99,9 @@ void tst_ServiceLoad::growingBacklogIsNotSteady()
     QVERIFY(!check.steady);
     // Each request waits 25 ms longer than the one before: the first quarter
     // stays about 3.3 s on average, the last about 21.9 s.
-    QVERIFY2(check.lateTimeInSystemSeconds > 6.0 * check.earlyTimeInSystemSeconds,
-             qPrintable(QStringLiteral("%1 vs %2").arg(check.lateTimeInSystemSeconds).arg(check.earlyTimeInSystemSeconds)));
+    QVERIFY2(
+        check.lateTimeInSystemSeconds > 6.0 * check.earlyTimeInSystemSeconds,
+        qPrintable(QStringLiteral("%1 vs %2").arg(check.lateTimeInSystemSeconds).arg(check.earlyTimeInSystemSeconds)));
     QVERIFY(check.completionRatePerSecond < 0.85 * check.arrivalRatePerSecond);
 }
 
@@ -140,9 +141,9 @@ void tst_ServiceLoad::observedConcurrency()
 void tst_ServiceLoad::concurrencyTimeline()
 {
     RequestTable table;
-    addRequest(table, "a", 0, 10, 400, 5);     // in flight 0..400 ms
-    addRequest(table, "b", 100, 10, 100, 5);   // 100..200 ms
-    addRequest(table, "c", 250, 10, 150, 5);   // 250..400 ms
+    addRequest(table, "a", 0, 10, 400, 5);   // in flight 0..400 ms
+    addRequest(table, "b", 100, 10, 100, 5); // 100..200 ms
+    addRequest(table, "c", 250, 10, 150, 5); // 250..400 ms
     const ConcurrencyTimeline timeline = ServiceLoad::concurrency(table, 4);
     QCOMPARE(timeline.startNs, 0);
     QCOMPARE(timeline.binNs, 100 * kMs);
@@ -171,7 +172,8 @@ void tst_ServiceLoad::cliPrintsGoodput()
                QStringLiteral(TRACELANE_TEST_DATA_DIR "/seed/burst.jsonl")});
     QVERIFY(bad.waitForFinished(60'000));
     QCOMPARE(bad.exitCode(), 2);
-    QVERIFY(QString::fromUtf8(bad.readAllStandardError()).contains(QStringLiteral("--slo-itl expects a positive number")));
+    QVERIFY(
+        QString::fromUtf8(bad.readAllStandardError()).contains(QStringLiteral("--slo-itl expects a positive number")));
 }
 
 QTEST_GUILESS_MAIN(tst_ServiceLoad)

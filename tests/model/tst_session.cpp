@@ -1,6 +1,6 @@
 #include "analysis/workflows/WhatIfEdit.h"
-#include "review/RecordDraft.h"
 #include "io/TraceFileLoader.h"
+#include "review/RecordDraft.h"
 #include "review/SessionJson.h"
 #include "review/SessionReport.h"
 #include "store/TraceStore.h"
@@ -137,7 +137,8 @@ void tst_Session::pathsRelativeToTheSessionFile()
     // A trace outside the folder is written with "..".
     Session outside;
     outside.traces = {{QDir(dir.path()).filePath(QStringLiteral("a/b.jsonl")), {}}};
-    QVERIFY(SessionJson::write(outside, QDir(dir.path()).filePath(QStringLiteral("sessions"))).contains("\"path\": \"../a/b.jsonl\""));
+    QVERIFY(SessionJson::write(outside, QDir(dir.path()).filePath(QStringLiteral("sessions")))
+                .contains("\"path\": \"../a/b.jsonl\""));
 }
 
 void tst_Session::whatIfCommands_data()
@@ -158,7 +159,9 @@ void tst_Session::whatIfCommands()
     QVERIFY2(SessionWhatIf::fromCommand(command, &edit, &error), qPrintable(error));
     QCOMPARE(SessionWhatIf::toCommand(edit), command);
     QVERIFY(!SessionWhatIf::fromCommand(QStringLiteral("double tool"), &edit, &error));
-    QCOMPARE(error, QStringLiteral("'double tool': a what-if starts with scale, scale-phase, shorten-answer or add-dependency"));
+    QCOMPARE(
+        error,
+        QStringLiteral("'double tool': a what-if starts with scale, scale-phase, shorten-answer or add-dependency"));
 }
 
 void tst_Session::refusesNewerAndBroken_data()
@@ -172,21 +175,28 @@ void tst_Session::refusesNewerAndBroken_data()
                               << QStringLiteral("not a Tracelane session: \"format\" must be \"tracelane.session\"");
     QTest::newRow("trace without path") << QByteArray(R"({"format":"tracelane.session","version":1,"traces":[{}]})")
                                         << QStringLiteral("traces[0]: a trace needs a \"path\"");
-    QTest::newRow("bytes without hash") << QByteArray(R"({"format":"tracelane.session","version":1,"traces":[{"path":"a.jsonl","bytes":12}]})")
-                                        << QStringLiteral("traces[0]: \"bytes\" (0 or more) and \"sha256\" come together");
-    QTest::newRow("short hash") << QByteArray(R"({"format":"tracelane.session","version":1,"traces":[{"path":"a.jsonl","bytes":12,"sha256":"abc"}]})")
+    QTest::newRow("bytes without hash")
+        << QByteArray(R"({"format":"tracelane.session","version":1,"traces":[{"path":"a.jsonl","bytes":12}]})")
+        << QStringLiteral("traces[0]: \"bytes\" (0 or more) and \"sha256\" come together");
+    QTest::newRow("short hash") << QByteArray(
+        R"({"format":"tracelane.session","version":1,"traces":[{"path":"a.jsonl","bytes":12,"sha256":"abc"}]})")
                                 << QStringLiteral("traces[0].sha256: expected 64 lowercase hex digits");
-    QTest::newRow("candidate path") << QByteArray(R"({"format":"tracelane.session","version":1,"compare":{"candidate":"b.jsonl"}})")
+    QTest::newRow("candidate path") << QByteArray(
+        R"({"format":"tracelane.session","version":1,"compare":{"candidate":"b.jsonl"}})")
                                     << QStringLiteral("compare.candidate: expected an object, got a string");
-    QTest::newRow("compare percentile") << QByteArray(R"({"format":"tracelane.session","version":1,"compare":{"percentile":95}})")
-                                        << QStringLiteral("compare.percentile: a percentile is a fraction between 0 and 1, got 95");
+    QTest::newRow("compare percentile")
+        << QByteArray(R"({"format":"tracelane.session","version":1,"compare":{"percentile":95}})")
+        << QStringLiteral("compare.percentile: a percentile is a fraction between 0 and 1, got 95");
     QTest::newRow("compare slo") << QByteArray(R"({"format":"tracelane.session","version":1,"compare":{"slo_ms":-1}})")
-                                 << QStringLiteral("compare.slo_ms: an SLO is 0 (none) or a positive number of ms, got -1");
-    QTest::newRow("window") << QByteArray(R"({"format":"tracelane.session","version":1,"view":{"time_window_ns":[1.5,2]}})")
+                                 << QStringLiteral(
+                                        "compare.slo_ms: an SLO is 0 (none) or a positive number of ms, got -1");
+    QTest::newRow("window") << QByteArray(
+        R"({"format":"tracelane.session","version":1,"view":{"time_window_ns":[1.5,2]}})")
                             << QStringLiteral("view.time_window_ns: expected [begin, end] in whole ns");
     QTest::newRow("note") << QByteArray(R"({"format":"tracelane.session","version":1,"notes":[{"text":"x"}]})")
                           << QStringLiteral("notes[0]: a note needs the \"request\" it is on");
-    QTest::newRow("record inside") << QByteArray(R"({"format":"tracelane.session","version":1,"record":{"format":"tracelane.diagnosis-record","version":9}})")
+    QTest::newRow("record inside") << QByteArray(
+        R"({"format":"tracelane.session","version":1,"record":{"format":"tracelane.diagnosis-record","version":9}})")
                                    << QStringLiteral("record: this diagnosis record was written by a newer Tracelane "
                                                      "(diagnosis record version 9); this build reads versions up to 1. "
                                                      "Open it with a newer Tracelane.");
@@ -238,7 +248,8 @@ void tst_Session::fingerprintOfAFile()
 // matches is listed, not guessed.
 void tst_Session::reportOptionsFromASession()
 {
-    LoadResult load = TraceFileLoader::load(QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/mixed-classes.jsonl"), {});
+    LoadResult load
+        = TraceFileLoader::load(QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/mixed-classes.jsonl"), {});
     QVERIFY(load.store);
     const TraceStore &store = *load.store;
     Session session;
@@ -272,8 +283,9 @@ void tst_Session::reportOptionsFromASession()
     QCOMPARE(problems[0], QStringLiteral("1 of the slice's 3 requests are not in the trace"));
     QVERIFY2(problems[1].startsWith(QStringLiteral("output bands \u201c8, 4\u201d: ")), qPrintable(problems[1]));
     QCOMPARE(problems[2], QStringLiteral("the workflow 4d7f is not in the trace"));
-    QCOMPARE(problems[3], QStringLiteral("what-if \u201cdouble tool\u201d: 'double tool': a what-if starts with scale, "
-                                         "scale-phase, shorten-answer or add-dependency"));
+    QCOMPARE(problems[3],
+             QStringLiteral("what-if \u201cdouble tool\u201d: 'double tool': a what-if starts with scale, "
+                            "scale-phase, shorten-answer or add-dependency"));
 
     // A filter that no longer matches: the report covers every request, and says so.
     problems.clear();
@@ -285,8 +297,9 @@ void tst_Session::reportOptionsFromASession()
     options = SessionReport::options(session, store, &problems);
     QVERIFY(options.rows.empty());
     QVERIFY(options.slice.isEmpty());
-    QCOMPARE(problems, QStringList{QStringLiteral("the slice \u201cregion = mars\u201d matches no request of the trace; "
-                                                  "the report covers every request")});
+    QCOMPARE(problems,
+             QStringList{QStringLiteral("the slice \u201cregion = mars\u201d matches no request of the trace; "
+                                        "the report covers every request")});
 }
 
 QTEST_GUILESS_MAIN(tst_Session)

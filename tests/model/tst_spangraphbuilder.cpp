@@ -8,8 +8,8 @@
 #include "analysis/workflows/SpanGraphBuilder.h"
 #include "analysis/workflows/WhatIf.h"
 #include "io/TraceFileLoader.h"
-#include "support/AdviserScenario.h"
 #include "store/TraceStore.h"
+#include "support/AdviserScenario.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -108,7 +108,7 @@ void tst_SpanGraphBuilder::adviserStructure()
     QCOMPARE(phases[2].end - phases[2].begin, 396 * kMs);
     QCOMPARE(graph->firstToken(call) - graph->start(call), 980 * kMs);
     const qint32 answer = rowNamed(*graph, QStringLiteral("model call: final answer"));
-    QCOMPARE(graph->phases(answer).size(), size_t(1));   // no queue/prefill split recorded
+    QCOMPARE(graph->phases(answer).size(), size_t(1)); // no queue/prefill split recorded
     QCOMPARE(WhatIf::finalAnswerSpan(*graph), answer);
     QCOMPARE(graph->sourceRow(answer), m_adviser->workflows.firstSpan[0] + answer);
 }
@@ -143,15 +143,15 @@ void tst_SpanGraphBuilder::adviserWhatIfs_data()
 
     QTest::newRow("first prefill -25%") << parsed(&WhatIfEdit::parseScalePhase, QStringLiteral("prefill=-25%"))
                                         << qint64(71'250'000) << qint64(71'250'000);
-    QTest::newRow("first queue -50%") << parsed(&WhatIfEdit::parseScalePhase, QStringLiteral("queue=0.5"))
-                                      << 305 * kMs << 305 * kMs;
+    QTest::newRow("first queue -50%") << parsed(&WhatIfEdit::parseScalePhase, QStringLiteral("queue=0.5")) << 305 * kMs
+                                      << 305 * kMs;
     QTest::newRow("tool -1/3") << parsed(&WhatIfEdit::parseScale, QStringLiteral("execute_tool=2/3"))
                                << qint64(253'333'333) << qint64(0);
-    QTest::newRow("final answer 30 tokens shorter") << parsed(&WhatIfEdit::parseShortenAnswer, QStringLiteral("30@24"))
-                                                    << 720 * kMs << qint64(0);
+    QTest::newRow("final answer 30 tokens shorter")
+        << parsed(&WhatIfEdit::parseShortenAnswer, QStringLiteral("30@24")) << 720 * kMs << qint64(0);
     QTest::newRow("account depends on policy")
-        << parsed(&WhatIfEdit::parseAddDependency, QStringLiteral("policy retrieval>account retrieval"))
-        << -280 * kMs << -280 * kMs;
+        << parsed(&WhatIfEdit::parseAddDependency, QStringLiteral("policy retrieval>account retrieval")) << -280 * kMs
+        << -280 * kMs;
 }
 
 void tst_SpanGraphBuilder::adviserWhatIfs()

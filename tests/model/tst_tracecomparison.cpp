@@ -73,7 +73,7 @@ void tst_TraceComparison::oneClassQueueShrank()
     QCOMPARE(eu->baselineRequests, 600);
     QCOMPARE(eu->candidateRequests, 600);
     QCOMPARE(eu->difference.verdict, PercentileDifference::Verdict::Improved);
-    QVERIFY(eu->difference.upperMs < 0.0);   // the interval excludes 0
+    QVERIFY(eu->difference.upperMs < 0.0); // the interval excludes 0
     for (const QString &other : {QStringLiteral("us"), QStringLiteral("ap")}) {
         const ComparisonCell *cell = cellOf(comparison, other);
         QVERIFY(cell);
@@ -91,7 +91,7 @@ void tst_TraceComparison::oneClassQueueShrank()
     for (const auto &row : shift.phases)
         sum += row.changeNs;
     QCOMPARE(sum, shift.totalChangeNs);
-    QCOMPARE(shift.residualChangeNs, 0);   // every stamp observed
+    QCOMPARE(shift.residualChangeNs, 0); // every stamp observed
     QVERIFY(shift.row(Phase::Queue)->movedDown());
     QVERIFY(!shift.row(Phase::Prefill)->movedDown());
 
@@ -164,8 +164,8 @@ void tst_TraceComparison::workloadChangeIsNamed()
     base.requests = 1200;
     PopulationSpec cand = base;
     cand.seed = 4;
-    cand.meanGapMs = 50.0;      // twice the arrival rate
-    cand.promptFactor = 2.5;    // longer prompts
+    cand.meanGapMs = 50.0;   // twice the arrival rate
+    cand.promptFactor = 2.5; // longer prompts
     // Half the candidate's requests come from ap, and a region the baseline never saw appears.
     cand.regionOf = [](int i, SeededRandom &) {
         if (i % 10 == 0)
@@ -183,7 +183,7 @@ void tst_TraceComparison::workloadChangeIsNamed()
     QVERIFY(all.contains(QStringLiteral("class mix by region changed: ap is")));
     QVERIFY(all.contains(QStringLiteral("region = sa: candidate only (120 requests)")));
     QVERIFY(all.contains(QStringLiteral("read the per-class rows")));
-    QVERIFY(!all.contains(QStringLiteral("output token")));   // output lengths were kept
+    QVERIFY(!all.contains(QStringLiteral("output token"))); // output lengths were kept
     QVERIFY(comparison.workload.mixChanged);
     const ComparisonCell *sa = cellOf(comparison, QStringLiteral("sa"));
     QVERIFY(sa);
@@ -193,7 +193,7 @@ void tst_TraceComparison::workloadChangeIsNamed()
     for (const auto &check : comparison.workload.checks) {
         if (check.key == QLatin1String("arrival_rate")) {
             QVERIFY(check.judged && check.differs);
-            QVERIFY(check.measure > 0.8 && check.measure < 1.2);   // about +100%
+            QVERIFY(check.measure > 0.8 && check.measure < 1.2); // about +100%
         }
         if (check.key == QLatin1String("output_tokens"))
             QVERIFY(check.judged && !check.differs);
@@ -242,7 +242,7 @@ void tst_TraceComparison::phaseShiftSplitsExactly()
     for (const auto &row : withGap.phaseShift.phases)
         sum += row.changeNs;
     QCOMPARE(sum, withGap.phaseShift.totalChangeNs);
-    QCOMPARE(withGap.phaseShift.residualChangeNs, 1000000);   // the missing request's 2 ms over 2 requests
+    QCOMPARE(withGap.phaseShift.residualChangeNs, 1000000); // the missing request's 2 ms over 2 requests
     QCOMPARE(withGap.phaseShift.row(Phase::Prefill)->candidateObserved, 1);
 }
 
@@ -256,7 +256,7 @@ void tst_TraceComparison::missesAgainstSloAndBaseline()
         cand.add(TestRequest().phase(Phase::Queue, (i - 1) % 50 + 1));
     }
     ComparisonSpec spec;
-    spec.sloMs = 50.0;   // TTFT above 50 ms: queue above 45 ms
+    spec.sloMs = 50.0; // TTFT above 50 ms: queue above 45 ms
     TraceComparison comparison = compare(base.store(), cand.store(), spec);
     QVERIFY(comparison.ok());
     QVERIFY(comparison.missesAgainstSlo);
@@ -300,7 +300,7 @@ void tst_TraceComparison::predictionBesideObservation()
     PopulationSpec predictedSpec = base;
     predictedSpec.queueScaledIn = QStringLiteral("all");
     predictedSpec.queueFactor = 0.5;
-    auto predictedStore = makePopulation(predictedSpec);   // same seed: the same requests, queue halved
+    auto predictedStore = makePopulation(predictedSpec); // same seed: the same requests, queue halved
     ComparisonSpec spec;
     const TraceComparison whatIf = compare(baseStore, predictedStore, spec);
     const double predicted = -whatIf.overall.difference.differenceMs;
@@ -333,17 +333,19 @@ void tst_TraceComparison::percentileChangeReusesSamples()
     cand.seed = 2;
     ComparisonSpec spec;
     spec.by = {QStringLiteral("region")};
-    const auto samples = ComparisonSamples::prepare(ComparisonSide::whole(makePopulation(base), QStringLiteral("b")),
-                                                    ComparisonSide::whole(makePopulation(cand), QStringLiteral("c")),
-                                                    spec);
+    const auto samples
+        = ComparisonSamples::prepare(ComparisonSide::whole(makePopulation(base), QStringLiteral("b")),
+                                     ComparisonSide::whole(makePopulation(cand), QStringLiteral("c")), spec);
     QVERIFY(samples->error.isEmpty());
     QCOMPARE(samples->cellCount(), 3);
     for (const double q : {0.5, 0.9, 0.99}) {
         ComparisonSpec changed = spec;
         changed.q = q;
         const TraceComparison fromSamples = TraceComparison::evaluate(*samples, changed);
-        const TraceComparison fresh = compare(samples->baseline.store, samples->candidate.store,
-                                              [&] { ComparisonSpec s = changed; return s; }());
+        const TraceComparison fresh = compare(samples->baseline.store, samples->candidate.store, [&] {
+            ComparisonSpec s = changed;
+            return s;
+        }());
         QCOMPARE(fromSamples.overall.difference.baseline.value, fresh.overall.difference.baseline.value);
         QCOMPARE(fromSamples.overall.difference.upperMs, fresh.overall.difference.upperMs);
         QCOMPARE(fromSamples.cells[1].difference.candidate.value, fresh.cells[1].difference.candidate.value);
@@ -364,7 +366,7 @@ void tst_TraceComparison::splitOneTrace()
 {
     // One trace, the queue halved for requests sent after 60 s.
     PopulationSpec spec;
-    spec.requests = 1200;   // about 120 s at 10 req/s
+    spec.requests = 1200; // about 120 s at 10 req/s
     auto store = makePopulation(spec);
     auto &table = store->requests;
     // Re-time: requests after the split get their queue halved by moving
@@ -377,7 +379,7 @@ void tst_TraceComparison::splitOneTrace()
         before += table.stamp(row, Stamp::ClientSend) < split ? 1 : 0;
     QCOMPARE(baseline.size(), before);
     QCOMPARE(candidate.size(), table.rowCount() - before);
-    QCOMPARE(baseline.rejected, -1);   // not attributable to a side
+    QCOMPARE(baseline.rejected, -1); // not attributable to a side
     const auto [first, last] = ComparisonSplit::sendRange(*store);
     QCOMPARE(first, table.stamp(0, Stamp::ClientSend));
     QVERIFY(last >= table.stamp(table.rowCount() - 1, Stamp::ClientSend));
@@ -412,14 +414,16 @@ void tst_TraceComparison::cannotCompare_data()
 {
     QTest::addColumn<QString>("caseName");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("candidate empty") << "empty" << "the candidate (candidate) has no requests to compare";
+    QTest::newRow("candidate empty") << "empty"
+                                     << "the candidate (candidate) has no requests to compare";
     QTest::newRow("metric one side lacks") << "queue-missing"
                                            << "Queue is not observed in the candidate (seed-jsonl); both sides "
                                               "observe: ttft, itl, e2e";
     QTest::newRow("boundary one side lacks") << "server-boundary"
                                              << "TTFT at the server boundary is not observed in the candidate "
                                                 "(seed-jsonl) (try --boundary client); both sides observe:";
-    QTest::newRow("dimension one side lacks") << "dimension" << "no dimension 'region' in the candidate";
+    QTest::newRow("dimension one side lacks") << "dimension"
+                                              << "no dimension 'region' in the candidate";
     QTest::newRow("workflows against requests") << "workflows"
                                                 << "the baseline holds agent workflows (otlp-json) and the candidate "
                                                    "single requests (seed-jsonl)";
@@ -521,7 +525,7 @@ void tst_TraceComparison::guardrailRegressionStopsTheRule()
     QCOMPARE(rule.guardrails[1].key, QStringLiteral("e2e_p95"));
     QVERIFY(rule.guardrails[1].regressed);
     QVERIFY(rule.guardrails[1].note.endsWith(QStringLiteral("regressed beyond 5%")));
-    QVERIFY(rule.guardrails[0].regressed);   // ITL doubles with the stream
+    QVERIFY(rule.guardrails[0].regressed); // ITL doubles with the stream
     QVERIFY(!rule.guardrails[2].regressed);
 }
 
@@ -543,10 +547,11 @@ void tst_TraceComparison::numericClassesShareTheBaselineBands()
     QStringList labels;
     for (const auto &cell : comparison.cells)
         labels << cell.label();
-    QCOMPARE(labels, (QStringList{QStringLiteral("<250.4"), QStringLiteral("250.4\u2013499.8"),
-                                  QStringLiteral("499.8\u2013749.1"), QStringLiteral("\u2265749.1")}));
-    QCOMPARE(comparison.cells[0].candidateRequests, 0);     // no candidate budget below 250.4
-    QCOMPARE(comparison.cells[3].candidateRequests, 300);   // 750 .. 1497.5
+    QCOMPARE(labels,
+             (QStringList{QStringLiteral("<250.4"), QStringLiteral("250.4\u2013499.8"),
+                          QStringLiteral("499.8\u2013749.1"), QStringLiteral("\u2265749.1")}));
+    QCOMPARE(comparison.cells[0].candidateRequests, 0);   // no candidate budget below 250.4
+    QCOMPARE(comparison.cells[3].candidateRequests, 300); // 750 .. 1497.5
     QCOMPARE(comparison.cells[3].baselineRequests, 100);
     QVERIFY(comparison.notes.contains(QStringLiteral("budget_ms is banded at the baseline's quartiles on both sides")));
 }

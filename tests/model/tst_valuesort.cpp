@@ -31,9 +31,17 @@ void tst_ValueSort::doubles()
     QFETCH(int, n);
     SeededRandom random(5);
     std::vector<double> values;
-    const double specials[] = {0.0, -0.0, 1e-300, -1e-300, std::numeric_limits<double>::denorm_min(),
-                               std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
-                               std::numeric_limits<double>::max(), -std::numeric_limits<double>::max(), 42.0, 42.0};
+    const double specials[] = {0.0,
+                               -0.0,
+                               1e-300,
+                               -1e-300,
+                               std::numeric_limits<double>::denorm_min(),
+                               std::numeric_limits<double>::infinity(),
+                               -std::numeric_limits<double>::infinity(),
+                               std::numeric_limits<double>::max(),
+                               -std::numeric_limits<double>::max(),
+                               42.0,
+                               42.0};
     values.assign(std::begin(specials), std::end(specials));
     while (int(values.size()) < n) {
         const double magnitude = random.lognormal(3.0, 4.0);
@@ -44,7 +52,7 @@ void tst_ValueSort::doubles()
     ValueSort::ascending(std::span<double>(values));
     QVERIFY(std::is_sorted(values.begin(), values.end()));
     for (size_t i = 0; i < values.size(); ++i)
-        QVERIFY(values[i] == expected[i]);   // -0 == +0: their order is free
+        QVERIFY(values[i] == expected[i]); // -0 == +0: their order is free
 }
 
 void tst_ValueSort::integers_data()

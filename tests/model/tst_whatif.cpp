@@ -135,34 +135,32 @@ void tst_WhatIf::adviserAccountAfterPolicy()
 void tst_WhatIf::adviserSavings_data()
 {
     QTest::addColumn<WhatIfEdit>("edit");
-    QTest::addColumn<qint64>("e2eSaving");    // ns
-    QTest::addColumn<qint64>("ttftSaving");   // ns
+    QTest::addColumn<qint64>("e2eSaving");  // ns
+    QTest::addColumn<qint64>("ttftSaving"); // ns
 
     // PRODUCT.md's acceptance figures.
     QTest::newRow("first prefill -25%") << scalePhase(QStringLiteral("chat@1"), Phase::Prefill, 0.75)
                                         << qint64(71'250'000) << qint64(71'250'000);
-    QTest::newRow("first queue -50%") << scalePhase(QStringLiteral("chat@1"), Phase::Queue, 0.5)
-                                      << 305 * kMs << 305 * kMs;
+    QTest::newRow("first queue -50%") << scalePhase(QStringLiteral("chat@1"), Phase::Queue, 0.5) << 305 * kMs
+                                      << 305 * kMs;
     QTest::newRow("tool -1/3") << scale(QStringLiteral("calculation tool"), 2.0 / 3.0) << qint64(253'333'333)
                                << qint64(0);
     QTest::newRow("final answer 30 tokens shorter at 24 ms/token") << shorten(30, 24.0) << 720 * kMs << qint64(0);
-    QTest::newRow("account depends on policy") << dependency(QStringLiteral("policy"), QStringLiteral("account"))
-                                               << -280 * kMs << -280 * kMs;
+    QTest::newRow("account depends on policy")
+        << dependency(QStringLiteral("policy"), QStringLiteral("account")) << -280 * kMs << -280 * kMs;
     // Slack at work: the parallel branch only matters past its 150 ms.
     QTest::newRow("account retrieval halved") << scale(QStringLiteral("account"), 0.5) << qint64(0) << qint64(0);
-    QTest::newRow("account retrieval x1.5 (within slack)") << scale(QStringLiteral("account"), 1.5) << qint64(0)
-                                                           << qint64(0);
-    QTest::newRow("account retrieval x2 (past slack)") << scale(QStringLiteral("account"), 2.0) << -130 * kMs
-                                                       << -130 * kMs;
+    QTest::newRow("account retrieval x1.5 (within slack)")
+        << scale(QStringLiteral("account"), 1.5) << qint64(0) << qint64(0);
+    QTest::newRow("account retrieval x2 (past slack)")
+        << scale(QStringLiteral("account"), 2.0) << -130 * kMs << -130 * kMs;
     QTest::newRow("policy retrieval halved: account becomes longest")
         << scale(QStringLiteral("policy retrieval"), 0.5) << 150 * kMs << 150 * kMs;
     // A kind selects nested spans; the subtree is scaled once, not twice.
     QTest::newRow("every retrieval halved") << scale(QStringLiteral("retrieval"), 0.5) << 215 * kMs << 215 * kMs;
     QTest::newRow("every model call halved") << scale(QStringLiteral("chat"), 0.5) << 2328 * kMs << 490 * kMs;
-    QTest::newRow("queue phase of every span") << scalePhase(QString(), Phase::Queue, 0.0) << 610 * kMs
-                                               << 610 * kMs;
-    QTest::newRow("whole workflow x2") << scale(QStringLiteral("invoke_agent"), 2.0) << -5986 * kMs
-                                       << -1550 * kMs;
+    QTest::newRow("queue phase of every span") << scalePhase(QString(), Phase::Queue, 0.0) << 610 * kMs << 610 * kMs;
+    QTest::newRow("whole workflow x2") << scale(QStringLiteral("invoke_agent"), 2.0) << -5986 * kMs << -1550 * kMs;
 }
 
 void tst_WhatIf::adviserSavings()
@@ -204,8 +202,8 @@ void tst_WhatIf::unmatchedEditsChangeNothing_data()
     QTest::newRow("phase the span lacks") << scalePhase(QStringLiteral("chat@2"), Phase::Prefill, 0.5)
                                           << QStringLiteral("prefill of 'chat' #2 ×0.5: no selected span has a "
                                                             "prefill phase");
-    QTest::newRow("ordinal past the matches") << scale(QStringLiteral("chat@3"), 0.5)
-                                              << QStringLiteral("'chat' #3 ×0.5: no span or kind matches");
+    QTest::newRow("ordinal past the matches")
+        << scale(QStringLiteral("chat@3"), 0.5) << QStringLiteral("'chat' #3 ×0.5: no span or kind matches");
     QTest::newRow("dependency on an ancestor")
         << dependency(QStringLiteral("root"), QStringLiteral("account"))
         << QStringLiteral("'account retrieval' waits for 'governed adviser response': a span already waits for its "
@@ -235,12 +233,12 @@ void tst_WhatIf::joinGapStaysWithTheJoin()
                                         &error);
     };
     const auto schedule = build();
-    const WhatIfEdit halveB = scale(QStringLiteral("B"), 0.5);   // B 25: the join is now A at 30
+    const WhatIfEdit halveB = scale(QStringLiteral("B"), 0.5); // B 25: the join is now A at 30
     const auto outcome = WhatIf::run(schedule, std::span(&halveB, 1));
     QCOMPARE(outcome.e2eSaving(), qint64(20'000));
     QCOMPARE(SpanGraphSpec::format(schedule.graph(), outcome.pathAfter),
              QStringLiteral("A 0-30, R 30-35, C 35-70, R 70-80"));
-    QCOMPARE(outcome.slackAfter[2], qint64(5'000));   // B: 25 → could end at 30
+    QCOMPARE(outcome.slackAfter[2], qint64(5'000)); // B: 25 → could end at 30
     const WhatIfEdit halveA = scale(QStringLiteral("A"), 0.5);
     QCOMPARE(WhatIf::run(schedule, std::span(&halveA, 1)).e2eSaving(), qint64(0));
 }
@@ -265,8 +263,8 @@ void tst_WhatIf::parse_data()
                                    << QStringLiteral("'calculation tool' ×0.666667");
     QTest::newRow("scale by per cent") << QStringLiteral("scale") << QStringLiteral("tool=-25%")
                                        << QStringLiteral("'tool' ×0.75");
-    QTest::newRow("scale the second of a kind") << QStringLiteral("scale") << QStringLiteral("chat@2=0.5")
-                                                << QStringLiteral("'chat' #2 ×0.5");
+    QTest::newRow("scale the second of a kind")
+        << QStringLiteral("scale") << QStringLiteral("chat@2=0.5") << QStringLiteral("'chat' #2 ×0.5");
     QTest::newRow("phase everywhere") << QStringLiteral("scale-phase") << QStringLiteral("queue=0.5")
                                       << QStringLiteral("queue of every span ×0.5");
     QTest::newRow("phase of one span") << QStringLiteral("scale-phase") << QStringLiteral("chat@1:prefill=0.75")

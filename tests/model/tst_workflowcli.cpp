@@ -95,27 +95,27 @@ void tst_WorkflowCli::criticalPathText()
     const CliRun run = runCli({QStringLiteral("critical-path"), adviser()});
     QCOMPARE(run.exitCode, 0);
     QCOMPARE(run.err, QString());
-    QCOMPARE(run.out,
-             QStringLiteral(
-                 "Workflow 4d7f2c6a9b1e4f0a8c3d5e6f7a8b9c0d: 10 spans, E2E 5986.00 ms, TTFT 1550.00 ms\n"
-                 "Critical path (7 sections; ms from the workflow's start):\n"
-                 "     start        end   duration  share  span\n"
-                 "      0.00      70.00      70.00   1.2%  inbound transit (network)\n"
-                 "     70.00     115.00      45.00   0.8%  gateway and policy (gateway)\n"
-                 "    115.00     545.00     430.00   7.2%  policy retrieval (retrieval)\n"
-                 "    545.00     570.00      25.00   0.4%  prompt assembly (preparation)\n"
-                 "    570.00    1946.00    1376.00  23.0%  model call: tool proposal (chat)\n"
-                 "   1946.00    2706.00     760.00  12.7%  calculation tool (execute_tool)\n"
-                 "   2706.00    5986.00    3280.00  54.8%  model call: final answer (chat)\n"
-                 "Slack (how much later a span could end without moving the workflow's end): 9 spans critical, "
-                 "1 with slack\n"
-                 "      150.00 ms  account retrieval (retrieval)\n"));
+    QCOMPARE(
+        run.out,
+        QStringLiteral("Workflow 4d7f2c6a9b1e4f0a8c3d5e6f7a8b9c0d: 10 spans, E2E 5986.00 ms, TTFT 1550.00 ms\n"
+                       "Critical path (7 sections; ms from the workflow's start):\n"
+                       "     start        end   duration  share  span\n"
+                       "      0.00      70.00      70.00   1.2%  inbound transit (network)\n"
+                       "     70.00     115.00      45.00   0.8%  gateway and policy (gateway)\n"
+                       "    115.00     545.00     430.00   7.2%  policy retrieval (retrieval)\n"
+                       "    545.00     570.00      25.00   0.4%  prompt assembly (preparation)\n"
+                       "    570.00    1946.00    1376.00  23.0%  model call: tool proposal (chat)\n"
+                       "   1946.00    2706.00     760.00  12.7%  calculation tool (execute_tool)\n"
+                       "   2706.00    5986.00    3280.00  54.8%  model call: final answer (chat)\n"
+                       "Slack (how much later a span could end without moving the workflow's end): 9 spans critical, "
+                       "1 with slack\n"
+                       "      150.00 ms  account retrieval (retrieval)\n"));
 }
 
 void tst_WorkflowCli::criticalPathJson()
 {
-    const CliRun run = runCli({QStringLiteral("critical-path"), QStringLiteral("--json"),
-                            QStringLiteral("--trace"), QStringLiteral("4D7F2C6A9B1E4F0A8C3D5E6F7A8B9C0D"), adviser()});
+    const CliRun run = runCli({QStringLiteral("critical-path"), QStringLiteral("--json"), QStringLiteral("--trace"),
+                               QStringLiteral("4D7F2C6A9B1E4F0A8C3D5E6F7A8B9C0D"), adviser()});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject json = jsonOf(run);
     QCOMPARE(json.value(QStringLiteral("format")).toString(), QStringLiteral("otlp-json"));
@@ -155,9 +155,9 @@ void tst_WorkflowCli::whatIfSavings_data()
         << QStringList{QStringLiteral("--add-dependency"), QStringLiteral("policy retrieval>account retrieval")}
         << qint64(-280'000'000) << -280.0;
     QTest::newRow("all four savings together")
-        << QStringList{QStringLiteral("--scale-phase"), QStringLiteral("chat@1:prefill=0.75"),
-                       QStringLiteral("--scale-phase"), QStringLiteral("chat@1:queue=0.5"),
-                       QStringLiteral("--scale"),       QStringLiteral("execute_tool=2/3"),
+        << QStringList{QStringLiteral("--scale-phase"),    QStringLiteral("chat@1:prefill=0.75"),
+                       QStringLiteral("--scale-phase"),    QStringLiteral("chat@1:queue=0.5"),
+                       QStringLiteral("--scale"),          QStringLiteral("execute_tool=2/3"),
                        QStringLiteral("--shorten-answer"), QStringLiteral("30@24")}
         << qint64(1'349'583'333) << 376.25;
 }
@@ -177,8 +177,8 @@ void tst_WorkflowCli::whatIfSavings()
 
 void tst_WorkflowCli::whatIfText()
 {
-    const CliRun run = runCli({QStringLiteral("whatif"), adviser(), QStringLiteral("--scale-phase"),
-                            QStringLiteral("prefill=0.75")});
+    const CliRun run = runCli(
+        {QStringLiteral("whatif"), adviser(), QStringLiteral("--scale-phase"), QStringLiteral("prefill=0.75")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.startsWith(QStringLiteral(
                  "What-if on workflow 4d7f2c6a9b1e4f0a8c3d5e6f7a8b9c0d: prefill of 'model call: tool proposal' ×0.75\n"
@@ -187,7 +187,8 @@ void tst_WorkflowCli::whatIfText()
                  "  TTFT    1550.00    1478.75      71.25 ms\n"
                  "New critical path:\n")),
              qPrintable(run.out));
-    QVERIFY(run.out.contains(QStringLiteral("    570.00    1874.75    1304.75  22.1%  model call: tool proposal (chat)\n")));
+    QVERIFY(run.out.contains(
+        QStringLiteral("    570.00    1874.75    1304.75  22.1%  model call: tool proposal (chat)\n")));
     QVERIFY(!run.out.contains(QStringLiteral("Population")));
 }
 
@@ -195,9 +196,9 @@ void tst_WorkflowCli::populationPercentile()
 {
     QTemporaryDir dir;
     const QString population = writePopulation(dir);
-    const CliRun run = runCli({QStringLiteral("whatif"), population, QStringLiteral("--scale-phase"),
-                            QStringLiteral("prefill=0.75"), QStringLiteral("--percentile"), QStringLiteral("95"),
-                            QStringLiteral("--json")});
+    const CliRun run
+        = runCli({QStringLiteral("whatif"), population, QStringLiteral("--scale-phase"), QStringLiteral("prefill=0.75"),
+                  QStringLiteral("--percentile"), QStringLiteral("95"), QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject summary = jsonOf(run).value(QStringLiteral("population")).toObject();
     QCOMPARE(summary.value(QStringLiteral("workflows")).toInt(), 10);
@@ -211,12 +212,13 @@ void tst_WorkflowCli::populationPercentile()
     QVERIFY(near(summary.value(QStringLiteral("ttft_before_ms")).toDouble(), 1550.0 * 1.855));
     QVERIFY(!jsonOf(run).contains(QStringLiteral("workflow")));
 
-    const CliRun text = runCli({QStringLiteral("whatif"), population, QStringLiteral("--scale-phase"),
-                             QStringLiteral("prefill=0.75")});
+    const CliRun text = runCli(
+        {QStringLiteral("whatif"), population, QStringLiteral("--scale-phase"), QStringLiteral("prefill=0.75")});
     QCOMPARE(text.exitCode, 0);
-    QCOMPARE(text.out, QStringLiteral("Population: 10 workflows (10 changed by the what-if, 0 could not be analysed)\n"
-                                      "p95 E2E  11104.03 → 10971.86 ms (saves 132.17 ms)\n"
-                                      "p95 TTFT 2875.25 → 2743.08 ms (saves 132.17 ms)\n"));
+    QCOMPARE(text.out,
+             QStringLiteral("Population: 10 workflows (10 changed by the what-if, 0 could not be analysed)\n"
+                            "p95 E2E  11104.03 → 10971.86 ms (saves 132.17 ms)\n"
+                            "p95 TTFT 2875.25 → 2743.08 ms (saves 132.17 ms)\n"));
 }
 
 void tst_WorkflowCli::realTraces_data()
@@ -265,7 +267,7 @@ void tst_WorkflowCli::workflowsSliceAndFormExceedanceSets()
     // (E2E = last span end - root start; seed percentiles).
     const QString file = QStringLiteral(TRACELANE_REALDATA_DIR "/otel-tui/test_data.json");
     const CliRun slice = runCli({QStringLiteral("slice"), file, QStringLiteral("--by"), QStringLiteral("workflow_type"),
-                              QStringLiteral("--metric"), QStringLiteral("e2e"), QStringLiteral("--json")});
+                                 QStringLiteral("--metric"), QStringLiteral("e2e"), QStringLiteral("--json")});
     QCOMPARE(slice.exitCode, 0);
     const QJsonObject table = jsonOf(slice);
     QCOMPARE(table.value(QStringLiteral("slice_requests")).toInt(), 141);
@@ -276,7 +278,9 @@ void tst_WorkflowCli::workflowsSliceAndFormExceedanceSets()
     for (const auto &entry : table.value(QStringLiteral("cells")).toArray())
         cells.insert(entry.toObject().value(QStringLiteral("label")).toString(), entry.toObject());
     QCOMPARE(cells.size(), 8);
-    const auto requests = [&](const char *type) { return cells.value(QString::fromUtf8(type)).value(QStringLiteral("requests")).toInt(); };
+    const auto requests = [&](const char *type) {
+        return cells.value(QString::fromUtf8(type)).value(QStringLiteral("requests")).toInt();
+    };
     const auto inSet = [&](const char *type) {
         return cells.value(QString::fromUtf8(type)).value(QStringLiteral("exceedance_count")).toInt();
     };
@@ -289,12 +293,15 @@ void tst_WorkflowCli::workflowsSliceAndFormExceedanceSets()
     QCOMPARE(inSet("schema.v1.Service/EventStream"), 2);
     QCOMPARE(inSet("flagd.evaluation.v1.Service/EventStream"), 1);
     QCOMPARE(inSet("GET"), 0);
-    const double getP50 = cells.value(QStringLiteral("GET")).value(QStringLiteral("p50")).toObject()
-                              .value(QStringLiteral("value")).toDouble();
+    const double getP50 = cells.value(QStringLiteral("GET"))
+                              .value(QStringLiteral("p50"))
+                              .toObject()
+                              .value(QStringLiteral("value"))
+                              .toDouble();
     QVERIFY2(std::abs(getP50 - 11.7273185) < 1e-9, qPrintable(QString::number(getP50, 'f', 9)));
 
-    const CliRun exceed = runCli({QStringLiteral("exceed"), file, QStringLiteral("--metric"), QStringLiteral("e2e"),
-                               QStringLiteral("--json")});
+    const CliRun exceed = runCli(
+        {QStringLiteral("exceed"), file, QStringLiteral("--metric"), QStringLiteral("e2e"), QStringLiteral("--json")});
     QCOMPARE(exceed.exitCode, 0);
     const QJsonObject set = jsonOf(exceed);
     QCOMPARE(set.value(QStringLiteral("set_size")).toInt(), 7);
@@ -317,9 +324,9 @@ void tst_WorkflowCli::errors_data()
     QTest::newRow("bad factor") << QStringList{QStringLiteral("whatif"), adviser(), QStringLiteral("--scale"),
                                                QStringLiteral("tool=fast")}
                                 << 2 << QStringLiteral("--scale 'fast' is not a factor");
-    QTest::newRow("bad percentile") << QStringList{QStringLiteral("whatif"), adviser(), QStringLiteral("--scale"),
-                                                   QStringLiteral("tool=0.5"), QStringLiteral("--percentile"),
-                                                   QStringLiteral("0")}
+    QTest::newRow("bad percentile") << QStringList{QStringLiteral("whatif"),       adviser(),
+                                                   QStringLiteral("--scale"),      QStringLiteral("tool=0.5"),
+                                                   QStringLiteral("--percentile"), QStringLiteral("0")}
                                     << 2 << QStringLiteral("--percentile '0': expected a value in (0, 1] or (1, 100]");
     QTest::newRow("unknown trace") << QStringList{QStringLiteral("critical-path"), adviser(), QStringLiteral("--trace"),
                                                   QStringLiteral("abc")}
@@ -332,7 +339,8 @@ void tst_WorkflowCli::errors_data()
         << QStringLiteral("burst.jsonl: no workflows; whatif needs span traces");
     QTest::newRow("what-if matching nothing")
         << QStringList{QStringLiteral("whatif"), adviser(), QStringLiteral("--scale"), QStringLiteral("reranker=0.5")}
-        << 1 << QStringLiteral("the what-if changes nothing in 1 workflow(s)\n  'reranker' ×0.5: no span or kind matches");
+        << 1
+        << QStringLiteral("the what-if changes nothing in 1 workflow(s)\n  'reranker' ×0.5: no span or kind matches");
     QTest::newRow("what-if closing a cycle")
         << QStringList{QStringLiteral("whatif"), adviser(), QStringLiteral("--add-dependency"),
                        QStringLiteral("calculation tool>model call: tool proposal")}

@@ -4,12 +4,8 @@
     check_format.py PROJECT [CLANG_FORMAT]
 
 Every .cpp/.h under app/, model/, widgets/ and tests/ (not tests/data/) must be
-what `clang-format` makes of it, except the files listed in
-tests/structure/format-legacy.txt: the ones that were not when this check was
-introduced (reformatting them all at once would have collided with every
-branch in flight). A file leaves that list by being formatted
-(`clang-format -i FILE`, then delete its line); new files are checked from
-the start. A listed file that is already clean is named, so the list shrinks.
+what `clang-format` makes of it; each one that is not is named with the command
+that formats it.
 """
 import os
 import subprocess
@@ -20,9 +16,6 @@ SKIP_DIRS = {os.path.join('tests', 'data')}
 
 project = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else '.')
 clang_format = sys.argv[2] if len(sys.argv) > 2 else 'clang-format'
-legacy_path = os.path.join(project, 'tests', 'structure', 'format-legacy.txt')
-with open(legacy_path, encoding='utf-8') as handle:
-    legacy = {line.strip() for line in handle if line.strip() and not line.startswith('#')}
 
 files = []
 for top in SOURCE_DIRS:
@@ -51,15 +44,8 @@ def unformatted(paths):
 
 complaints = unformatted(files)
 problems = [f'{path}: not formatted ({complaints[path]}); run: clang-format -i {path}'
-            for path in files if path in complaints and path not in legacy]
-cleaned = [path for path in files if path in legacy and path not in complaints]
-missing = sorted(p for p in legacy if not os.path.exists(os.path.join(project, p)))
-for path in cleaned:
-    print(f'note: {path} is formatted now; delete its line from tests/structure/format-legacy.txt')
-for path in missing:
-    print(f'note: {path} is listed in tests/structure/format-legacy.txt but no longer exists')
+            for path in files if path in complaints]
 for problem in problems:
     print(problem)
-print(f'{len(problems)} unformatted file(s) of {len(files) - len(legacy & set(files))} checked '
-      f'({len(legacy & set(files))} legacy files exempt)')
+print(f'{len(problems)} unformatted file(s) of {len(files)} checked')
 sys.exit(1 if problems else 0)

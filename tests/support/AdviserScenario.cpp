@@ -60,17 +60,17 @@ std::shared_ptr<SpanGraph> graph(const Options &options)
     const double secondToken = secondCall + 640.0;
     const double end = secondToken + 2640.0;
 
-    const qint32 root = add("root", QStringLiteral("governed adviser response"), QStringLiteral("invoke_agent"), -1,
-                            0.0, end);
+    const qint32 root
+        = add("root", QStringLiteral("governed adviser response"), QStringLiteral("invoke_agent"), -1, 0.0, end);
     add("inbound", QStringLiteral("inbound transit"), QStringLiteral("network"), root, 0.0, 70.0);
     add("gateway", QStringLiteral("gateway and policy"), QStringLiteral("gateway"), root, 70.0, 115.0);
-    const qint32 retrieval = add("retrieval", QStringLiteral("retrieval"), QStringLiteral("retrieval"), root, 115.0,
-                                 545.0 + shift);
-    const qint32 policy = add("policy", QStringLiteral("policy retrieval"), QStringLiteral("retrieval"), retrieval,
-                              115.0, 545.0);
+    const qint32 retrieval
+        = add("retrieval", QStringLiteral("retrieval"), QStringLiteral("retrieval"), root, 115.0, 545.0 + shift);
+    const qint32 policy
+        = add("policy", QStringLiteral("policy retrieval"), QStringLiteral("retrieval"), retrieval, 115.0, 545.0);
     const double accountStart = options.accountAfterPolicy ? 545.0 : 115.0;
-    const qint32 account = add("account", QStringLiteral("account retrieval"), QStringLiteral("retrieval"),
-                               retrieval, accountStart, accountStart + 280.0);
+    const qint32 account = add("account", QStringLiteral("account retrieval"), QStringLiteral("retrieval"), retrieval,
+                               accountStart, accountStart + 280.0);
     if (options.accountAfterPolicy)
         graph->addDependency({policy, account, false});
     add("assembly", QStringLiteral("prompt assembly"), QStringLiteral("prompt"), root, 545.0 + shift, callStart);
@@ -86,8 +86,8 @@ std::shared_ptr<SpanGraph> graph(const Options &options)
 
     // The source gives the second call 640 ms to its first token without a
     // split by phase.
-    add("call2", QStringLiteral("model call: final answer"), QStringLiteral("chat"), root, secondCall, end,
-        secondToken, 110);
+    add("call2", QStringLiteral("model call: final answer"), QStringLiteral("chat"), root, secondCall, end, secondToken,
+        110);
     graph->appendPhase({Phase::Stream, ns(secondToken), ns(end)});
     return graph;
 }

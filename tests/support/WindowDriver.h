@@ -47,7 +47,7 @@ inline QTabBar *tabBarOf(const QMainWindow &window, const QString &title, int *i
 {
     for (QTabBar *bar : window.findChildren<QTabBar *>()) {
         if (!bar->isVisible())
-            continue;   // the main window keeps unused tab bars around
+            continue; // the main window keeps unused tab bars around
         for (int tab = 0; tab < bar->count(); ++tab) {
             if (bar->tabText(tab) == title) {
                 *index = tab;

@@ -16,10 +16,10 @@
 
 struct PopulationSpan
 {
-    std::string id;          // unique within the workflow
-    std::string parent;      // id of the parent, empty for the root
+    std::string id;     // unique within the workflow
+    std::string parent; // id of the parent, empty for the root
     std::string name;
-    std::string operation;   // gen_ai.operation.name: chat, execute_tool, retrieval, invoke_agent...
+    std::string operation; // gen_ai.operation.name: chat, execute_tool, retrieval, invoke_agent...
     std::string service;
     double startMs = 0.0;
     double endMs = 0.0;
@@ -56,7 +56,7 @@ public:
                         return std::string(id);
                     }
                 }
-                return std::string("ffffffffffffffff");   // not in the trace: an orphan
+                return std::string("ffffffffffffffff"); // not in the trace: an orphan
             };
             for (const auto &span : spans) {
                 record.clear();

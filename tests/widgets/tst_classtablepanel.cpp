@@ -105,7 +105,13 @@ void tst_ClassTablePanel::cells_data()
     QTest::addColumn<QString>("text");
     using C = ClassTableModel::Column;
     // The same figures as `tracelane-cli slice mixture.jsonl --by workload`.
-    const struct { const char *name; int row; C column; const char *text; } rows[] = {
+    const struct
+    {
+        const char *name;
+        int row;
+        C column;
+        const char *text;
+    } rows[] = {
         {"chat requests", 0, C::Requests, "180"},
         {"chat share", 0, C::RequestShare, "90.0%"},
         {"chat n", 0, C::N, "180"},
@@ -250,11 +256,11 @@ void tst_ClassTablePanel::filterClearedElsewhereDropsThePick()
     f.select({1});
     QCOMPARE(f.state.slice().size(), 20);
     QSignalSpy table(&f.panel, &ClassTablePanel::tableReady);
-    f.state.clearSlice();   // e.g. "Clear slice" in the request table
+    f.state.clearSlice(); // e.g. "Clear slice" in the request table
     QVERIFY(f.panel.view()->selectionModel()->selectedRows().isEmpty());
     QVERIFY(!f.state.hasSlice());
-    QCOMPARE(f.panel.cdfPlot()->legendNames().size(), 3);   // back to every class and overall
-    QCOMPARE(table.count(), 0);   // the scope did not change: no recompute
+    QCOMPARE(f.panel.cdfPlot()->legendNames().size(), 3); // back to every class and overall
+    QCOMPARE(table.count(), 0);                           // the scope did not change: no recompute
 }
 
 void tst_ClassTablePanel::sortKeepsOverallLast_data()
@@ -265,11 +271,14 @@ void tst_ClassTablePanel::sortKeepsOverallLast_data()
     using C = ClassTableModel::Column;
     // By region: eu p95 1702.5 ms, us 185.0 ms; p99 too few in both.
     QTest::newRow("p95 descending") << int(C::P95) << int(Qt::DescendingOrder)
-                                    << QStringList{QStringLiteral("eu"), QStringLiteral("us"), QStringLiteral("overall")};
+                                    << QStringList{QStringLiteral("eu"), QStringLiteral("us"),
+                                                   QStringLiteral("overall")};
     QTest::newRow("p95 ascending") << int(C::P95) << int(Qt::AscendingOrder)
-                                   << QStringList{QStringLiteral("us"), QStringLiteral("eu"), QStringLiteral("overall")};
+                                   << QStringList{QStringLiteral("us"), QStringLiteral("eu"),
+                                                  QStringLiteral("overall")};
     QTest::newRow("class descending") << -1 << int(Qt::DescendingOrder)
-                                      << QStringList{QStringLiteral("us"), QStringLiteral("eu"), QStringLiteral("overall")};
+                                      << QStringList{QStringLiteral("us"), QStringLiteral("eu"),
+                                                     QStringLiteral("overall")};
     QTest::newRow("p99 (too few everywhere) keeps the table order")
         << int(C::P99) << int(Qt::DescendingOrder)
         << QStringList{QStringLiteral("eu"), QStringLiteral("us"), QStringLiteral("overall")};

@@ -73,7 +73,7 @@ void tst_ClassWiring::classCellFiltersEveryView()
     ClassTablePanel *classes = f.window.classTable();
     QCOMPARE(classes->dimensions(), QStringList{QStringLiteral("workload")});
     QCOMPARE(f.laneCount(), 200);
-    classes->selectCells({1});   // document
+    classes->selectCells({1}); // document
     QVERIFY(settle(f.window));
     QCOMPARE(f.laneCount(), 20);
     QCOMPARE(f.window.distributions()->scopeDistribution().n, 20);

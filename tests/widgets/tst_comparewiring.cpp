@@ -137,8 +137,9 @@ void tst_CompareWiring::badCandidateIsExplained()
     QVERIFY(!f.state().candidate());
     const auto *message = f.window.findChild<QLabel *>(QStringLiteral("statusMessage"));
     QVERIFY(message);
-    QCOMPARE(message->text(), QStringLiteral("no-such-file.jsonl was not loaded: %1: no such file.")
-                                  .arg(fixture(QStringLiteral("no-such-file.jsonl"))));
+    QCOMPARE(message->text(),
+             QStringLiteral("no-such-file.jsonl was not loaded: %1: no such file.")
+                 .arg(fixture(QStringLiteral("no-such-file.jsonl"))));
     // Said where it is seen, too: the banner above the lanes.
     QCOMPARE(f.window.bannerText(), message->text());
     QCOMPARE(f.window.comparePanel()->bannerText(), QStringLiteral("No comparison yet."));

@@ -62,13 +62,16 @@ QString labelPlacementProblem(const DistributionPanel &panel)
         if (!area.contains(box))
             return QStringLiteral("label %1 leaves the plot").arg(i);
         // Where neither side of the line has room, the label lies over it.
-        const bool roomBeside = lines[i] + 3.0 + box.width() <= area.right() - 2.0
-            || lines[i] - 3.0 - box.width() >= area.left() + 2.0;
-        const bool beside = std::abs(box.left() - (lines[i] + 3.0)) <= 1.5
-            || std::abs(box.right() - (lines[i] - 3.0)) <= 1.5;
+        const bool roomBeside
+            = lines[i] + 3.0 + box.width() <= area.right() - 2.0 || lines[i] - 3.0 - box.width() >= area.left() + 2.0;
+        const bool beside
+            = std::abs(box.left() - (lines[i] + 3.0)) <= 1.5 || std::abs(box.right() - (lines[i] - 3.0)) <= 1.5;
         if (roomBeside ? !beside : !(box.left() <= lines[i] && lines[i] <= box.right()))
             return QStringLiteral("label %1 (%2..%3) is not beside its line at %4")
-                .arg(i).arg(box.left()).arg(box.right()).arg(lines[i]);
+                .arg(i)
+                .arg(box.left())
+                .arg(box.right())
+                .arg(lines[i]);
         for (size_t j = 0; j < i; ++j) {
             if (box.intersects(boxes[j]))
                 return QStringLiteral("labels %1 and %2 overlap").arg(j).arg(i);
@@ -100,8 +103,7 @@ struct Fixture
     }
     // Runs `action` and waits for the distribution it causes, if any (an
     // unchanged metric or boundary recomputes nothing).
-    template<typename Action>
-    void change(Action action)
+    template<typename Action> void change(Action action)
     {
         QSignalSpy ready(&panel, &DistributionPanel::distributionReady);
         action();
@@ -144,26 +146,23 @@ void tst_DistributionPanel::percentilesMarkedAndLabelled_data()
     QTest::addColumn<QStringList>("labels");
     QTest::addColumn<QList<double>>("marks");
     // Seed interpolation over 800, 900, 1200: p90 = 900 + 0.8 x 300.
-    QTest::newRow("TTFT, client")
-        << int(Metric::Ttft) << int(Boundary::Client)
-        << QStringLiteral("TTFT at the client boundary \u00b7 n = 3 \u00b7 whole trace")
-        << QStringList{QStringLiteral("p50 900.0 ms"), QStringLiteral("p90 1140.0 ms"), QStringLiteral("p95 1170.0 ms"),
-                       QStringLiteral("p99 1194.0 ms")}
-        << QList<double>{900.0, 1140.0, 1170.0, 1194.0};
+    QTest::newRow("TTFT, client") << int(Metric::Ttft) << int(Boundary::Client)
+                                  << QStringLiteral("TTFT at the client boundary \u00b7 n = 3 \u00b7 whole trace")
+                                  << QStringList{QStringLiteral("p50 900.0 ms"), QStringLiteral("p90 1140.0 ms"),
+                                                 QStringLiteral("p95 1170.0 ms"), QStringLiteral("p99 1194.0 ms")}
+                                  << QList<double>{900.0, 1140.0, 1170.0, 1194.0};
     // Server: queue enter to first server token: 900, 750, 300 ms.
-    QTest::newRow("TTFT, server")
-        << int(Metric::Ttft) << int(Boundary::Server)
-        << QStringLiteral("TTFT at the server boundary \u00b7 n = 3 \u00b7 whole trace")
-        << QStringList{QStringLiteral("p50 750.0 ms"), QStringLiteral("p90 870.0 ms"), QStringLiteral("p95 885.0 ms"),
-                       QStringLiteral("p99 897.0 ms")}
-        << QList<double>{750.0, 870.0, 885.0, 897.0};
+    QTest::newRow("TTFT, server") << int(Metric::Ttft) << int(Boundary::Server)
+                                  << QStringLiteral("TTFT at the server boundary \u00b7 n = 3 \u00b7 whole trace")
+                                  << QStringList{QStringLiteral("p50 750.0 ms"), QStringLiteral("p90 870.0 ms"),
+                                                 QStringLiteral("p95 885.0 ms"), QStringLiteral("p99 897.0 ms")}
+                                  << QList<double>{750.0, 870.0, 885.0, 897.0};
     // ITL = (last - first client token) / (output tokens - 1): 100, 100, 300 ms.
-    QTest::newRow("ITL")
-        << int(Metric::Itl) << int(Boundary::Client)
-        << QStringLiteral("ITL at the client boundary \u00b7 n = 3 \u00b7 whole trace")
-        << QStringList{QStringLiteral("p50 100.00 ms/token"), QStringLiteral("p90 260.00 ms/token"),
-                       QStringLiteral("p95 280.00 ms/token"), QStringLiteral("p99 296.00 ms/token")}
-        << QList<double>{100.0, 260.0, 280.0, 296.0};
+    QTest::newRow("ITL") << int(Metric::Itl) << int(Boundary::Client)
+                         << QStringLiteral("ITL at the client boundary \u00b7 n = 3 \u00b7 whole trace")
+                         << QStringList{QStringLiteral("p50 100.00 ms/token"), QStringLiteral("p90 260.00 ms/token"),
+                                        QStringLiteral("p95 280.00 ms/token"), QStringLiteral("p99 296.00 ms/token")}
+                         << QList<double>{100.0, 260.0, 280.0, 296.0};
 }
 
 void tst_DistributionPanel::percentilesMarkedAndLabelled()
@@ -262,7 +261,7 @@ void tst_DistributionPanel::sloLineAndShare()
     QCOMPARE(markPositions(f.panel).last(), 1000.0);
     QCOMPARE(markPositions(f.panel).size(), 5);
     f.change([&] { f.panel.setSloMs(0.0); });
-    QCOMPARE(markPositions(f.panel).size(), 4);   // 0 removes it
+    QCOMPARE(markPositions(f.panel).size(), 4); // 0 removes it
 }
 
 void tst_DistributionPanel::logScale()
@@ -285,8 +284,9 @@ void tst_DistributionPanel::filterAndSelection()
     QCOMPARE(f.panel.scopeDistribution().n, 2);
     // Two selected requests get their own CDF on top.
     f.change([&] { f.state.setSelection(RowSet::fromRows({0, 1})); });
-    QCOMPARE(graphNames(f.panel), (QStringList{QStringLiteral("histogram"), QStringLiteral("CDF (n = 2)"),
-                                               QStringLiteral("selection CDF (n = 2)")}));
+    QCOMPARE(graphNames(f.panel),
+             (QStringList{QStringLiteral("histogram"), QStringLiteral("CDF (n = 2)"),
+                          QStringLiteral("selection CDF (n = 2)")}));
     f.change([&] { f.state.clearSelection(); });
     QCOMPARE(f.panel.plot()->graphCount(), 2);
 }
@@ -311,7 +311,7 @@ void tst_DistributionPanel::labelsFollowTheirLines()
     if (slo > 0.0)
         f.change([&] { f.panel.setSloMs(slo); });
     f.panel.resize(size);
-    QTest::qWait(50);   // the labels are placed once the plot has its new size
+    QTest::qWait(50); // the labels are placed once the plot has its new size
     QString problem = labelPlacementProblem(f.panel);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     f.panel.resize(size.width() + 200, size.height());
@@ -339,7 +339,7 @@ void tst_DistributionPanel::histogramReadsInEveryTheme()
     QPalette palette = f.panel.palette();
     palette.setColor(QPalette::Base, base);
     palette.setColor(QPalette::Text, text);
-    palette.setColor(QPalette::Mid, PlotPalette::mix(base, text, 0.08));   // as dark themes have it
+    palette.setColor(QPalette::Mid, PlotPalette::mix(base, text, 0.08)); // as dark themes have it
     f.panel.setPalette(palette);
     QTest::qWait(50);
     const QImage image = f.panel.plot()->grab().toImage();
@@ -348,10 +348,11 @@ void tst_DistributionPanel::histogramReadsInEveryTheme()
     const QPoint inside(int(plot->xAxis->coordToPixel(900.0)), int(plot->yAxis->coordToPixel(0.25)));
     const QColor fill = image.pixelColor(inside);
     QVERIFY2(PlotPalette::contrast(fill, base) >= 1.8,
-             qPrintable(QStringLiteral("fill %1 on %2: %3:1").arg(fill.name(), base.name())
+             qPrintable(QStringLiteral("fill %1 on %2: %3:1")
+                            .arg(fill.name(), base.name())
                             .arg(PlotPalette::contrast(fill, base))));
     QVERIFY(PlotPalette::contrast(PlotPalette::histogramOutline(palette), base) >= 3.0);
-    QCOMPARE(image.pixelColor(QPoint(int(plot->axisRect()->right()) - 2, inside.y())), base);   // no bar there
+    QCOMPARE(image.pixelColor(QPoint(int(plot->axisRect()->right()) - 2, inside.y())), base); // no bar there
 }
 
 QTEST_MAIN(tst_DistributionPanel)

@@ -64,8 +64,8 @@ struct Fixture
             qFatal("the window did not become active");
         QSignalSpy ready(panel, &ExceedancePanel::analysisReady);
         QSignalSpy laid(lanes, &SwimlaneView::layoutReady);
-        const LoadResult result = TraceFileLoader::load(
-            QStringLiteral(TRACELANE_TEST_DATA_DIR "/classes/region-queue.jsonl"), {});
+        const LoadResult result
+            = TraceFileLoader::load(QStringLiteral(TRACELANE_TEST_DATA_DIR "/classes/region-queue.jsonl"), {});
         state.setStore(result.store);
         waitFor(ready);
         waitFor(laid);
@@ -147,8 +147,8 @@ void tst_ExceedancePanel::rankingNamesRegionFirst_data()
     QTest::newRow("attribute: region first") << false << int(C::Feature) << QStringLiteral("region");
     QTest::newRow("attribute: separation") << false << int(C::Separation) << QStringLiteral("0.800");
     QTest::newRow("attribute: method") << false << int(C::Method) << QStringLiteral("max share difference");
-    QTest::newRow("attribute: shares")
-        << false << int(C::SetVsRest) << QStringLiteral("ap-south: 100.0% of set vs 20.0% of rest");
+    QTest::newRow("attribute: shares") << false << int(C::SetVsRest)
+                                       << QStringLiteral("ap-south: 100.0% of set vs 20.0% of rest");
     QTest::newRow("phase: queue first") << true << int(C::Feature) << QStringLiteral("Queue");
     QTest::newRow("phase: KS D") << true << int(C::Separation) << QStringLiteral("1.000");
     QTest::newRow("phase: medians") << true << int(C::SetVsRest) << QStringLiteral("median 520.0 ms vs 57.0 ms");
@@ -169,7 +169,7 @@ void tst_ExceedancePanel::attributionNamesQueue()
     Fixture f;
     const PhaseAttributionModel *model = f.panel->comparison()->attributionModel();
     using C = PhaseAttributionModel::Column;
-    QCOMPARE(model->rowCount(), 8);   // six TTFT phases, residual, total
+    QCOMPARE(model->rowCount(), 8); // six TTFT phases, residual, total
     QCOMPARE(model->index(model->totalRow(), C::SetMean).data().toString(), QStringLiteral("525.0 ms"));
     QCOMPARE(model->index(model->totalRow(), C::RestMean).data().toString(), QStringLiteral("62.0 ms"));
     QCOMPARE(model->index(model->totalRow(), C::Difference).data().toString(), QStringLiteral("463.0 ms"));
@@ -196,8 +196,8 @@ void tst_ExceedancePanel::featureSideBySide()
     QCOMPARE(plot->title(), QStringLiteral("region: share of each value"));
     QCOMPARE(plot->setBars()->name(), QStringLiteral("set (n = 5)"));
     QCOMPARE(plot->restBars()->name(), QStringLiteral("rest (n = 95)"));
-    QCOMPARE(plot->setBars()->data()->at(0)->mainValue(), 100.0);    // ap-south in the set
-    QCOMPARE(plot->restBars()->data()->at(0)->mainValue(), 20.0);    // ap-south in the rest
+    QCOMPARE(plot->setBars()->data()->at(0)->mainValue(), 100.0); // ap-south in the set
+    QCOMPARE(plot->restBars()->data()->at(0)->mainValue(), 20.0); // ap-south in the rest
     // Picking the queue phase draws both distributions over the same 20 bins.
     comparison->phaseView()->selectRow(0);
     QCOMPARE(plot->title(), QStringLiteral("Queue: distribution over the same bins"));
@@ -216,7 +216,7 @@ void tst_ExceedancePanel::stepWithKeys()
 {
     Fixture f;
     SwimlaneCanvas *canvas = f.lanes->canvas();
-    canvas->setLaneWindow({0.0, 10.0});   // lanes 0-9: none of the members is on screen
+    canvas->setLaneWindow({0.0, 10.0}); // lanes 0-9: none of the members is on screen
     const QColor marked = SwimlaneColors::fromPalette(canvas->palette()).exceedance;
     const qint32 r031 = rowOf(f.state, QStringLiteral("r-031"));
     QVERIFY(f.gutterColour(0) != marked);
@@ -225,7 +225,7 @@ void tst_ExceedancePanel::stepWithKeys()
 
     QTest::keyClick(canvas, Qt::Key_N);
     QCOMPARE(cursor.count(), 1);
-    QCOMPARE(f.currentId(), QStringLiteral("r-031"));   // slowest first
+    QCOMPARE(f.currentId(), QStringLiteral("r-031")); // slowest first
     QCOMPARE(f.state.currentRow(), r031);
     QCOMPARE(f.panel->position(), 0);
     QCOMPARE(shown.last().first().value<qsizetype>(), 0);
@@ -272,9 +272,9 @@ void tst_ExceedancePanel::clickingAMemberMakesItCurrent()
 {
     Fixture f;
     QSignalSpy shown(f.panel, &ExceedancePanel::memberShown);
-    f.state.selectRow(rowOf(f.state, QStringLiteral("r-011")));   // a click on its lane
+    f.state.selectRow(rowOf(f.state, QStringLiteral("r-011"))); // a click on its lane
     QCOMPARE(f.currentId(), QStringLiteral("r-011"));
-    QCOMPARE(f.panel->position(), 2);   // third slowest
+    QCOMPARE(f.panel->position(), 2); // third slowest
     QCOMPARE(shown.count(), 1);
     // N continues from there.
     f.panel->stepNext();
@@ -301,8 +301,8 @@ void tst_ExceedancePanel::memberAgainstTheRest_data()
     QTest::newRow("prefill rank") << QStringLiteral("prefill") << int(C::RankAmongRest) << QStringLiteral("50.0");
     QTest::newRow("prompt tokens") << QStringLiteral("prompt_tokens") << int(C::Value) << QStringLiteral("512 tokens");
     QTest::newRow("region value") << QStringLiteral("region") << int(C::Value) << QStringLiteral("ap-south");
-    QTest::newRow("region share")
-        << QStringLiteral("region") << int(C::RankAmongRest) << QStringLiteral("20.0% of the rest share it");
+    QTest::newRow("region share") << QStringLiteral("region") << int(C::RankAmongRest)
+                                  << QStringLiteral("20.0% of the rest share it");
 }
 
 void tst_ExceedancePanel::memberAgainstTheRest()
@@ -338,13 +338,13 @@ void tst_ExceedancePanel::sliceWithoutMembersDropsTheCursor()
     QVERIFY(f.state.exceedanceCursor() >= 0);
     std::vector<qint32> rows;
     for (qint32 row = 0; row < 10; ++row)
-        rows.push_back(row);   // r-001 .. r-010: none of the slow ones
+        rows.push_back(row); // r-001 .. r-010: none of the slow ones
     QSignalSpy ready(f.panel, &ExceedancePanel::analysisReady);
     f.state.setSlice(RowSet::fromSortedUnique(rows), QStringLiteral("first ten"));
     waitFor(ready);
     QCOMPARE(f.state.exceedanceCursor(), -1);
     QCOMPARE(f.panel->position(), -1);
-    QCOMPARE(f.state.exceedance().members.size(), 1);   // the slowest of ten above their p95
+    QCOMPARE(f.state.exceedance().members.size(), 1); // the slowest of ten above their p95
     QVERIFY(f.panel->summaryLabel()->text().endsWith(QStringLiteral("(filter: first ten)")));
 }
 

@@ -4,15 +4,15 @@
 
 #include "ClassTablePanel.h"
 #include "ComparePanel.h"
-#include "PhaseColors.h"
-#include "SpanCategoryColors.h"
-#include "report/FigurePalette.h"
 #include "FigureExport.h"
 #include "MainWindow.h"
+#include "PhaseColors.h"
 #include "RequestTablePanel.h"
 #include "ReviewWiring.h"
+#include "SpanCategoryColors.h"
 #include "TableCopy.h"
 #include "ViewState.h"
+#include "report/FigurePalette.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -184,7 +184,8 @@ void tst_FigureExport::pdfHasTheCaptionText()
     QVERIFY(process.waitForFinished(30'000));
     QCOMPARE(process.exitCode(), 0);
     // pdftotext spells the "fi" ligature as one character.
-    const QString text = QString::fromUtf8(process.readAllStandardOutput()).replace(QChar(0xFB01), QStringLiteral("fi"));
+    const QString text
+        = QString::fromUtf8(process.readAllStandardOutput()).replace(QChar(0xFB01), QStringLiteral("fi"));
     QVERIFY2(text.contains(QStringLiteral("TTFT distribution")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("trace: example.jsonl")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("figure label 42")), qPrintable(text));
@@ -211,13 +212,13 @@ void tst_FigureExport::everyViewOfTheWindowExports()
     QStringList names;
     for (const FigureSource &source : figures)
         names.append(source.name);
-    QCOMPARE(names, QStringList({QStringLiteral("Swimlanes"), QStringLiteral("Request Timeline"),
-                                 QStringLiteral("Distribution"), QStringLiteral("Class CDFs"),
-                                 QStringLiteral("Set vs Rest"), QStringLiteral("Phase Attribution"),
-                                 QStringLiteral("Exceedance Member Timeline"), QStringLiteral("Workflow Gantt"),
-                                 QStringLiteral("What-If"), QStringLiteral("Comparison CDFs"),
-                                 QStringLiteral("Phase Shift"), QStringLiteral("Comparison Table"),
-                                 QStringLiteral("Comparison Verdict")}));
+    QCOMPARE(
+        names,
+        QStringList({QStringLiteral("Swimlanes"), QStringLiteral("Request Timeline"), QStringLiteral("Distribution"),
+                     QStringLiteral("Class CDFs"), QStringLiteral("Set vs Rest"), QStringLiteral("Phase Attribution"),
+                     QStringLiteral("Exceedance Member Timeline"), QStringLiteral("Workflow Gantt"),
+                     QStringLiteral("What-If"), QStringLiteral("Comparison CDFs"), QStringLiteral("Phase Shift"),
+                     QStringLiteral("Comparison Table"), QStringLiteral("Comparison Verdict")}));
     // The File menu lists them all.
     auto *menu = window.findChild<QMenu *>(QStringLiteral("exportFigureMenu"));
     QVERIFY(menu);
@@ -242,7 +243,8 @@ void tst_FigureExport::everyViewOfTheWindowExports()
         QVERIFY2(!all.startsWith(QStringLiteral("XML ERROR")), qPrintable(source.name + all));
         if (kComparisonFigures.contains(source.name)) {
             // No candidate yet: the caption says so instead of naming coordinates.
-            QVERIFY2(QString(all).remove(QLatin1Char(' ')).contains(QStringLiteral("nocomparison")), qPrintable(source.name + all));
+            QVERIFY2(QString(all).remove(QLatin1Char(' ')).contains(QStringLiteral("nocomparison")),
+                     qPrintable(source.name + all));
             continue;
         }
         // Captions wrap (also at hyphens): compare without white space.
@@ -269,7 +271,8 @@ void tst_FigureExport::everyViewOfTheWindowExports()
     QVERIFY(FigureExport::write(png, distribution, &error));
     const QSize plot = distribution.widget()->size();
     QCOMPARE(QImage(png).size(),
-             QSize(2 * plot.width(), 2 * (plot.height() + FigureExport::captionHeight(distribution.caption(), plot.width()))));
+             QSize(2 * plot.width(),
+                   2 * (plot.height() + FigureExport::captionHeight(distribution.caption(), plot.width()))));
 }
 
 // The Compare dock's figures: the CDF overlay, the phase shift bars, the
@@ -301,7 +304,8 @@ void tst_FigureExport::comparisonFiguresCarryTheirCoordinates()
         "candidate: candidate.jsonl");
     const std::map<QString, QString> titles{
         {QStringLiteral("Comparison CDFs"), QStringLiteral("TTFT CDF: baseline (dashed) vs candidate (solid)")},
-        {QStringLiteral("Phase Shift"), QStringLiteral("Phase shift: mean change per phase, candidate \u2212 baseline")},
+        {QStringLiteral("Phase Shift"),
+         QStringLiteral("Phase shift: mean change per phase, candidate \u2212 baseline")},
         {QStringLiteral("Comparison Table"), QStringLiteral("Difference at the target percentile: the change worked")},
         {QStringLiteral("Comparison Verdict"), QStringLiteral("Stop rule and workload: the change worked")}};
     const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
@@ -337,7 +341,8 @@ void tst_FigureExport::comparisonFiguresCarryTheirCoordinates()
         QVERIFY2(FigureExport::write(pdf, source, &error), qPrintable(source.name + QStringLiteral(": ") + error));
         const QString text = squeezed(pdfText(pdftotext, pdf));
         QVERIFY2(text.contains(squeezed(caption.title)), qPrintable(source.name + text));
-        QVERIFY2(text.contains(squeezed(QStringLiteral("n = 600 baseline, 600 candidate"))), qPrintable(source.name + text));
+        QVERIFY2(text.contains(squeezed(QStringLiteral("n = 600 baseline, 600 candidate"))),
+                 qPrintable(source.name + text));
         QVERIFY2(text.contains(squeezed(QStringLiteral("candidate: candidate.jsonl"))), qPrintable(source.name + text));
     }
     QCOMPARE(seen, 4);
@@ -345,15 +350,17 @@ void tst_FigureExport::comparisonFiguresCarryTheirCoordinates()
     const auto figureText = [&](const QString &name) {
         return svgTexts(dir.filePath(name + QStringLiteral(".svg"))).join(QLatin1Char(' '));
     };
-    QVERIFY2(figureText(QStringLiteral("Phase Shift"))
-                 .contains(QStringLiteral("Mean TTFT change by phase: -73.4 ms in all (baseline 314.8 ms \u2192 candidate "
-                                          "241.4 ms)")),
-             qPrintable(figureText(QStringLiteral("Phase Shift"))));
+    QVERIFY2(
+        figureText(QStringLiteral("Phase Shift"))
+            .contains(QStringLiteral("Mean TTFT change by phase: -73.4 ms in all (baseline 314.8 ms \u2192 candidate "
+                                     "241.4 ms)")),
+        qPrintable(figureText(QStringLiteral("Phase Shift"))));
     QVERIFY(figureText(QStringLiteral("Phase Shift")).contains(QStringLiteral("-75.2 ms (moved most)")));
     QVERIFY(figureText(QStringLiteral("Comparison Verdict")).contains(QStringLiteral("Stop rule: the change worked")));
     QVERIFY(figureText(QStringLiteral("Comparison Verdict")).contains(QStringLiteral("Workload check")));
     QVERIFY(figureText(QStringLiteral("Comparison Table")).contains(QStringLiteral("-443.2 [-527.7, -358.7]")));
-    QVERIFY(figureText(QStringLiteral("Comparison CDFs")).contains(QStringLiteral("overall \u00b7 candidate (n = 600)")));
+    QVERIFY(
+        figureText(QStringLiteral("Comparison CDFs")).contains(QStringLiteral("overall \u00b7 candidate (n = 600)")));
     // The CDF overlay stays a vector figure: its axis labels are SVG text.
     QVERIFY(svgTexts(dir.filePath(QStringLiteral("Comparison CDFs.svg"))).join(u' ').contains(QStringLiteral("TTFT")));
     QCOMPARE(countElements(dir.filePath(QStringLiteral("Comparison CDFs.svg")), QStringLiteral("image")), 0);
@@ -362,8 +369,8 @@ void tst_FigureExport::comparisonFiguresCarryTheirCoordinates()
 void tst_FigureExport::tableCopyUnitsInHeaders()
 {
     QStandardItemModel model(3, 4);
-    model.setHorizontalHeaderLabels({QStringLiteral("Request"), QStringLiteral("TTFT (client)"), QStringLiteral("ITL"),
-                                     QStringLiteral("Share")});
+    model.setHorizontalHeaderLabels(
+        {QStringLiteral("Request"), QStringLiteral("TTFT (client)"), QStringLiteral("ITL"), QStringLiteral("Share")});
     const QStringList rows[] = {
         {QStringLiteral("a"), QStringLiteral("1,234.5 ms"), QStringLiteral("20.1 ms/token"), QStringLiteral("50%")},
         {QStringLiteral("b"), QStringLiteral("\u2014"), QStringLiteral("19.0 ms/token"), QStringLiteral("25%")},
@@ -376,10 +383,11 @@ void tst_FigureExport::tableCopyUnitsInHeaders()
     QTableView view;
     view.setModel(&model);
     const TableCopy::Grid grid = TableCopy::grid(&view);
-    QCOMPARE(TableCopy::tsv(grid), QStringLiteral("Request\tTTFT (client) [ms]\tITL [ms/token]\tShare [%]\n"
-                                                  "a\t1,234.5\t20.1\t50\n"
-                                                  "b\t\u2014\t19.0\t25\n"
-                                                  "c\t12.0\t18.5\tn/a\n"));
+    QCOMPARE(TableCopy::tsv(grid),
+             QStringLiteral("Request\tTTFT (client) [ms]\tITL [ms/token]\tShare [%]\n"
+                            "a\t1,234.5\t20.1\t50\n"
+                            "b\t\u2014\t19.0\t25\n"
+                            "c\t12.0\t18.5\tn/a\n"));
     // Brackets are escaped so trace text can never form a link.
     QCOMPARE(TableCopy::markdown(grid),
              QStringLiteral("| Request | TTFT (client) \\[ms\\] | ITL \\[ms/token\\] | Share \\[%\\] |\n"
@@ -417,8 +425,9 @@ void tst_FigureExport::tableCopySelectionAndKeys()
     QStringList actions;
     for (const QAction *action : view.actions())
         actions.append(action->text());
-    QCOMPARE(actions, QStringList({QStringLiteral("Copy"), QStringLiteral("Copy as Markdown"),
-                                   QStringLiteral("Export Table\u2026")}));
+    QCOMPARE(actions,
+             QStringList(
+                 {QStringLiteral("Copy"), QStringLiteral("Copy as Markdown"), QStringLiteral("Export Table\u2026")}));
     QCOMPARE(view.contextMenuPolicy(), Qt::ActionsContextMenu);
     view.actions()[1]->trigger();
     QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("| A | C |\n| --- | --- |\n| a1 | c1 |\n| a2 | c2 |\n"));
@@ -453,7 +462,8 @@ void tst_FigureExport::requestTableCopies()
     QCOMPARE(view->contextMenuPolicy(), Qt::ActionsContextMenu);
     const TableCopy::Grid grid = TableCopy::grid(view);
     QCOMPARE(grid.rows.size(), size_t(10));
-    QVERIFY2(std::find(grid.header.begin(), grid.header.end(), QStringLiteral("TTFT (client) [ms]")) != grid.header.end(),
+    QVERIFY2(std::find(grid.header.begin(), grid.header.end(), QStringLiteral("TTFT (client) [ms]"))
+                 != grid.header.end(),
              qPrintable(QStringList(grid.header.begin(), grid.header.end()).join(u'|')));
 }
 
@@ -470,10 +480,11 @@ void tst_FigureExport::tableExportFiles()
                             "req-1,\"eu, \"\"west\"\"\",1234.5\r\n"
                             "\"'=HYPERLINK(\"\"http://x\"\")\",'@SUM(A1),-12.5\r\n"
                             "'+1-2,-,\u2014\r\n"));
-    QCOMPARE(TableCopy::tsv(grid), QStringLiteral("Request\tregion\tTTFT (client) [ms]\n"
-                                                  "req-1\teu, \"west\"\t1,234.5\n"
-                                                  "'=HYPERLINK(\"http://x\")\t'@SUM(A1)\t-12.5\n"
-                                                  "'+1-2\t-\t\u2014\n"));
+    QCOMPARE(TableCopy::tsv(grid),
+             QStringLiteral("Request\tregion\tTTFT (client) [ms]\n"
+                            "req-1\teu, \"west\"\t1,234.5\n"
+                            "'=HYPERLINK(\"http://x\")\t'@SUM(A1)\t-12.5\n"
+                            "'+1-2\t-\t\u2014\n"));
     QTemporaryDir dir;
     QString error;
     for (const char *name : {"t.csv", "t.tsv", "t.md"}) {
@@ -482,13 +493,14 @@ void tst_FigureExport::tableExportFiles()
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(file.readAll());
-        const QString expected = path.endsWith(QStringLiteral(".csv"))   ? TableCopy::csv(grid)
-                                 : path.endsWith(QStringLiteral(".tsv")) ? TableCopy::tsv(grid)
-                                                                         : TableCopy::markdown(grid);
+        const QString expected = path.endsWith(QStringLiteral(".csv")) ? TableCopy::csv(grid)
+            : path.endsWith(QStringLiteral(".tsv"))                    ? TableCopy::tsv(grid)
+                                                                       : TableCopy::markdown(grid);
         QCOMPARE(text, expected);
     }
     QVERIFY(!TableCopy::write(grid, dir.filePath(QStringLiteral("t.xlsx")), &error));
-    QCOMPARE(error, QStringLiteral("%1: a table is written as .csv, .tsv or .md").arg(dir.filePath(QStringLiteral("t.xlsx"))));
+    QCOMPARE(error,
+             QStringLiteral("%1: a table is written as .csv, .tsv or .md").arg(dir.filePath(QStringLiteral("t.xlsx"))));
 }
 
 // The tables a presenter takes out: requests, classes, the exceedance
@@ -503,8 +515,8 @@ void tst_FigureExport::everyAnalysisTableExports()
     window.openFile(QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/mixed-classes.jsonl"));
     QVERIFY(loaded.wait(20'000));
     QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 30'000);
-    for (const char *name : {"requestTable", "classTableView", "memberComparison", "phaseAttribution", "attributeRanking",
-                             "phaseRanking", "compareTableView"}) {
+    for (const char *name : {"requestTable", "classTableView", "memberComparison", "phaseAttribution",
+                             "attributeRanking", "phaseRanking", "compareTableView"}) {
         auto *view = window.findChild<QTableView *>(QString::fromLatin1(name));
         QVERIFY2(view, name);
         QStringList actions;

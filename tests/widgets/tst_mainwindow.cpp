@@ -1,18 +1,17 @@
-#include "support/TestData.h"
 #include "AboutDialog.h"
 #include "Appearance.h"
 #include "DistributionPanel.h"
-#include "PhaseColors.h"
 #include "KeyboardShortcutsDialog.h"
 #include "LoadProgressBar.h"
 #include "MainWindow.h"
+#include "PhaseColors.h"
+#include "PhaseLegend.h"
 #include "RecentFiles.h"
 #include "RejectedRecordsModel.h"
 #include "RejectedRecordsPanel.h"
 #include "RequestDetailPanel.h"
 #include "RequestTableModel.h"
 #include "RequestTablePanel.h"
-#include "PhaseLegend.h"
 #include "SwimlaneCanvas.h"
 #include "SwimlaneView.h"
 #include "ViewState.h"
@@ -21,21 +20,22 @@
 #include "analysis/lanes/LaneLayout.h"
 #include "analysis/lanes/WorkflowLanes.h"
 #include "store/TraceStore.h"
+#include "support/TestData.h"
 
 #include <QAction>
 #include <QDockWidget>
 #include <QImage>
 #include <QLabel>
 #include <QMenu>
+#include <QMimeData>
 #include <QProcess>
 #include <QSettings>
-#include <QMimeData>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTemporaryDir>
-#include <QToolButton>
 #include <QTest>
+#include <QToolButton>
 
 #include <nlohmann/json.hpp>
 
@@ -107,7 +107,7 @@ private slots:
 
 void tst_MainWindow::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);   // never touch the user's settings
+    QStandardPaths::setTestModeEnabled(true); // never touch the user's settings
     QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
 }
 
@@ -122,14 +122,16 @@ void tst_MainWindow::openFillsEveryView()
     QCOMPARE(window.swimlanes()->canvas()->laneLayout()->slotCount(), 240);
     QCOMPARE(window.requestTable()->model()->rowCount(), 240);
     QCOMPARE(window.distributions()->scopeDistribution().n, 240);
-    QCOMPARE(window.distributions()->title(), QStringLiteral("TTFT at the client boundary \u00b7 n = 240 \u00b7 whole trace"));
+    QCOMPARE(window.distributions()->title(),
+             QStringLiteral("TTFT at the client boundary \u00b7 n = 240 \u00b7 whole trace"));
     QCOMPARE(window.statusSummary(), QStringLiteral("240 requests | 0 rejected | span 42.24 s | client boundary"));
     QCOMPARE(window.windowTitle(), QStringLiteral("multiclass.jsonl \u2014 Tracelane"));
     // The boundary is one of the figure's coordinates everywhere.
     window.viewState()->setBoundary(Boundary::Server);
     QTRY_VERIFY(!window.isBusy());
     QVERIFY(window.statusSummary().endsWith(QStringLiteral("server boundary")));
-    QCOMPARE(window.distributions()->title(), QStringLiteral("TTFT at the server boundary \u00b7 n = 240 \u00b7 whole trace"));
+    QCOMPARE(window.distributions()->title(),
+             QStringLiteral("TTFT at the server boundary \u00b7 n = 240 \u00b7 whole trace"));
 }
 
 void tst_MainWindow::rejectedRecordsAreListed()
@@ -153,20 +155,21 @@ void tst_MainWindow::cancelKeepsTheWindowUsable()
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
         for (int i = 0; i < 60'000; ++i) {
-            file.write(QStringLiteral("{\"request_id\": \"q-%1\", \"prompt_tokens\": 100, \"output_tokens\": 10, "
-                                      "\"client_send_ms\": %2, \"gateway_arrival_ms\": %3, \"queue_enter_ms\": %4, "
-                                      "\"prefill_start_ms\": %5, \"prefill_end_ms\": %6, \"first_token_server_ms\": %7, "
-                                      "\"first_token_client_ms\": %8, \"last_token_client_ms\": %9}\n")
-                           .arg(i)
-                           .arg(i * 10)
-                           .arg(i * 10 + 1)
-                           .arg(i * 10 + 2)
-                           .arg(i * 10 + 3)
-                           .arg(i * 10 + 4)
-                           .arg(i * 10 + 5)
-                           .arg(i * 10 + 6)
-                           .arg(i * 10 + 9)
-                           .toUtf8());
+            file.write(
+                QStringLiteral("{\"request_id\": \"q-%1\", \"prompt_tokens\": 100, \"output_tokens\": 10, "
+                               "\"client_send_ms\": %2, \"gateway_arrival_ms\": %3, \"queue_enter_ms\": %4, "
+                               "\"prefill_start_ms\": %5, \"prefill_end_ms\": %6, \"first_token_server_ms\": %7, "
+                               "\"first_token_client_ms\": %8, \"last_token_client_ms\": %9}\n")
+                    .arg(i)
+                    .arg(i * 10)
+                    .arg(i * 10 + 1)
+                    .arg(i * 10 + 2)
+                    .arg(i * 10 + 3)
+                    .arg(i * 10 + 4)
+                    .arg(i * 10 + 5)
+                    .arg(i * 10 + 6)
+                    .arg(i * 10 + 9)
+                    .toUtf8());
         }
     }
     MainWindow window;
@@ -329,7 +332,8 @@ void tst_MainWindow::doubleClickOnAWorkflowLaneOpensItsGantt()
     qint32 slowest = -1;
     qint64 longest = -1;
     for (qint32 row = 0; row < store->requests.rowCount(); ++row) {
-        const qint64 e2e = store->requests.stamp(row, Stamp::LastTokenClient) - store->requests.stamp(row, Stamp::ClientSend);
+        const qint64 e2e
+            = store->requests.stamp(row, Stamp::LastTokenClient) - store->requests.stamp(row, Stamp::ClientSend);
         if (e2e > longest) {
             longest = e2e;
             slowest = row;
@@ -354,7 +358,7 @@ void tst_MainWindow::doubleClickOnAWorkflowLaneOpensItsGantt()
     window.findChild<QDockWidget *>(QStringLiteral("requestsDock"))->raise();
     QCOMPARE(frontTab(window), QStringLiteral("Requests"));
     SwimlaneCanvas *canvas = window.swimlanes()->canvas();
-    canvas->setLaneWindow({0.0, 10.0});   // ten lanes: each its own
+    canvas->setLaneWindow({0.0, 10.0}); // ten lanes: each its own
     QVERIFY(canvas->showsSingleLanes());
     const auto &layout = canvas->laneLayout();
     qint64 slot = 0;
@@ -403,8 +407,8 @@ void tst_MainWindow::progressText_data()
     QTest::newRow("just started") << 0.0 << qint64(0) << qint64(0) << QStringLiteral("0%");
     QTest::newRow("millions per second") << 0.42 << qint64(1'200'000) << qint64(1000)
                                          << QStringLiteral("42% \u00b7 1.2 M records/s \u00b7 about 2 s left");
-    QTest::newRow("thousands per second") << 0.5 << qint64(5000) << qint64(2000)
-                                          << QStringLiteral("50% \u00b7 2500 records/s \u00b7 about 2 s left");
+    QTest::newRow("thousands per second")
+        << 0.5 << qint64(5000) << qint64(2000) << QStringLiteral("50% \u00b7 2500 records/s \u00b7 about 2 s left");
     QTest::newRow("almost done") << 0.99 << qint64(990'000) << qint64(3000)
                                  << QStringLiteral("99% \u00b7 330000 records/s \u00b7 under 1 s left");
 }
@@ -462,13 +466,13 @@ void tst_MainWindow::settingsPersist()
     const QString path = fixture(QStringLiteral("seed/three-requests.jsonl"));
     QByteArray savedGeometry;
     {
-        MainWindow window;   // persistent, as the application runs it
+        MainWindow window; // persistent, as the application runs it
         window.resize(1500, 950);
         window.show();
         QVERIFY(openAndSettle(window, path));
         window.findChild<QDockWidget *>(QStringLiteral("distributionsDock"))->hide();
         savedGeometry = window.saveGeometry();
-        QVERIFY(window.close());   // closeEvent writes the settings
+        QVERIFY(window.close()); // closeEvent writes the settings
     }
     QCOMPARE(RecentFiles::load(), QStringList{path});
     MainWindow again;
@@ -540,7 +544,7 @@ void tst_MainWindow::screenshotCommandLine()
     QProcess app;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path());   // no user settings
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path()); // no user settings
     app.setProcessEnvironment(environment);
     app.start(QStringLiteral(TRACELANE_GUI_PATH),
               {QStringLiteral("--screenshot"), out, QStringLiteral("--size"), QStringLiteral("1600x1000"),
@@ -559,9 +563,8 @@ void tst_MainWindow::screenshotCommandLine()
     window.resize(1600, 1000);
     window.show();
     QVERIFY(openAndSettle(window, fixture(QStringLiteral("seed/multiclass.jsonl"))));
-    const auto where = [&window](QWidget *widget) {
-        return QRect(widget->mapTo(&window, QPoint(0, 0)), widget->size());
-    };
+    const auto where
+        = [&window](QWidget *widget) { return QRect(widget->mapTo(&window, QPoint(0, 0)), widget->size()); };
     const auto count = [&image](const QRect &area, QColor colour) {
         int n = 0;
         for (int y = area.top(); y <= area.bottom(); ++y) {
@@ -598,8 +601,9 @@ void tst_MainWindow::screenshotCommandLine()
                  qPrintable(QStringLiteral("%1: %2 pixels differ").arg(widget->objectName()).arg(n)));
     }
     // A usage error is exit status 2.
-    app.start(QStringLiteral(TRACELANE_GUI_PATH), {QStringLiteral("--screenshot"), out, QStringLiteral("--size"),
-                                                   QStringLiteral("big"), fixture(QStringLiteral("seed/burst.jsonl"))});
+    app.start(QStringLiteral(TRACELANE_GUI_PATH),
+              {QStringLiteral("--screenshot"), out, QStringLiteral("--size"), QStringLiteral("big"),
+               fixture(QStringLiteral("seed/burst.jsonl"))});
     QVERIFY(app.waitForFinished(120'000));
     QCOMPARE(app.exitCode(), 2);
 }

@@ -60,12 +60,15 @@ void tst_RecordPanel::draftedOnLoad()
     QCOMPARE(objectives->item(0, 4)->text(), QStringLiteral("met"));
     QCOMPARE(objectives->item(0, 4)->toolTip(),
              QStringLiteral("met by 452.9 ms: p95 747.1 ms [95% interval 710.8\u2013788.4 ms], n = 2,000"));
-    const QStringList checks = panel.findChild<QLabel *>(QStringLiteral("recordChecks"))->text().split(QLatin1Char('\n'));
+    const QStringList checks
+        = panel.findChild<QLabel *>(QStringLiteral("recordChecks"))->text().split(QLatin1Char('\n'));
     QCOMPARE(checks.size(), 3);
     QCOMPARE(checks[0], QStringLiteral("Against mixed-classes.jsonl:"));
-    QCOMPARE(checks[1], QStringLiteral("p95 client TTFT < 1,200 ms: met by 452.9 ms: p95 747.1 ms [95% interval "
-                                       "710.8\u2013788.4 ms], n = 2,000"));
-    QVERIFY(checks[2].startsWith(QStringLiteral("p95 client ITL < 80 ms/token: met by 54.4 ms/token: p95 25.6 ms/token")));
+    QCOMPARE(checks[1],
+             QStringLiteral("p95 client TTFT < 1,200 ms: met by 452.9 ms: p95 747.1 ms [95% interval "
+                            "710.8\u2013788.4 ms], n = 2,000"));
+    QVERIFY(
+        checks[2].startsWith(QStringLiteral("p95 client ITL < 80 ms/token: met by 54.4 ms/token: p95 25.6 ms/token")));
     const DiagnosisRecord record = panel.record();
     QCOMPARE(record.title, QStringLiteral("Latency diagnosis: mixed-classes.jsonl"));
     QCOMPARE(record.measuredOn, QStringLiteral("mixed-classes.jsonl"));
@@ -127,7 +130,8 @@ void tst_RecordPanel::editingATraceEntryMakesItTheAuthors()
     table->item(1, 1)->setText(QStringLiteral("seed JSONL v2"));
     QCOMPARE(table->item(1, 2)->text(), QStringLiteral("author"));
     const DiagnosisRecord record = panel.record();
-    QCOMPARE(record.configuration[1], (ManifestEntry{QStringLiteral("format"), QStringLiteral("seed JSONL v2"), false}));
+    QCOMPARE(record.configuration[1],
+             (ManifestEntry{QStringLiteral("format"), QStringLiteral("seed JSONL v2"), false}));
     QCOMPARE(record.configuration[0].fromTrace, true);
 }
 
@@ -166,7 +170,8 @@ void tst_RecordPanel::newerVersionRefused()
     panel.findChild<QLineEdit *>(QStringLiteral("recordTitle"))->setText(QStringLiteral("kept"));
     QString error;
     QVERIFY(!panel.openFrom(path, &error));
-    QVERIFY2(error.contains(QStringLiteral("written by a newer Tracelane (diagnosis record version 7)")), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("written by a newer Tracelane (diagnosis record version 7)")),
+             qPrintable(error));
     QVERIFY(error.startsWith(path));
     QCOMPARE(panel.record().title, QStringLiteral("kept"));
 }

@@ -60,8 +60,8 @@ QString readText(const QString &path)
 QString pdfText(const QString &path)
 {
     QProcess process;
-    process.start(QStandardPaths::findExecutable(QStringLiteral("pdftotext")), {QStringLiteral("-layout"), path,
-                                                                                QStringLiteral("-")});
+    process.start(QStandardPaths::findExecutable(QStringLiteral("pdftotext")),
+                  {QStringLiteral("-layout"), path, QStringLiteral("-")});
     process.waitForFinished(60'000);
     // pdftotext spells the "fi" ligature as one character.
     return QString::fromUtf8(process.readAllStandardOutput()).replace(QChar(0xFB01), QStringLiteral("fi"));
@@ -83,12 +83,12 @@ QString chromium()
 QString dumpDomOnce(const QString &path, const QString &profile)
 {
     QProcess process;
-    process.start(chromium(), {QStringLiteral("--headless"), QStringLiteral("--no-sandbox"),
-                               QStringLiteral("--disable-gpu"), QStringLiteral("--disable-background-networking"),
-                               QStringLiteral("--disable-component-update"), QStringLiteral("--disable-sync"),
-                               QStringLiteral("--no-first-run"), QStringLiteral("--user-data-dir=") + profile,
-                               QStringLiteral("--virtual-time-budget=2000"), QStringLiteral("--dump-dom"),
-                               QUrl::fromLocalFile(path).toString()});
+    process.start(chromium(),
+                  {QStringLiteral("--headless"), QStringLiteral("--no-sandbox"), QStringLiteral("--disable-gpu"),
+                   QStringLiteral("--disable-background-networking"), QStringLiteral("--disable-component-update"),
+                   QStringLiteral("--disable-sync"), QStringLiteral("--no-first-run"),
+                   QStringLiteral("--user-data-dir=") + profile, QStringLiteral("--virtual-time-budget=2000"),
+                   QStringLiteral("--dump-dom"), QUrl::fromLocalFile(path).toString()});
     if (!process.waitForFinished(120'000)) {
         process.kill();
         return {};
@@ -160,8 +160,9 @@ void tst_ReportOutput::htmlOfTheExample()
     const qsizetype record = html.indexOf(QStringLiteral("<h2>Diagnosis record</h2>"));
     const qsizetype classes = html.indexOf(QStringLiteral("<h2>Percentiles by class</h2>"));
     QVERIFY(record > 0 && classes > record);
-    QVERIFY(html.contains(QStringLiteral("<td>p95 client TTFT &lt; 1,200 ms</td><td>met</td><td class=\"num\">747.1 ms</td>"
-                                         "<td class=\"num\">710.8\u2013788.4</td><td class=\"num\">2,000</td>")));
+    QVERIFY(
+        html.contains(QStringLiteral("<td>p95 client TTFT &lt; 1,200 ms</td><td>met</td><td class=\"num\">747.1 ms</td>"
+                                     "<td class=\"num\">710.8\u2013788.4</td><td class=\"num\">2,000</td>")));
     QCOMPARE(html.count(QStringLiteral("<svg ")), 5);
     QCOMPARE(html.count(QStringLiteral("<figcaption>")), 5);
     QVERIFY(html.contains(QStringLiteral("<figcaption><b>Figure 3. TTFT CDF by region.</b> TTFT at the client boundary "
@@ -172,8 +173,8 @@ void tst_ReportOutput::htmlOfTheExample()
     QVERIFY(!html.contains(QStringLiteral("<script"), Qt::CaseInsensitive));
     QVERIFY(!html.contains(QStringLiteral("<link"), Qt::CaseInsensitive));
     QVERIFY(!html.contains(QStringLiteral("src="), Qt::CaseInsensitive));
-    QCOMPARE(html.count(QStringLiteral("http")), html.count(QStringLiteral("http://www.w3.org/2000/svg"))
-                                                      + html.count(QStringLiteral("http-equiv")));
+    QCOMPARE(html.count(QStringLiteral("http")),
+             html.count(QStringLiteral("http://www.w3.org/2000/svg")) + html.count(QStringLiteral("http-equiv")));
 }
 
 void tst_ReportOutput::pdfOfTheExample()
@@ -198,11 +199,14 @@ void tst_ReportOutput::markdownWithFiguresBeside()
     const QString path = m_dir.filePath(QStringLiteral("mixed.md"));
     QCOMPARE(cli({QStringLiteral("report"), example("mixed-classes.jsonl"), QStringLiteral("--out"), path}), 0);
     const QString md = readText(path);
-    QVERIFY(md.startsWith(QStringLiteral("# Latency diagnosis: mixed\\-classes.jsonl\n")) || md.startsWith(QStringLiteral("# Latency diagnosis: mixed-classes.jsonl\n")));
-    const QStringList figures = QDir(m_dir.filePath(QStringLiteral("mixed_figures"))).entryList(QDir::Files, QDir::Name);
-    QCOMPARE(figures, QStringList({QStringLiteral("01-arrivals.svg"), QStringLiteral("02-token-shape.svg"),
-                                   QStringLiteral("03-class-cdfs.svg"), QStringLiteral("04-phase-attribution.svg"),
-                                   QStringLiteral("05-slowest-members.svg")}));
+    QVERIFY(md.startsWith(QStringLiteral("# Latency diagnosis: mixed\\-classes.jsonl\n"))
+            || md.startsWith(QStringLiteral("# Latency diagnosis: mixed-classes.jsonl\n")));
+    const QStringList figures
+        = QDir(m_dir.filePath(QStringLiteral("mixed_figures"))).entryList(QDir::Files, QDir::Name);
+    QCOMPARE(figures,
+             QStringList({QStringLiteral("01-arrivals.svg"), QStringLiteral("02-token-shape.svg"),
+                          QStringLiteral("03-class-cdfs.svg"), QStringLiteral("04-phase-attribution.svg"),
+                          QStringLiteral("05-slowest-members.svg")}));
     QVERIFY(md.contains(QStringLiteral("![TTFT CDF by region](mixed_figures/03-class-cdfs.svg)")));
     QVERIFY(md.contains(QStringLiteral("| p95 client TTFT &lt; 1,200 ms | met | 747.1 ms |")));
     for (const QString &figure : figures) {
@@ -219,8 +223,9 @@ void tst_ReportOutput::adviserWorkflow()
     QCOMPARE(cli({QStringLiteral("report"), example("adviser.otlp.json"), QStringLiteral("--out"), path}), 0);
     const QString html = readText(path);
     QVERIFY(html.contains(QStringLiteral("<h2>Critical path and what-ifs</h2>")));
-    QVERIFY(html.contains(QStringLiteral("<b>Figure 4. Critical path of the slowest workflow.</b> client boundary \u00b7 "
-                                         "workflow 4d7f2c6a9b1e4f0a8c3d5e6f7a8b9c0d: E2E 5.99 s, client TTFT 1.55 s")));
+    QVERIFY(
+        html.contains(QStringLiteral("<b>Figure 4. Critical path of the slowest workflow.</b> client boundary \u00b7 "
+                                     "workflow 4d7f2c6a9b1e4f0a8c3d5e6f7a8b9c0d: E2E 5.99 s, client TTFT 1.55 s")));
     QVERIFY(html.contains(QStringLiteral("<b>Figure 5. What each change would save.</b>")));
     // The record's suspect is the final answer's stream on the critical path,
     // and scaling that span by 0.75 saves a quarter of its 3,280 ms on the path.
@@ -233,7 +238,9 @@ void tst_ReportOutput::adviserWorkflow()
 
 void tst_ReportOutput::refusesUnknownFormat()
 {
-    QCOMPARE(cli({QStringLiteral("report"), example("burst.jsonl"), QStringLiteral("--out"), m_dir.filePath(QStringLiteral("r.doc"))}), 2);
+    QCOMPARE(cli({QStringLiteral("report"), example("burst.jsonl"), QStringLiteral("--out"),
+                  m_dir.filePath(QStringLiteral("r.doc"))}),
+             2);
     QCOMPARE(cli({QStringLiteral("report"), example("burst.jsonl")}), 2);
 }
 
@@ -266,19 +273,22 @@ void tst_ReportOutput::reportOfASessionIsTheGuiReport_data()
     QTest::addColumn<QString>("trace");
     QTest::addColumn<QString>("candidate");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("filter, classes, record") << example("mixed-classes.jsonl") << QString()
-                                             << QStringLiteral(". TTFT CDF by priority.</b> TTFT at the client boundary (ms) "
-                                                               "\u00b7 p50, p90, p95, p99 of the overall marked \u00b7 n = 974 "
-                                                               "\u00b7 slice: region = eu-west");
-    QTest::newRow("workflow and what-if") << example("adviser.otlp.json") << QString()
-                                          << QStringLiteral("<td>model call: final answer \u00d70.5</td><td class=\"num\">4,346.00</td>"
-                                                            "<td class=\"num\">1,640.00</td>");
+    QTest::newRow("filter, classes, record")
+        << example("mixed-classes.jsonl") << QString()
+        << QStringLiteral(". TTFT CDF by priority.</b> TTFT at the client boundary (ms) "
+                          "\u00b7 p50, p90, p95, p99 of the overall marked \u00b7 n = 974 "
+                          "\u00b7 slice: region = eu-west");
+    QTest::newRow("workflow and what-if")
+        << example("adviser.otlp.json") << QString()
+        << QStringLiteral("<td>model call: final answer \u00d70.5</td><td class=\"num\">4,346.00</td>"
+                          "<td class=\"num\">1,640.00</td>");
     // File > Compare With: the comparison and the stop rule's verdict.
     QTest::newRow("compared trace") << QStringLiteral(TRACELANE_TEST_DATA_DIR "/compare/baseline.jsonl")
                                     << QStringLiteral(TRACELANE_TEST_DATA_DIR "/compare/candidate.jsonl")
-                                    << QStringLiteral("<h2>Baseline and candidate</h2>\n<p>p95 TTFT (client): 648.6 ms "
-                                                      "\u2192 354.0 ms, change -294.6 ms [95% interval -361.2 ms, -228.0 "
-                                                      "ms]: improved.</p>");
+                                    << QStringLiteral(
+                                           "<h2>Baseline and candidate</h2>\n<p>p95 TTFT (client): 648.6 ms "
+                                           "\u2192 354.0 ms, change -294.6 ms [95% interval -361.2 ms, -228.0 "
+                                           "ms]: improved.</p>");
 }
 
 // `tracelane-cli report SESSION` writes the report File > Export Report
@@ -296,7 +306,9 @@ void tst_ReportOutput::reportOfASessionIsTheGuiReport()
     window.openFile(trace);
     QVERIFY(loaded.wait(20'000));
     QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 30'000);
-    window.review()->recordPanel()->findChild<QLineEdit *>(QStringLiteral("recordTitle"))
+    window.review()
+        ->recordPanel()
+        ->findChild<QLineEdit *>(QStringLiteral("recordTitle"))
         ->setText(QStringLiteral("Review of <%1>").arg(QFileInfo(trace).fileName()));
     if (!candidate.isEmpty()) {
         window.compareWith(candidate);
@@ -324,7 +336,9 @@ void tst_ReportOutput::reportOfASessionIsTheGuiReport()
     const QString session = m_dir.filePath(QStringLiteral("r.tracelane"));
     QString error;
     QVERIFY2(window.review()->session()->save(session, &error), qPrintable(error));
-    const QString path = m_dir.filePath(QStringLiteral("cli-session-%1.html").arg(QString::fromUtf8(QTest::currentDataTag()).section(QLatin1Char(','), 0, 0)));
+    const QString path
+        = m_dir.filePath(QStringLiteral("cli-session-%1.html")
+                             .arg(QString::fromUtf8(QTest::currentDataTag()).section(QLatin1Char(','), 0, 0)));
     const QString gui = QString(path).replace(QStringLiteral("cli-session"), QStringLiteral("gui-session"));
     QSignalSpy written(window.review(), &ReviewWiring::reportWritten);
     window.review()->exportReport(gui);
@@ -370,11 +384,12 @@ void tst_ReportOutput::reportOfAChangedSessionFails()
     QVERIFY(process.waitForFinished(60'000));
     QCOMPARE(process.exitCode(), 1);
     const QString err = QString::fromUtf8(process.readAllStandardError());
-    QVERIFY2(err.contains(QStringLiteral("tracelane-cli report: the trace %1 changed since the session was saved (then 4 "
-                                         "bytes, SHA-256 9f86d081884c\u2026; now %2 bytes")
-                              .arg(trace)
-                              .arg(QFileInfo(trace).size())),
-             qPrintable(err));
+    QVERIFY2(
+        err.contains(QStringLiteral("tracelane-cli report: the trace %1 changed since the session was saved (then 4 "
+                                    "bytes, SHA-256 9f86d081884c\u2026; now %2 bytes")
+                         .arg(trace)
+                         .arg(QFileInfo(trace).size())),
+        qPrintable(err));
     // Written all the same, of the file as it is now.
     QVERIFY(readText(dir.filePath(QStringLiteral("b.md"))).contains(QStringLiteral("burst.jsonl")));
     // A session whose trace is gone fails before writing anything.
@@ -383,8 +398,9 @@ void tst_ReportOutput::reportOfAChangedSessionFails()
                   {QStringLiteral("report"), session, QStringLiteral("--out"), dir.filePath(QStringLiteral("c.md"))});
     QVERIFY(process.waitForFinished(60'000));
     QCOMPARE(process.exitCode(), 1);
-    QVERIFY(QString::fromUtf8(process.readAllStandardError())
-                .endsWith(QStringLiteral("\ntracelane-cli report: the session's trace was not found: %1\n").arg(trace)));
+    QVERIFY(
+        QString::fromUtf8(process.readAllStandardError())
+            .endsWith(QStringLiteral("\ntracelane-cli report: the session's trace was not found: %1\n").arg(trace)));
     QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("c.md"))));
 }
 
@@ -392,11 +408,14 @@ void tst_ReportOutput::hostileTextInertInChromium_data()
 {
     QTest::addColumn<QString>("trace");
     QTest::addColumn<QStringList>("extra");
-    QTest::addColumn<QString>("visible");   // hostile text that must show as text
-    QTest::newRow("flat requests") << hostile("hostile.jsonl") << QStringList{QStringLiteral("--percentile"), QStringLiteral("0.9")}
-                                   << QStringLiteral("<td>&lt;script&gt;document.title='pwned-script'&lt;/script&gt;</td>");
-    QTest::newRow("span workflow") << hostile("hostile.otlp.json") << QStringList{}
-                                   << QStringLiteral("chat \"&gt;&lt;img src=x onerror=\"document.body.setAttribute('data-pwned','img')\"&gt;");
+    QTest::addColumn<QString>("visible"); // hostile text that must show as text
+    QTest::newRow("flat requests") << hostile("hostile.jsonl")
+                                   << QStringList{QStringLiteral("--percentile"), QStringLiteral("0.9")}
+                                   << QStringLiteral(
+                                          "<td>&lt;script&gt;document.title='pwned-script'&lt;/script&gt;</td>");
+    QTest::newRow("span workflow")
+        << hostile("hostile.otlp.json") << QStringList{}
+        << QStringLiteral("chat \"&gt;&lt;img src=x onerror=\"document.body.setAttribute('data-pwned','img')\"&gt;");
 }
 
 void tst_ReportOutput::hostileTextInertInChromium()
@@ -434,23 +453,27 @@ void tst_ReportOutput::hostileTextInertInChromium()
 void tst_ReportOutput::hostileTextInMarkdownAndPdf()
 {
     const QString md = m_dir.filePath(QStringLiteral("hostile.md"));
-    QCOMPARE(cli({QStringLiteral("report"), hostile("hostile.jsonl"), QStringLiteral("--percentile"), QStringLiteral("0.9"),
-                  QStringLiteral("--out"), md}),
+    QCOMPARE(cli({QStringLiteral("report"), hostile("hostile.jsonl"), QStringLiteral("--percentile"),
+                  QStringLiteral("0.9"), QStringLiteral("--out"), md}),
              0);
     const QString text = readText(md);
     QVERIFY(!text.contains(QStringLiteral("<script")));
     QVERIFY(!text.contains(QStringLiteral("<img")));
     QVERIFY(!text.contains(QStringLiteral("](javascript:")));
     // The class table shows the hostile region values as text.
-    QVERIFY(text.contains(QStringLiteral("| &quot;&gt;&lt;img src=x onerror=&quot;document.body.setAttribute(&#39;data-pwned&#39;,&#39;img&#39;)&quot;&gt; |")));
+    QVERIFY(text.contains(
+        QStringLiteral("| &quot;&gt;&lt;img src=x "
+                       "onerror=&quot;document.body.setAttribute(&#39;data-pwned&#39;,&#39;img&#39;)&quot;&gt; |")));
     // The slowest members' ids are in their figure, as text.
     const QString members = readText(m_dir.filePath(QStringLiteral("hostile_figures/05-slowest-members.svg")));
     QVERIFY(members.contains(QStringLiteral(">[click](javascript:ale\u2026</text>")));
     QVERIFY(members.contains(QStringLiteral(">&lt;/svg&gt;&lt;svg onload=&quot;doc\u2026</text>")));
     for (const QString &figure : QDir(m_dir.filePath(QStringLiteral("hostile_figures"))).entryList(QDir::Files)) {
         QString error;
-        QVERIFY2(isXml(m_dir.filePath(QStringLiteral("hostile_figures/") + figure), &error), qPrintable(figure + error));
-        QVERIFY(!readText(m_dir.filePath(QStringLiteral("hostile_figures/") + figure)).contains(QStringLiteral("<script")));
+        QVERIFY2(isXml(m_dir.filePath(QStringLiteral("hostile_figures/") + figure), &error),
+                 qPrintable(figure + error));
+        QVERIFY(
+            !readText(m_dir.filePath(QStringLiteral("hostile_figures/") + figure)).contains(QStringLiteral("<script")));
     }
     if (QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty())
         QSKIP("pdftotext (poppler-utils) is not installed");

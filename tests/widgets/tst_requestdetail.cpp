@@ -59,8 +59,8 @@ void tst_RequestDetail::numbersOfTheActivatedRequest_data()
     QTest::newRow("E2E") << QStringLiteral("E2E") << QStringLiteral("2000.0 ms");
     QTest::newRow("queue") << QStringLiteral("Queue") << QStringLiteral("400.0 ms");
     QTest::newRow("stream") << QStringLiteral("Stream") << QStringLiteral("800.0 ms");
-    QTest::newRow("raw stamp, relative to the send") << QStringLiteral("prefill_end_ms")
-                                                     << QStringLiteral("1000.000 ms  (+1000.0 ms)");
+    QTest::newRow("raw stamp, relative to the send")
+        << QStringLiteral("prefill_end_ms") << QStringLiteral("1000.000 ms  (+1000.0 ms)");
 }
 
 void tst_RequestDetail::numbersOfTheActivatedRequest()
@@ -70,7 +70,7 @@ void tst_RequestDetail::numbersOfTheActivatedRequest()
     ViewState state;
     RequestDetailPanel panel(&state);
     state.setStore(threeRequests());
-    state.activateRow(0);   // a double-click in the lanes
+    state.activateRow(0); // a double-click in the lanes
     QCOMPARE(panel.shownRow(), 0);
     QCOMPARE(factValue(*panel.factsTable(), field), value);
 }
@@ -110,7 +110,9 @@ void tst_RequestDetail::timelineToScale()
     const QPoint point(12 + int(ms / 2000.0 * barWidth), barTop + barHeight / 2);
     const QColor expected = PhaseColors::of(static_cast<Phase>(phase));
     QVERIFY2(sameColour(image.pixel(point), expected),
-             qPrintable(QStringLiteral("%1 at x %2, want %3").arg(QColor(image.pixel(point)).name()).arg(point.x())
+             qPrintable(QStringLiteral("%1 at x %2, want %3")
+                            .arg(QColor(image.pixel(point)).name())
+                            .arg(point.x())
                             .arg(expected.name())));
 }
 
@@ -134,13 +136,13 @@ void tst_RequestDetail::titleNamesTheLineWhereThereIsOne_data()
     QTest::addColumn<QString>("file");
     QTest::addColumn<int>("row");
     QTest::addColumn<QString>("title");
-    QTest::newRow("JSON Lines: the record's line") << QStringLiteral(TRACELANE_TEST_DATA_DIR "/seed/three-requests.jsonl")
-                                                   << 2 << QStringLiteral("Request r-c (line 3)");
+    QTest::newRow("JSON Lines: the record's line")
+        << QStringLiteral(TRACELANE_TEST_DATA_DIR "/seed/three-requests.jsonl") << 2
+        << QStringLiteral("Request r-c (line 3)");
     // One JSON document holds every request: no "(line 0)" (issue 9, 8).
-    QTest::newRow("one JSON document: no line")
-        << QStringLiteral(TRACELANE_REALDATA_DIR
-                          "/vllm-bench/serving_meta-llama-Llama-3.3-70B-Instruct_tp8_pp1_sharegpt_qps_01.json")
-        << 0 << QStringLiteral("Request vllm-bench-1");
+    QTest::newRow("one JSON document: no line") << QStringLiteral(
+        TRACELANE_REALDATA_DIR "/vllm-bench/serving_meta-llama-Llama-3.3-70B-Instruct_tp8_pp1_sharegpt_qps_01.json")
+                                                << 0 << QStringLiteral("Request vllm-bench-1");
 }
 
 void tst_RequestDetail::titleNamesTheLineWhereThereIsOne()

@@ -72,8 +72,8 @@ void tst_RequestTable::modelPassesTheTester()
     std::vector<qint32> reversed(240);
     for (int i = 0; i < 240; ++i)
         reversed[size_t(i)] = 239 - i;
-    model.setOrder(reversed);                    // permutation
-    model.setOrder({5, 6, 7});                   // a filtered subset
+    model.setOrder(reversed);  // permutation
+    model.setOrder({5, 6, 7}); // a filtered subset
     model.setBoundary(Boundary::Server);
     model.setStore(nullptr);
     QCOMPARE(model.rowCount(), 0);
@@ -95,10 +95,9 @@ void tst_RequestTable::columnsAndRoles_data()
                          << QStringLiteral("2000.0 ms") << 2000.0;
     QTest::newRow("queue phase") << int(RequestColumn::Kind::Metric) << int(phaseMetric(Phase::Queue))
                                  << QStringLiteral("Queue") << QStringLiteral("100.0 ms") << 100.0;
-    QTest::newRow("network in, two decimals under 100 ms") << int(RequestColumn::Kind::Metric)
-                                                           << int(phaseMetric(Phase::NetworkIn))
-                                                           << QStringLiteral("Network in") << QStringLiteral("50.00 ms")
-                                                           << 50.0;
+    QTest::newRow("network in, two decimals under 100 ms")
+        << int(RequestColumn::Kind::Metric) << int(phaseMetric(Phase::NetworkIn)) << QStringLiteral("Network in")
+        << QStringLiteral("50.00 ms") << 50.0;
     QTest::newRow("prompt tokens") << int(RequestColumn::Kind::PromptTokens) << 0 << QStringLiteral("Prompt tokens")
                                    << QStringLiteral("3,000") << 3000.0;
 }
@@ -166,7 +165,7 @@ void tst_RequestTable::reorderKeepsPersistentIndexes()
     QCOMPARE(rb.column(), 3);
     QCOMPARE(rb.data(RequestTableModel::RowRole).toInt(), 1);
     QCOMPARE(model.tableRowOf(2), 0);
-    model.setOrder({0});   // a different set: reset
+    model.setOrder({0}); // a different set: reset
     QCOMPARE(resets.count(), 1);
     QCOMPARE(model.tableRowOf(2), -1);
 }
@@ -286,9 +285,10 @@ void tst_RequestTable::rejectedModelAndExport()
     QCOMPARE(model->index(0, RejectedRecordsModel::Reason).data().toString(),
              QStringLiteral("missing fields: queue_enter_ms, prefill_end_ms"));
     const QString file = state.store()->rejected.front().file;
-    QCOMPARE(panel.copyText(), QStringLiteral("file\tline\trequest_id\tfield\treason\n") + file
-                                   + QStringLiteral("\t2\tr-002\tqueue_enter_ms\tmissing fields: queue_enter_ms, "
-                                                    "prefill_end_ms\n"));
+    QCOMPARE(panel.copyText(),
+             QStringLiteral("file\tline\trequest_id\tfield\treason\n") + file
+                 + QStringLiteral("\t2\tr-002\tqueue_enter_ms\tmissing fields: queue_enter_ms, "
+                                  "prefill_end_ms\n"));
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("rejected.csv"));
     QVERIFY(panel.exportCsv(path));

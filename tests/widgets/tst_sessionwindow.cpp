@@ -17,18 +17,18 @@
 #include "SwimlaneCanvas.h"
 #include "SwimlaneView.h"
 #include "ViewState.h"
-#include "WorkflowGantt.h"
 #include "WhatIfPanel.h"
+#include "WorkflowGantt.h"
 #include "WorkflowPanel.h"
 #include "analysis/lanes/LaneLayout.h"
 #include "review/SessionJson.h"
 #include "store/TraceStore.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
-#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
@@ -90,7 +90,9 @@ void arrange(MainWindow &window)
     state->setSelection(RowSet::fromSortedUnique({state->slice().rows()[0], state->slice().rows()[5]}));
     window.review()->notesPanel()->addNote({state->requests()->idText(state->exceedanceCursor()), QString(),
                                             QStringLiteral("waited behind a document prompt")});
-    window.review()->recordPanel()->findChild<QLineEdit *>(QStringLiteral("recordTitle"))
+    window.review()
+        ->recordPanel()
+        ->findChild<QLineEdit *>(QStringLiteral("recordTitle"))
         ->setText(QStringLiteral("Queue tail in eu-west"));
     if (auto *dock = window.findChild<QDockWidget *>(QStringLiteral("exceedanceDock")))
         dock->raise();
@@ -270,14 +272,16 @@ void tst_SessionWindow::movedTraceIsReported()
     window.review()->session()->setInteractive(false);
     QString error;
     QVERIFY(!window.review()->session()->open(path, &error));
-    QCOMPARE(error, QStringLiteral("The session's trace was not found: %1").arg(dir.filePath(QStringLiteral("burst.jsonl"))));
+    QCOMPARE(error,
+             QStringLiteral("The session's trace was not found: %1").arg(dir.filePath(QStringLiteral("burst.jsonl"))));
 
     QProcess app;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path());
     app.setProcessEnvironment(environment);
-    app.start(QStringLiteral(TRACELANE_GUI_PATH), {QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("x.png")), path});
+    app.start(QStringLiteral(TRACELANE_GUI_PATH),
+              {QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("x.png")), path});
     QVERIFY(app.waitForFinished(60'000));
     QCOMPARE(app.exitCode(), 1);
     QVERIFY(QString::fromUtf8(app.readAllStandardError()).contains(dir.filePath(QStringLiteral("burst.jsonl"))));
@@ -320,7 +324,9 @@ void tst_SessionWindow::movedTraceIsLocated()
     QVERIFY(restored.wait(60'000));
     QVERIFY2(restored.first().at(0).toBool(), qPrintable(restored.first().at(1).toString()));
     settle(window);
-    QCOMPARE(asked, QStringList({dir.filePath(QStringLiteral("burst.jsonl")), dir.filePath(QStringLiteral("mixed-classes.jsonl"))}));
+    QCOMPARE(asked,
+             QStringList(
+                 {dir.filePath(QStringLiteral("burst.jsonl")), dir.filePath(QStringLiteral("mixed-classes.jsonl"))}));
     QCOMPARE(window.exceedance()->percentile(), 0.9);
     QVERIFY(window.viewState()->candidate());
     // Saved again, the session points at the new places.
@@ -334,7 +340,8 @@ void tst_SessionWindow::movedTraceIsLocated()
     other.review()->session()->setInteractive(false);
     other.review()->session()->setLocator([](const QString &) { return QString(); });
     QVERIFY(!other.review()->session()->open(path, &error));
-    QCOMPARE(error, QStringLiteral("The session's trace was not found: %1").arg(dir.filePath(QStringLiteral("burst.jsonl"))));
+    QCOMPARE(error,
+             QStringLiteral("The session's trace was not found: %1").arg(dir.filePath(QStringLiteral("burst.jsonl"))));
 }
 
 void tst_SessionWindow::changedTraceIsReported()
@@ -384,7 +391,8 @@ void tst_SessionWindow::changedTraceIsReported()
     environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path());
     app.setProcessEnvironment(environment);
-    app.start(QStringLiteral(TRACELANE_GUI_PATH), {QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("x.png")), path});
+    app.start(QStringLiteral(TRACELANE_GUI_PATH),
+              {QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("x.png")), path});
     QVERIFY(app.waitForFinished(60'000));
     QCOMPARE(app.exitCode(), 1);
     const QString stderrText = QString::fromUtf8(app.readAllStandardError());
@@ -397,9 +405,12 @@ void tst_SessionWindow::whatIfRestoredExactly_data()
     QTest::addColumn<QString>("command");
     QTest::newRow("scale a span") << int(WhatIfPanel::Change::ScaleSpan) << QStringLiteral("scale %1=0.5");
     QTest::newRow("scale a kind") << int(WhatIfPanel::Change::ScaleKind) << QStringLiteral("scale %2=0.5");
-    QTest::newRow("scale a phase everywhere") << int(WhatIfPanel::Change::ScalePhase) << QStringLiteral("scale-phase prefill=0.5");
-    QTest::newRow("shorten the answer") << int(WhatIfPanel::Change::ShortenAnswer) << QStringLiteral("shorten-answer 12@30");
-    QTest::newRow("add a dependency") << int(WhatIfPanel::Change::AddDependency) << QStringLiteral("add-dependency %3>%1");
+    QTest::newRow("scale a phase everywhere")
+        << int(WhatIfPanel::Change::ScalePhase) << QStringLiteral("scale-phase prefill=0.5");
+    QTest::newRow("shorten the answer") << int(WhatIfPanel::Change::ShortenAnswer)
+                                        << QStringLiteral("shorten-answer 12@30");
+    QTest::newRow("add a dependency") << int(WhatIfPanel::Change::AddDependency)
+                                      << QStringLiteral("add-dependency %3>%1");
 }
 
 void tst_SessionWindow::whatIfRestoredExactly()

@@ -107,10 +107,12 @@ void tst_SwimlaneCoordinates::clampWindow_data()
     QTest::addColumn<TimeWindow>("expected");
     QTest::newRow("inside stays") << TimeWindow{20, 40} << TimeWindow{0, 100} << qint64(1) << TimeWindow{20, 40};
     QTest::newRow("left edge moves in") << TimeWindow{-10, 10} << TimeWindow{0, 100} << qint64(1) << TimeWindow{0, 20};
-    QTest::newRow("right edge moves in") << TimeWindow{95, 115} << TimeWindow{0, 100} << qint64(1) << TimeWindow{80, 100};
-    QTest::newRow("too wide becomes bounds") << TimeWindow{-50, 250} << TimeWindow{0, 100} << qint64(1) << TimeWindow{0, 100};
-    QTest::newRow("too narrow grows about centre") << TimeWindow{50, 52} << TimeWindow{0, 100} << qint64(10)
-                                                   << TimeWindow{46, 56};
+    QTest::newRow("right edge moves in") << TimeWindow{95, 115} << TimeWindow{0, 100} << qint64(1)
+                                         << TimeWindow{80, 100};
+    QTest::newRow("too wide becomes bounds")
+        << TimeWindow{-50, 250} << TimeWindow{0, 100} << qint64(1) << TimeWindow{0, 100};
+    QTest::newRow("too narrow grows about centre")
+        << TimeWindow{50, 52} << TimeWindow{0, 100} << qint64(10) << TimeWindow{46, 56};
     QTest::newRow("invalid bounds leave it") << TimeWindow{5, 7} << TimeWindow{} << qint64(10) << TimeWindow{5, 7};
 }
 
@@ -176,22 +178,20 @@ void tst_SwimlaneCoordinates::bringIntoView_data()
     QTest::addColumn<TimeWindow>("expected");
     QTest::newRow("already inside") << TimeWindow{100, 200} << qint64(120) << qint64(180) << TimeWindow{100, 200};
     QTest::newRow("touching both edges") << TimeWindow{100, 200} << qint64(100) << qint64(200) << TimeWindow{100, 200};
-    QTest::newRow("right of it: centred, same zoom") << TimeWindow{100, 200} << qint64(500) << qint64(540)
-                                                    << TimeWindow{470, 570};
-    QTest::newRow("left of it: centred") << TimeWindow{500, 600} << qint64(100) << qint64(110)
-                                         << TimeWindow{55, 155};
-    QTest::newRow("half out: centred") << TimeWindow{100, 200} << qint64(180) << qint64(220)
-                                       << TimeWindow{150, 250};
-    QTest::newRow("fits only without margins: widened") << TimeWindow{100, 200} << qint64(300) << qint64(395)
-                                                        << TimeWindow{295, 400};
-    QTest::newRow("longer than the window: widened") << TimeWindow{100, 200} << qint64(400) << qint64(800)
-                                                     << TimeWindow{380, 820};
-    QTest::newRow("centring stops at the bounds") << TimeWindow{500, 600} << qint64(0) << qint64(20)
-                                                  << TimeWindow{0, 100};
-    QTest::newRow("widening stops at the bounds") << TimeWindow{100, 200} << qint64(0) << qint64(990)
-                                                  << TimeWindow{0, 1000};
-    QTest::newRow("reversed range: unchanged") << TimeWindow{100, 200} << qint64(600) << qint64(500)
-                                               << TimeWindow{100, 200};
+    QTest::newRow("right of it: centred, same zoom")
+        << TimeWindow{100, 200} << qint64(500) << qint64(540) << TimeWindow{470, 570};
+    QTest::newRow("left of it: centred") << TimeWindow{500, 600} << qint64(100) << qint64(110) << TimeWindow{55, 155};
+    QTest::newRow("half out: centred") << TimeWindow{100, 200} << qint64(180) << qint64(220) << TimeWindow{150, 250};
+    QTest::newRow("fits only without margins: widened")
+        << TimeWindow{100, 200} << qint64(300) << qint64(395) << TimeWindow{295, 400};
+    QTest::newRow("longer than the window: widened")
+        << TimeWindow{100, 200} << qint64(400) << qint64(800) << TimeWindow{380, 820};
+    QTest::newRow("centring stops at the bounds")
+        << TimeWindow{500, 600} << qint64(0) << qint64(20) << TimeWindow{0, 100};
+    QTest::newRow("widening stops at the bounds")
+        << TimeWindow{100, 200} << qint64(0) << qint64(990) << TimeWindow{0, 1000};
+    QTest::newRow("reversed range: unchanged")
+        << TimeWindow{100, 200} << qint64(600) << qint64(500) << TimeWindow{100, 200};
 }
 
 void tst_SwimlaneCoordinates::bringIntoView()
@@ -217,8 +217,8 @@ void tst_SwimlaneCoordinates::lanes_data()
     QTest::newRow("bottom pixel") << 199.0 << tenFromFive << qint64(20) << qint64(14);
     QTest::newRow("below the last lane") << 199.0 << LaneWindow{15.0, 10.0} << qint64(20) << qint64(-1);
     QTest::newRow("above the top") << -1.0 << LaneWindow{0.0, 10.0} << qint64(20) << qint64(-1);
-    QTest::newRow("a million lanes, y = 100") << 100.0 << LaneWindow{0.0, 1'000'000.0} << qint64(1'000'000)
-                                              << qint64(500'000);
+    QTest::newRow("a million lanes, y = 100")
+        << 100.0 << LaneWindow{0.0, 1'000'000.0} << qint64(1'000'000) << qint64(500'000);
 }
 
 void tst_SwimlaneCoordinates::lanes()
@@ -242,8 +242,8 @@ void tst_SwimlaneCoordinates::lanesInPixelRow_data()
     QTest::addColumn<qint64>("first");
     QTest::addColumn<qint64>("last");
     QTest::newRow("1000 lanes over 100 rows: row 0") << 0 << LaneWindow{0, 1000} << 100.0 << qint64(0) << qint64(10);
-    QTest::newRow("1000 lanes over 100 rows: row 99") << 99 << LaneWindow{0, 1000} << 100.0 << qint64(990)
-                                                      << qint64(1000);
+    QTest::newRow("1000 lanes over 100 rows: row 99")
+        << 99 << LaneWindow{0, 1000} << 100.0 << qint64(990) << qint64(1000);
     QTest::newRow("3 lanes over 300 rows: row 150") << 150 << LaneWindow{0, 3} << 300.0 << qint64(1) << qint64(2);
     QTest::newRow("fractional window overlaps two lanes") << 0 << LaneWindow{0.5, 3} << 2.0 << qint64(0) << qint64(2);
     QTest::newRow("past the last lane is empty") << 10 << LaneWindow{995, 10} << 10.0 << qint64(1000) << qint64(1000);
@@ -316,8 +316,8 @@ void tst_SwimlaneCoordinates::tickStep_data()
     QTest::newRow("100 µs over 1000 px: 10 µs") << qint64(100'000) << 1000.0 << qint64(10'000);
     QTest::newRow("1 h over 1000 px: 10 min") << qint64(3'600'000'000'000) << 1000.0 << qint64(600'000'000'000);
     QTest::newRow("2 h over 400 px: 30 min") << qint64(7'200'000'000'000) << 400.0 << qint64(1'800'000'000'000);
-    QTest::newRow("1 week over 200 px: 4 h multiples") << qint64(604'800'000'000'000) << 200.0
-                                                       << qint64(273'600'000'000'000);
+    QTest::newRow("1 week over 200 px: 4 h multiples")
+        << qint64(604'800'000'000'000) << 200.0 << qint64(273'600'000'000'000);
     QTest::newRow("degenerate width") << qint64(1000) << 0.0 << qint64(1);
 }
 
@@ -338,8 +338,8 @@ void tst_SwimlaneCoordinates::firstTick_data()
     QTest::newRow("on the grid") << qint64(200) << qint64(0) << qint64(100) << qint64(200);
     QTest::newRow("between ticks") << qint64(250) << qint64(0) << qint64(100) << qint64(300);
     QTest::newRow("before the origin") << qint64(-250) << qint64(0) << qint64(100) << qint64(-200);
-    QTest::newRow("grid from an epoch origin") << qint64(1'700'000'000'050) << qint64(1'700'000'000'000) << qint64(100)
-                                               << qint64(1'700'000'000'100);
+    QTest::newRow("grid from an epoch origin")
+        << qint64(1'700'000'000'050) << qint64(1'700'000'000'000) << qint64(100) << qint64(1'700'000'000'100);
 }
 
 void tst_SwimlaneCoordinates::firstTick()
@@ -359,13 +359,14 @@ void tst_SwimlaneCoordinates::formatTick_data()
     QTest::addColumn<QString>("text");
     QTest::newRow("whole seconds") << qint64(4'000'000'000) << qint64(2'000'000'000) << qint64(11'000'000'000)
                                    << QStringLiteral("4");
-    QTest::newRow("ms with a 200 ms step") << qint64(400'000'000) << qint64(200'000'000) << qint64(1'000'000'000)
-                                           << QStringLiteral("400");
-    QTest::newRow("seconds with a 500 ms step") << qint64(2'500'000'000) << qint64(500'000'000)
-                                                << qint64(5'000'000'000) << QStringLiteral("2.5");
-    QTest::newRow("µs with a 10 µs step") << qint64(30'000) << qint64(10'000) << qint64(100'000) << QStringLiteral("30");
-    QTest::newRow("ms with a 50 µs step") << qint64(2'150'000) << qint64(50'000) << qint64(3'000'000)
-                                          << QStringLiteral("2.15");
+    QTest::newRow("ms with a 200 ms step")
+        << qint64(400'000'000) << qint64(200'000'000) << qint64(1'000'000'000) << QStringLiteral("400");
+    QTest::newRow("seconds with a 500 ms step")
+        << qint64(2'500'000'000) << qint64(500'000'000) << qint64(5'000'000'000) << QStringLiteral("2.5");
+    QTest::newRow("µs with a 10 µs step")
+        << qint64(30'000) << qint64(10'000) << qint64(100'000) << QStringLiteral("30");
+    QTest::newRow("ms with a 50 µs step")
+        << qint64(2'150'000) << qint64(50'000) << qint64(3'000'000) << QStringLiteral("2.15");
     QTest::newRow("minutes") << qint64(1'200'000'000'000) << qint64(600'000'000'000) << qint64(3'600'000'000'000)
                              << QStringLiteral("20");
     QTest::newRow("negative offset") << qint64(-500'000'000) << qint64(500'000'000) << qint64(5'000'000'000)

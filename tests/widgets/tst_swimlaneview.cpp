@@ -3,8 +3,8 @@
 #include "PhaseLegend.h"
 #include "RequestText.h"
 #include "SwimlaneCanvas.h"
-#include "SwimlaneView.h"
 #include "SwimlaneColors.h"
+#include "SwimlaneView.h"
 #include "TimeRuler.h"
 #include "ViewState.h"
 #include "analysis/lanes/LaneLayout.h"
@@ -180,15 +180,16 @@ void tst_SwimlaneView::orderAndGroup()
     QCOMPARE(f.laneIds(), (QStringList{QStringLiteral("r-c"), QStringLiteral("r-b"), QStringLiteral("r-a")}));
     order.groupBy = QStringLiteral("region");
     f.relayout(order);
-    QCOMPARE(f.laneIds(), (QStringList{QStringLiteral("#"), QStringLiteral("r-c"), QStringLiteral("r-a"),
-                                       QStringLiteral("#"), QStringLiteral("r-b")}));
+    QCOMPARE(f.laneIds(),
+             (QStringList{QStringLiteral("#"), QStringLiteral("r-c"), QStringLiteral("r-a"), QStringLiteral("#"),
+                          QStringLiteral("r-b")}));
     // Header slots are drawn as header bands across the whole width.
     {
         f.canvas()->fitAll();
         const QImage frame = f.canvas()->renderFrame();
         const QColor header = QColor(SwimlaneColors::fromPalette(f.canvas()->palette()).headerBackground);
         for (const qint64 slot : {qint64(0), qint64(3)}) {
-            for (const double ms : {2500.0, 3900.0})   // right of the label
+            for (const double ms : {2500.0, 3900.0}) // right of the label
                 QVERIFY2(sameColour(frame.pixel(f.pointAt(slot, ms)), header), qPrintable(QString::number(slot)));
         }
         QVERIFY(!sameColour(frame.pixel(f.pointAt(1, 2500.0)), header));
@@ -238,14 +239,14 @@ void tst_SwimlaneView::zoomAndPan()
     QApplication::sendEvent(f.canvas(), &wheel);
     QCOMPARE(f.state.timeWindow(), (TimeWindow{336 * kMs, 3664 * kMs}));
     QCOMPARE(windows.count(), 1);
-    f.canvas()->zoomTime(0.5, 0.0);   // anchored at the left edge
+    f.canvas()->zoomTime(0.5, 0.0); // anchored at the left edge
     QCOMPARE(f.state.timeWindow(), (TimeWindow{336 * kMs, 2000 * kMs}));
     // Drag 204 px to the left: a quarter of the width, so 416 ms later.
     QTest::mousePress(f.canvas(), Qt::LeftButton, Qt::NoModifier, QPoint(600, 150));
     QTest::mouseMove(f.canvas(), QPoint(396, 150));
     QTest::mouseRelease(f.canvas(), Qt::LeftButton, Qt::NoModifier, QPoint(396, 150));
     QCOMPARE(f.state.timeWindow(), (TimeWindow{752 * kMs, 2416 * kMs}));
-    QVERIFY(f.state.selection().isEmpty());   // a drag is not a click
+    QVERIFY(f.state.selection().isEmpty()); // a drag is not a click
     // Panning stops at the end of the trace.
     f.canvas()->panTime(10.0);
     QCOMPARE(f.state.timeWindow(), (TimeWindow{2416 * kMs, 4080 * kMs}));
@@ -258,13 +259,13 @@ void tst_SwimlaneView::zoomAndPan()
 void tst_SwimlaneView::keyboardNavigation()
 {
     Fixture f(load(QStringLiteral("three-requests.jsonl")));
-    QTest::keyClick(f.canvas(), Qt::Key_Plus);   // 0.7 x around the centre
+    QTest::keyClick(f.canvas(), Qt::Key_Plus); // 0.7 x around the centre
     QCOMPARE(f.state.timeWindow(), (TimeWindow{544 * kMs, 3456 * kMs}));
     QTest::keyClick(f.canvas(), Qt::Key_Home);
     QCOMPARE(f.state.timeWindow(), (TimeWindow{-80 * kMs, 2832 * kMs}));
     QTest::keyClick(f.canvas(), Qt::Key_End);
     QCOMPARE(f.state.timeWindow(), (TimeWindow{1168 * kMs, 4080 * kMs}));
-    QTest::keyClick(f.canvas(), Qt::Key_Left);   // a tenth of the window
+    QTest::keyClick(f.canvas(), Qt::Key_Left); // a tenth of the window
     QCOMPARE(f.state.timeWindow(), (TimeWindow{876'800'000, 3'788'800'000}));
     QTest::keyClick(f.canvas(), Qt::Key_Minus);
     QTest::keyClick(f.canvas(), Qt::Key_F);
@@ -286,10 +287,10 @@ void tst_SwimlaneView::rubberBandZoom()
 void tst_SwimlaneView::laneZoomRevealsSingleLanes()
 {
     Fixture f(load(QStringLiteral("multiclass.jsonl")), QSize(816, 300));
-    QVERIFY(!f.canvas()->showsSingleLanes());   // 240 lanes in 300 px
+    QVERIFY(!f.canvas()->showsSingleLanes()); // 240 lanes in 300 px
     f.canvas()->zoomLanes(0.25, 0.0);
     QCOMPARE(f.canvas()->laneWindow(), (SwimlaneCoordinates::LaneWindow{0.0, 60.0}));
-    QVERIFY(f.canvas()->showsSingleLanes());   // 5 px per lane
+    QVERIFY(f.canvas()->showsSingleLanes()); // 5 px per lane
     f.canvas()->scrollLanes(1000.0);
     QCOMPARE(f.canvas()->laneWindow().first, 180.0);
     QTest::keyClick(f.canvas(), Qt::Key_Home, Qt::ControlModifier);
@@ -312,7 +313,7 @@ void tst_SwimlaneView::phaseColoursWhereThePhasesAre_data()
 {
     QTest::addColumn<qint64>("slot");
     QTest::addColumn<double>("ms");
-    QTest::addColumn<int>("phase");   // -1: background
+    QTest::addColumn<int>("phase"); // -1: background
     // r-a: queue 200-600, prefill 600-1000, stream 1200-2000 ms.
     QTest::newRow("r-a queue") << qint64(0) << 400.0 << int(Phase::Queue);
     QTest::newRow("r-a prefill") << qint64(0) << 800.0 << int(Phase::Prefill);
@@ -343,10 +344,11 @@ void tst_SwimlaneView::phaseColoursWhereThePhasesAre()
         QCOMPARE(QColor(pixel), f.canvas()->palette().color(QPalette::Base));
     } else {
         const QColor expected = PhaseColors::of(static_cast<Phase>(phase));
-        QVERIFY2(sameColour(pixel, expected), qPrintable(QStringLiteral("at %1,%2: %3, want %4")
-                                                             .arg(point.x())
-                                                             .arg(point.y())
-                                                             .arg(QColor(pixel).name(), expected.name())));
+        QVERIFY2(sameColour(pixel, expected),
+                 qPrintable(QStringLiteral("at %1,%2: %3, want %4")
+                                .arg(point.x())
+                                .arg(point.y())
+                                .arg(QColor(pixel).name(), expected.name())));
     }
 }
 
@@ -356,8 +358,8 @@ void tst_SwimlaneView::residualIsGreyNotAPhase()
     RequestTable::Row row;
     row.id = "gap";
     row.outputTokens = 2;
-    const std::array<qint64, kStampCount> stamps = {0, 100 * kMs, kNoTime, 300 * kMs, 400 * kMs,
-                                                    500 * kMs, 600 * kMs, 700 * kMs};
+    const std::array<qint64, kStampCount> stamps
+        = {0, 100 * kMs, kNoTime, 300 * kMs, 400 * kMs, 500 * kMs, 600 * kMs, 700 * kMs};
     row.stamps = stamps;
     store->requests.appendRow(row);
     store->requests.finishRow();
@@ -392,15 +394,12 @@ void tst_SwimlaneView::coloursSurviveColourBlindness_data()
 {
     QTest::addColumn<Matrix3>("deficiency");
     QTest::newRow("normal vision") << Matrix3{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
-    QTest::newRow("protanopia") << Matrix3{{{0.152286, 1.052583, -0.204868},
-                                            {0.114503, 0.786281, 0.099216},
-                                            {-0.003882, -0.048116, 1.051998}}};
-    QTest::newRow("deuteranopia") << Matrix3{{{0.367322, 0.860646, -0.227968},
-                                              {0.280085, 0.672501, 0.047413},
-                                              {-0.011820, 0.042940, 0.968881}}};
-    QTest::newRow("tritanopia") << Matrix3{{{1.255528, -0.076749, -0.178779},
-                                            {-0.078411, 0.930809, 0.147602},
-                                            {0.004733, 0.691367, 0.303900}}};
+    QTest::newRow("protanopia") << Matrix3{
+        {{0.152286, 1.052583, -0.204868}, {0.114503, 0.786281, 0.099216}, {-0.003882, -0.048116, 1.051998}}};
+    QTest::newRow("deuteranopia") << Matrix3{
+        {{0.367322, 0.860646, -0.227968}, {0.280085, 0.672501, 0.047413}, {-0.011820, 0.042940, 0.968881}}};
+    QTest::newRow("tritanopia") << Matrix3{
+        {{1.255528, -0.076749, -0.178779}, {-0.078411, 0.930809, 0.147602}, {0.004733, 0.691367, 0.303900}}};
 }
 
 void tst_SwimlaneView::coloursSurviveColourBlindness()
@@ -417,9 +416,10 @@ void tst_SwimlaneView::coloursSurviveColourBlindness()
             const auto la = labSeenWith(categories[a].second, deficiency);
             const auto lb = labSeenWith(categories[b].second, deficiency);
             const double distance = std::hypot(la[0] - lb[0], la[1] - lb[1], la[2] - lb[2]);
-            QVERIFY2(distance >= 15.0, qPrintable(QStringLiteral("%1 vs %2: %3")
-                                                      .arg(categories[a].first, categories[b].first)
-                                                      .arg(distance, 0, 'f', 1)));
+            QVERIFY2(distance >= 15.0,
+                     qPrintable(QStringLiteral("%1 vs %2: %3")
+                                    .arg(categories[a].first, categories[b].first)
+                                    .arg(distance, 0, 'f', 1)));
         }
     }
 }
@@ -438,7 +438,7 @@ void tst_SwimlaneView::overviewMovesTheWindow()
     QTest::mouseClick(overview, Qt::LeftButton, Qt::NoModifier, QPoint(xOf(2500.0), plot.center().y()));
     QCOMPARE(windows.count(), 1);
     const TimeWindow moved = f.state.timeWindow();
-    QCOMPARE(moved.duration(), 1000 * kMs);   // a click moves, never zooms
+    QCOMPARE(moved.duration(), 1000 * kMs); // a click moves, never zooms
     QVERIFY2(qAbs(moved.begin + moved.duration() / 2 - 2500 * kMs) <= 4160 * kMs / plot.width(),
              qPrintable(QString::number(moved.begin)));
     // Near the end it stops at the trace's end.
@@ -454,7 +454,7 @@ void tst_SwimlaneView::tooltipText()
     QVERIFY(tip.contains(QStringLiteral("region</td><td>&nbsp;&nbsp;us")));
     QVERIFY(tip.contains(QStringLiteral("Prefill</td><td>&nbsp;&nbsp;600.0 ms")));
     QVERIFY(tip.contains(QStringLiteral("TTFT (client)</td><td>&nbsp;&nbsp;900.0 ms")));
-    QCOMPARE(f.canvas()->toolTipAt(QPoint(10, 400)), QString());   // below the lanes
+    QCOMPARE(f.canvas()->toolTipAt(QPoint(10, 400)), QString()); // below the lanes
 }
 
 void tst_SwimlaneView::tooltipFacts()
@@ -464,21 +464,22 @@ void tst_SwimlaneView::tooltipFacts()
     QStringList lines;
     for (const auto &[label, value] : facts)
         lines.append(label + QStringLiteral(": ") + value);
-    QCOMPARE(lines, (QStringList{
-                        QStringLiteral("Request: r-a"),
-                        QStringLiteral("region: eu"),
-                        QStringLiteral("Tokens: 1,000 prompt \u2192 9 output"),
-                        QStringLiteral("TTFT (client): 1200.0 ms"),
-                        QStringLiteral("ITL: 100.00 ms/token"),
-                        QStringLiteral("E2E: 2000.0 ms"),
-                        QStringLiteral("Network in: 100.0 ms"),
-                        QStringLiteral("Gateway: 100.0 ms"),
-                        QStringLiteral("Queue: 400.0 ms"),
-                        QStringLiteral("Prefill: 400.0 ms"),
-                        QStringLiteral("First decode: 100.0 ms"),
-                        QStringLiteral("Network to first token: 100.0 ms"),
-                        QStringLiteral("Stream: 800.0 ms"),
-                    }));
+    QCOMPARE(lines,
+             (QStringList{
+                 QStringLiteral("Request: r-a"),
+                 QStringLiteral("region: eu"),
+                 QStringLiteral("Tokens: 1,000 prompt \u2192 9 output"),
+                 QStringLiteral("TTFT (client): 1200.0 ms"),
+                 QStringLiteral("ITL: 100.00 ms/token"),
+                 QStringLiteral("E2E: 2000.0 ms"),
+                 QStringLiteral("Network in: 100.0 ms"),
+                 QStringLiteral("Gateway: 100.0 ms"),
+                 QStringLiteral("Queue: 400.0 ms"),
+                 QStringLiteral("Prefill: 400.0 ms"),
+                 QStringLiteral("First decode: 100.0 ms"),
+                 QStringLiteral("Network to first token: 100.0 ms"),
+                 QStringLiteral("Stream: 800.0 ms"),
+             }));
     // At the server boundary TTFT runs from queue enter to the first server token.
     QCOMPARE(RequestText::facts(store->requests, 0, Boundary::Server)[3].second, QStringLiteral("900.0 ms"));
 }
@@ -509,7 +510,7 @@ void tst_SwimlaneView::clickSelectsAndPropagates()
 
 void tst_SwimlaneView::aggregateClickSelectsTheRow()
 {
-    Fixture f(load(QStringLiteral("multiclass.jsonl")), QSize(816, 120));   // 2 lanes per pixel row
+    Fixture f(load(QStringLiteral("multiclass.jsonl")), QSize(816, 120)); // 2 lanes per pixel row
     QVERIFY(!f.canvas()->showsSingleLanes());
     QTest::mouseClick(f.canvas(), Qt::LeftButton, Qt::NoModifier, QPoint(300, 10));
     QCOMPARE(f.state.selection().size(), 2);
@@ -531,8 +532,8 @@ void tst_SwimlaneView::overlayDoesNotInvalidateTheCache()
     const QImage before = f.canvas()->renderFrame();
     const int renders = f.canvas()->frameRenders();
     f.state.selectRow(1);
-    f.state.setExceedance({Metric::Ttft, Boundary::Client, 850.0, QStringLiteral("TTFT > 850 ms"),
-                           RowSet::fromRows({0, 1})});
+    f.state.setExceedance(
+        {Metric::Ttft, Boundary::Client, 850.0, QStringLiteral("TTFT > 850 ms"), RowSet::fromRows({0, 1})});
     const QImage withOverlay = f.canvas()->grab().toImage();
     QCOMPARE(f.canvas()->frameRenders(), renders);
     QCOMPARE(f.canvas()->renderFrame(), before);

@@ -10,32 +10,32 @@
 #include "MainWindow.h"
 #include "RequestTablePanel.h"
 #include "SwimlaneCanvas.h"
+#include "SwimlaneCoordinates.h"
 #include "SwimlaneView.h"
 #include "ViewState.h"
-#include "analysis/lanes/LaneLayout.h"
 #include "analysis/exceedance/ExceedanceAnalysis.h"
-#include "SwimlaneCoordinates.h"
+#include "analysis/lanes/LaneLayout.h"
 #include "store/TraceStore.h"
 #include "support/TestData.h"
 #include "support/UserJourney.h"
 #include "support/WindowDriver.h"
 
 #include <QAbstractItemView>
-#include <QClipboard>
-#include <QTableView>
 #include <QAbstractScrollArea>
 #include <QAction>
-#include <QScrollBar>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDropEvent>
-#include <QTabBar>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
@@ -87,8 +87,9 @@ void tst_UserJourneys::stepKeysIgnoreTheHiddenFilter()
     QVERIFY(window->requestTable()->filterEdit()->visibleRegion().isEmpty());
     QVERIFY(QApplication::focusWidget() != window->requestTable()->filterEdit());
     const std::vector<qint32> &members = exceedance->analysis()->set.members;
-    QCOMPARE(members.size(), size_t(9));   // 170 documents, p95 at rank 160.55: ranks 161..169
-    QCOMPARE(labelText(*exceedance, "exceedancePosition"), QStringLiteral("Press N to step through the 9 slow requests."));
+    QCOMPARE(members.size(), size_t(9)); // 170 documents, p95 at rank 160.55: ranks 161..169
+    QCOMPARE(labelText(*exceedance, "exceedancePosition"),
+             QStringLiteral("Press N to step through the 9 slow requests."));
 
     pressKey(*window, Qt::Key_N);
     QCOMPARE(window->requestTable()->filterEdit()->text(), QStringLiteral("document"));
@@ -131,7 +132,7 @@ void tst_UserJourneys::emptyFilterSaysSoInEveryView()
     QCOMPARE(labelText(*window->swimlanes(), "laneInfo"), why);
     QCOMPARE(window->distributions()->emptyNote(), why);
     QCOMPARE(labelText(*window->classTable(), "classStatus"), why);
-    QCOMPARE(labelText(*window->exceedance(), "exceedanceSummary"), why.toHtmlEscaped());   // rich text
+    QCOMPARE(labelText(*window->exceedance(), "exceedanceSummary"), why.toHtmlEscaped()); // rich text
     QCOMPARE(labelText(*window->exceedance(), "exceedancePosition"), why);
     QCOMPARE(labelText(*window->requestTable(), "requestCount"), QStringLiteral("No request matches (0 of 2,000)"));
     // The lanes say it where the lanes would be.
@@ -285,8 +286,8 @@ void tst_UserJourneys::extraFilesAreExplained()
     auto window = shownWindow();
     QVERIFY(window);
     QSignalSpy finished(window.get(), &MainWindow::loadFinished);
-    window->openFiles({fixture(QStringLiteral("seed/three-requests.jsonl")), fixture(QStringLiteral("seed/burst.jsonl")),
-                       mixedClasses()});
+    window->openFiles({fixture(QStringLiteral("seed/three-requests.jsonl")),
+                       fixture(QStringLiteral("seed/burst.jsonl")), mixedClasses()});
     QVERIFY(finished.wait(30'000));
     QVERIFY(settle(*window));
     QCOMPARE(window->store()->requests.rowCount(), 3);

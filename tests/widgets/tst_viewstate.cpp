@@ -65,7 +65,7 @@ void tst_ViewState::selectionSignalsOnlyOnChange()
     QSignalSpy spy(&state, &ViewState::selectionChanged);
     state.setSelection(RowSet::fromRows({1, 2}));
     QCOMPARE(spy.count(), 1);
-    state.setSelection(RowSet::fromRows({2, 1, 2}));   // same set, other order
+    state.setSelection(RowSet::fromRows({2, 1, 2})); // same set, other order
     QCOMPARE(spy.count(), 1);
     state.clearSelection();
     QCOMPARE(spy.count(), 2);
@@ -127,7 +127,7 @@ void tst_ViewState::newStoreResetsRowState()
     QSignalSpy selection(&state, &ViewState::selectionChanged);
     state.setStore(storeWithRows(4));
     QCOMPARE(stores.count(), 1);
-    QCOMPARE(selection.count(), 0);   // storeChanged says it all
+    QCOMPARE(selection.count(), 0); // storeChanged says it all
     QVERIFY(state.selection().isEmpty());
     QCOMPARE(state.currentRow(), -1);
     QVERIFY(!state.hasSlice());
@@ -172,7 +172,8 @@ void tst_ViewState::exceedanceCursorFollowsMembers()
     QSignalSpy marks(&state, &ViewState::exceedanceChanged);
     QSignalSpy cursor(&state, &ViewState::exceedanceCursorChanged);
     QSignalSpy current(&state, &ViewState::currentRowChanged);
-    state.setExceedance({Metric::Ttft, Boundary::Client, 250.0, QStringLiteral("TTFT > p90"), RowSet::fromRows({4, 8})});
+    state.setExceedance(
+        {Metric::Ttft, Boundary::Client, 250.0, QStringLiteral("TTFT > p90"), RowSet::fromRows({4, 8})});
     QCOMPARE(marks.count(), 1);
     QVERIFY(state.isExceedanceMember(8));
     QVERIFY(!state.isExceedanceMember(5));
@@ -181,7 +182,8 @@ void tst_ViewState::exceedanceCursorFollowsMembers()
     QCOMPARE(state.currentRow(), 8);
     QCOMPARE(current.count(), 1);
     // Same marks again: nothing changes.
-    state.setExceedance({Metric::Ttft, Boundary::Client, 250.0, QStringLiteral("TTFT > p90"), RowSet::fromRows({4, 8})});
+    state.setExceedance(
+        {Metric::Ttft, Boundary::Client, 250.0, QStringLiteral("TTFT > p90"), RowSet::fromRows({4, 8})});
     QCOMPARE(marks.count(), 1);
     // New marks without the cursor's row drop the cursor.
     state.setExceedance({Metric::E2e, Boundary::Client, 900.0, QStringLiteral("E2E > p95"), RowSet::single(4)});
@@ -235,7 +237,7 @@ void tst_ViewState::activationIsAnEvent()
     state.activateRow(2);
     state.activateRow(2);
     QCOMPARE(activated.count(), 2);
-    QCOMPARE(state.currentRow(), -1);   // activating does not move the cursor
+    QCOMPARE(state.currentRow(), -1); // activating does not move the cursor
 }
 
 QTEST_GUILESS_MAIN(tst_ViewState)

@@ -3,14 +3,14 @@
 // governed adviser response.
 
 #include "SpanCategoryColors.h"
-#include "WorkKindColors.h"
 #include "ViewState.h"
 #include "WhatIfPanel.h"
+#include "WorkKindColors.h"
 #include "WorkflowGantt.h"
 #include "WorkflowGanttCoordinates.h"
 #include "WorkflowPanel.h"
-#include "WorkflowPicker.h"
 #include "WorkflowPathModel.h"
+#include "WorkflowPicker.h"
 
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
@@ -20,8 +20,8 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
-#include <QTableView>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
 
 namespace {
@@ -74,8 +74,7 @@ struct Fixture
 
     // Runs `change` and waits until its what-if is shown (at once when it
     // is "no change", else when the background job is done).
-    template<typename Change>
-    void whatIf(Change change)
+    template<typename Change> void whatIf(Change change)
     {
         QSignalSpy shown(&panel, &WorkflowPanel::whatIfShown);
         change();
@@ -162,7 +161,7 @@ void tst_WorkflowPanel::rowCoordinates()
     QCOMPARE(WorkflowGanttCoordinates::rowAt(rows, y), row);
     if (row >= 0)
         QCOMPARE(WorkflowGanttCoordinates::rowTop(rows, row), top);
-    const auto [from, to] = WorkflowGanttCoordinates::visibleRows(rows, 95);   // 65 px: 3.25 rows
+    const auto [from, to] = WorkflowGanttCoordinates::visibleRows(rows, 95); // 65 px: 3.25 rows
     QCOMPARE(from, first);
     QCOMPARE(to, std::min(10, first + 4));
 }
@@ -208,7 +207,8 @@ void tst_WorkflowPanel::pathModel()
              qint64(760'000'000));
     QCOMPARE(model.index(6, WorkflowPathModel::ShareColumn).data().toString(), QStringLiteral("54.8%"));
     QCOMPARE(model.index(4, WorkflowPathModel::KindColumn).data().toString(), QStringLiteral("chat"));
-    QCOMPARE(model.index(2, 0).data(WorkflowPathModel::SpanRole).toInt(), spanNamed(analysis, QStringLiteral("policy retrieval")));
+    QCOMPARE(model.index(2, 0).data(WorkflowPathModel::SpanRole).toInt(),
+             spanNamed(analysis, QStringLiteral("policy retrieval")));
     model.clear();
     QCOMPARE(model.rowCount(), 0);
 }
@@ -247,7 +247,7 @@ void tst_WorkflowPanel::collapseAndCriticalPathOnly()
     QVERIFY(gantt->barRect(policy).isEmpty());
     gantt->setCollapsed(retrieval, false);
     gantt->setCriticalPathOnly(true);
-    QCOMPARE(gantt->rows().size(), size_t(9));   // all but account retrieval
+    QCOMPARE(gantt->rows().size(), size_t(9)); // all but account retrieval
     QVERIFY(gantt->barRect(account).isEmpty());
     QVERIFY(!gantt->barRect(policy).isEmpty());
 }
@@ -255,39 +255,40 @@ void tst_WorkflowPanel::collapseAndCriticalPathOnly()
 void tst_WorkflowPanel::whatIfRedrawsAtOnce_data()
 {
     QTest::addColumn<int>("change");
-    QTest::addColumn<QString>("target");      // span name, or kind for "scale a kind"; empty: the default
-    QTest::addColumn<QString>("waitsFor");    // span name for "make a span wait for another"
-    QTest::addColumn<QString>("factor");      // as typed
+    QTest::addColumn<QString>("target");   // span name, or kind for "scale a kind"; empty: the default
+    QTest::addColumn<QString>("waitsFor"); // span name for "make a span wait for another"
+    QTest::addColumn<QString>("factor");   // as typed
     QTest::addColumn<QString>("result");
-    QTest::addColumn<int>("toolRow");         // the tool's row in the new path table
-    QTest::addColumn<QString>("toolStart");   // its new start there
+    QTest::addColumn<int>("toolRow");       // the tool's row in the new path table
+    QTest::addColumn<QString>("toolStart"); // its new start there
 
     // PRODUCT.md's acceptance figures, chosen in the panel.
-    QTest::newRow("first prefill x0.75") << int(WhatIfPanel::Change::ScalePhase) << QString() << QString() << QStringLiteral("0.75")
+    QTest::newRow("first prefill x0.75") << int(WhatIfPanel::Change::ScalePhase) << QString() << QString()
+                                         << QStringLiteral("0.75")
                                          << QStringLiteral("E2E</b> 5986.00 → 5914.75 ms (saves 71.25 ms)") << 5
                                          << QStringLiteral("1874.75");
     QTest::newRow("first queue x0.5") << int(WhatIfPanel::Change::ScalePhase) << QStringLiteral("queue") << QString()
-                                      << QStringLiteral("-50%") << QStringLiteral("E2E</b> 5986.00 → 5681.00 ms (saves 305.00 ms)") << 5
+                                      << QStringLiteral("-50%")
+                                      << QStringLiteral("E2E</b> 5986.00 → 5681.00 ms (saves 305.00 ms)") << 5
                                       << QStringLiteral("1641.00");
-    QTest::newRow("final answer 30 tokens shorter") << int(WhatIfPanel::Change::ShortenAnswer) << QString()
-                                                    << QString() << QStringLiteral("0.75")
-                                                    << QStringLiteral("E2E</b> 5986.00 → 5266.00 ms (saves 720.00 ms)")
-                                                    << 5 << QStringLiteral("1946.00");
-    QTest::newRow("every tool x0.5 (a kind)") << int(WhatIfPanel::Change::ScaleKind) << QStringLiteral("execute_tool")
-                                              << QString() << QStringLiteral("0.5")
-                                              << QStringLiteral("E2E</b> 5986.00 → 5606.00 ms (saves 380.00 ms)") << 5
-                                              << QStringLiteral("1946.00");
+    QTest::newRow("final answer 30 tokens shorter")
+        << int(WhatIfPanel::Change::ShortenAnswer) << QString() << QString() << QStringLiteral("0.75")
+        << QStringLiteral("E2E</b> 5986.00 → 5266.00 ms (saves 720.00 ms)") << 5 << QStringLiteral("1946.00");
+    QTest::newRow("every tool x0.5 (a kind)")
+        << int(WhatIfPanel::Change::ScaleKind) << QStringLiteral("execute_tool") << QString() << QStringLiteral("0.5")
+        << QStringLiteral("E2E</b> 5986.00 → 5606.00 ms (saves 380.00 ms)") << 5 << QStringLiteral("1946.00");
     QTest::newRow("tool -1/3 (a span, typed as 2/3)")
-        << int(WhatIfPanel::Change::ScaleSpan) << QStringLiteral("calculation tool") << QString() << QStringLiteral("2/3")
-        << QStringLiteral("E2E</b> 5986.00 → 5732.67 ms (saves 253.33 ms)") << 5 << QStringLiteral("1946.00");
+        << int(WhatIfPanel::Change::ScaleSpan) << QStringLiteral("calculation tool") << QString()
+        << QStringLiteral("2/3") << QStringLiteral("E2E</b> 5986.00 → 5732.67 ms (saves 253.33 ms)") << 5
+        << QStringLiteral("1946.00");
     QTest::newRow("account retrieval x2 (a span, past its slack)")
-        << int(WhatIfPanel::Change::ScaleSpan) << QStringLiteral("account retrieval") << QString() << QStringLiteral("2")
-        << QStringLiteral("E2E</b> 5986.00 → 6116.00 ms (costs 130.00 ms)") << 5 << QStringLiteral("2076.00");
-    QTest::newRow("account waits for policy") << int(WhatIfPanel::Change::AddDependency)
-                                              << QStringLiteral("account retrieval") << QStringLiteral("policy retrieval")
-                                              << QStringLiteral("0.75")
-                                              << QStringLiteral("E2E</b> 5986.00 → 6266.00 ms (costs 280.00 ms)")
-                                              << 6 << QStringLiteral("2226.00");
+        << int(WhatIfPanel::Change::ScaleSpan) << QStringLiteral("account retrieval") << QString()
+        << QStringLiteral("2") << QStringLiteral("E2E</b> 5986.00 → 6116.00 ms (costs 130.00 ms)") << 5
+        << QStringLiteral("2076.00");
+    QTest::newRow("account waits for policy")
+        << int(WhatIfPanel::Change::AddDependency) << QStringLiteral("account retrieval")
+        << QStringLiteral("policy retrieval") << QStringLiteral("0.75")
+        << QStringLiteral("E2E</b> 5986.00 → 6266.00 ms (costs 280.00 ms)") << 6 << QStringLiteral("2226.00");
 }
 
 void tst_WorkflowPanel::whatIfRedrawsAtOnce()
@@ -349,7 +350,8 @@ void tst_WorkflowPanel::badFactorKeepsTheLastWhatIf()
     fixture.whatIf([&] { whatIf->setChange(WhatIfPanel::Change::ScaleSpan); });
     QCOMPARE(whatIf->edits().front().factor, 0.75);
     const QRectF scaled = fixture.panel.gantt()->barRect(tool);
-    QVERIFY2(scaled.width() < recorded.width(), qPrintable(QStringLiteral("%1 %2").arg(scaled.width()).arg(recorded.width())));
+    QVERIFY2(scaled.width() < recorded.width(),
+             qPrintable(QStringLiteral("%1 %2").arg(scaled.width()).arg(recorded.width())));
     QSignalSpy changed(whatIf, &WhatIfPanel::editsChanged);
     factor->setText(QStringLiteral("fast"));
     QCOMPARE(changed.count(), 0);
@@ -369,7 +371,7 @@ void tst_WorkflowPanel::noSignalWhenNothingChanged()
     gantt->setSelectedSpan(3);
     QCOMPARE(selected.count(), 1);
     QSignalSpy analysed(&fixture.panel, &WorkflowPanel::analysisShown);
-    fixture.state.setCurrentRow(0);   // same workflow: nothing to redo
+    fixture.state.setCurrentRow(0); // same workflow: nothing to redo
     QTest::qWait(50);
     QCOMPARE(analysed.count(), 0);
 }
@@ -394,7 +396,8 @@ void tst_WorkflowPanel::pixels()
     QCOMPARE(image.pixelColor(QPoint(int(accountBar.center().x()), int(accountBar.bottom()) - 2)),
              WorkKindColors::of(WorkKind::Retrieval));
     const auto frame = gantt->timeFrame();
-    const double whiskerMid = WorkflowGanttCoordinates::xOf(frame, analysis.schedule->graph().end(account) + 75'000'000);
+    const double whiskerMid
+        = WorkflowGanttCoordinates::xOf(frame, analysis.schedule->graph().end(account) + 75'000'000);
     QCOMPARE(image.pixelColor(QPoint(int(whiskerMid), int(accountBar.center().y()))), SpanCategoryColors::slack());
 }
 
@@ -426,17 +429,16 @@ void tst_WorkflowPanel::rulerReadsInTheSpansUnit_data()
 {
     QTest::addColumn<qint64>("lengthMs");
     QTest::addColumn<QStringList>("labels");
-    QTest::newRow("80 ms") << qint64(80) << QStringList{QStringLiteral("0 ms"), QStringLiteral("20 ms"),
-                                                       QStringLiteral("40 ms"), QStringLiteral("60 ms"),
-                                                       QStringLiteral("80 ms")};
-    QTest::newRow("6 s") << qint64(6000)
-                         << QStringList{QStringLiteral("0 s"), QStringLiteral("1 s"), QStringLiteral("2 s"),
-                                        QStringLiteral("3 s"), QStringLiteral("4 s"), QStringLiteral("5 s"),
-                                        QStringLiteral("6 s")};
+    QTest::newRow("80 ms") << qint64(80)
+                           << QStringList{QStringLiteral("0 ms"), QStringLiteral("20 ms"), QStringLiteral("40 ms"),
+                                          QStringLiteral("60 ms"), QStringLiteral("80 ms")};
+    QTest::newRow("6 s") << qint64(
+        6000) << QStringList{QStringLiteral("0 s"), QStringLiteral("1 s"), QStringLiteral("2 s"), QStringLiteral("3 s"),
+                             QStringLiteral("4 s"), QStringLiteral("5 s"), QStringLiteral("6 s")};
     // A 27-minute workflow reads in minutes, not "1e+06 ms".
-    QTest::newRow("27 min") << qint64(27 * 60'000)
-                            << QStringList{QStringLiteral("0 min"), QStringLiteral("5 min"), QStringLiteral("10 min"),
-                                           QStringLiteral("15 min"), QStringLiteral("20 min"), QStringLiteral("25 min")};
+    QTest::newRow("27 min") << qint64(27 * 60'000) << QStringList{QStringLiteral("0 min"),  QStringLiteral("5 min"),
+                                                                  QStringLiteral("10 min"), QStringLiteral("15 min"),
+                                                                  QStringLiteral("20 min"), QStringLiteral("25 min")};
 }
 
 void tst_WorkflowPanel::rulerReadsInTheSpansUnit()
@@ -482,7 +484,7 @@ void tst_WorkflowPanel::collapseByClickingTheTriangle()
     QTest::mouseClick(gantt, Qt::LeftButton, {}, triangle);
     QCOMPARE(gantt->rows().size(), size_t(8));
     QVERIFY(!gantt->rows()[size_t(row)].expanded);
-    QCOMPARE(selected.count(), 0);   // the triangle folds; it does not select
+    QCOMPARE(selected.count(), 0); // the triangle folds; it does not select
     QTest::mouseClick(gantt, Qt::LeftButton, {}, triangle);
     QCOMPARE(gantt->rows().size(), size_t(10));
     // A click on the name selects the span.
@@ -511,7 +513,8 @@ void tst_WorkflowPanel::pathTableClickSelectsTheSpan()
     QVERIFY(table);
     const QModelIndex tool = table->model()->index(5, WorkflowPathModel::SpanColumn);
     QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(tool).center());
-    QCOMPARE(fixture.panel.gantt()->selectedSpan(), spanNamed(fixture.panel.analysis(), QStringLiteral("calculation tool")));
+    QCOMPARE(fixture.panel.gantt()->selectedSpan(),
+             spanNamed(fixture.panel.analysis(), QStringLiteral("calculation tool")));
     // ... and the what-if's target.
     fixture.panel.whatIfPanel()->setChange(WhatIfPanel::Change::ScaleSpan);
     QCOMPARE(fixture.panel.whatIfPanel()->edits().front().target.text, QStringLiteral("0000000000ad0009"));
@@ -545,11 +548,16 @@ void tst_WorkflowPanel::toolTips_data()
     QTest::addColumn<QStringList>("lines");
     QTest::newRow("model call: phases, tokens, attributes")
         << QStringLiteral("model call: tool proposal")
-        << QStringList{QStringLiteral("<b>model call: tool proposal</b>"), QStringLiteral("kind: chat (Model call)"),
-                       QStringLiteral("570.00 – 1946.00 ms (1376.00 ms)"), QStringLiteral("critical: no slack"),
-                       QStringLiteral("tokens: 1200 in, 19 out"), QStringLiteral("Queue: 610.00 ms"),
-                       QStringLiteral("Prefill: 285.00 ms"), QStringLiteral("Stream: 396.00 ms"),
-                       QStringLiteral("id: 0000000000ad0008"), QStringLiteral("gen_ai.request.model = adviser-model")};
+        << QStringList{QStringLiteral("<b>model call: tool proposal</b>"),
+                       QStringLiteral("kind: chat (Model call)"),
+                       QStringLiteral("570.00 – 1946.00 ms (1376.00 ms)"),
+                       QStringLiteral("critical: no slack"),
+                       QStringLiteral("tokens: 1200 in, 19 out"),
+                       QStringLiteral("Queue: 610.00 ms"),
+                       QStringLiteral("Prefill: 285.00 ms"),
+                       QStringLiteral("Stream: 396.00 ms"),
+                       QStringLiteral("id: 0000000000ad0008"),
+                       QStringLiteral("gen_ai.request.model = adviser-model")};
     QTest::newRow("parallel branch with slack")
         << QStringLiteral("account retrieval")
         << QStringList{QStringLiteral("kind: retrieval (Retrieval)"), QStringLiteral("115.00 – 395.00 ms (280.00 ms)"),
@@ -565,8 +573,8 @@ void tst_WorkflowPanel::toolTips()
     QFETCH(QString, span);
     QFETCH(QStringList, lines);
     Fixture fixture;
-    const QStringList shown =
-        fixture.panel.gantt()->toolTipText(spanNamed(fixture.panel.analysis(), span)).split(QStringLiteral("<br>"));
+    const QStringList shown
+        = fixture.panel.gantt()->toolTipText(spanNamed(fixture.panel.analysis(), span)).split(QStringLiteral("<br>"));
     for (const QString &line : lines)
         QVERIFY2(shown.contains(line), qPrintable(line + QStringLiteral(" not in:\n") + shown.join(QLatin1Char('\n'))));
     QCOMPARE(fixture.panel.gantt()->toolTipText(-1), QString());

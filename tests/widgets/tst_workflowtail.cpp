@@ -15,8 +15,8 @@
 #include "ViewState.h"
 #include "WhatIfPanel.h"
 #include "WorkflowGantt.h"
-#include "WorkflowPanel.h"
 #include "WorkflowListModel.h"
+#include "WorkflowPanel.h"
 #include "WorkflowPathModel.h"
 #include "WorkflowPicker.h"
 #include "store/TraceStore.h"
@@ -39,8 +39,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include <cmath>
 #include <QToolTip>
+#include <cmath>
 
 namespace {
 
@@ -149,8 +149,7 @@ struct Window
     WorkflowPanel *panel() const { return window.workflowPanel(); }
 
     // Waits until the what-if (or its absence) is shown after `change`.
-    template<typename Change>
-    void whatIf(Change change)
+    template<typename Change> void whatIf(Change change)
     {
         QSignalSpy shown(panel(), &WorkflowPanel::whatIfShown);
         change();
@@ -207,7 +206,9 @@ void tst_WorkflowTail::orphansAreFlaggedWhereTheyAreDrawn()
         ++marked;
     }
     QCOMPARE(marked, 6);
-    QVERIFY(panel->findChild<QLabel *>(QStringLiteral("workflowLegend"))->text().contains(QStringLiteral("parent not in trace")));
+    QVERIFY(panel->findChild<QLabel *>(QStringLiteral("workflowLegend"))
+                ->text()
+                .contains(QStringLiteral("parent not in trace")));
 
     // Hovering a flagged row says where it was attached.
     const qint32 tool = spanNamed(panel->analysis(), QStringLiteral("execute_tool write_file"));
@@ -216,8 +217,8 @@ void tst_WorkflowTail::orphansAreFlaggedWhereTheyAreDrawn()
     QHelpEvent hover(QEvent::ToolTip, at, gantt->mapToGlobal(at));
     QCoreApplication::sendEvent(gantt, &hover);
     QTRY_VERIFY(QToolTip::isVisible());
-    QVERIFY2(QToolTip::text().contains(
-                 QStringLiteral("\u25c6 parent not in trace, attached to 'invoke_agent [any_agent]' (the span enclosing it)")),
+    QVERIFY2(QToolTip::text().contains(QStringLiteral(
+                 "\u25c6 parent not in trace, attached to 'invoke_agent [any_agent]' (the span enclosing it)")),
              qPrintable(QToolTip::text()));
     QToolTip::hideText();
 
@@ -228,9 +229,10 @@ void tst_WorkflowTail::orphansAreFlaggedWhereTheyAreDrawn()
     QListWidget *notices = rejected->notices();
     QVERIFY(notices->isVisible());
     QCOMPARE(notices->count(), 7);
-    QCOMPARE(notices->item(3)->text(),
-             QStringLiteral("GOOGLE_trace.json: span 65fd4833c24a2fc0 'execute_tool write_file': parent 8dd96ab130d73628 "
-                            "not in trace, attached to 773076b4028f3d19 'invoke_agent [any_agent]', the span enclosing it"));
+    QCOMPARE(
+        notices->item(3)->text(),
+        QStringLiteral("GOOGLE_trace.json: span 65fd4833c24a2fc0 'execute_tool write_file': parent 8dd96ab130d73628 "
+                       "not in trace, attached to 773076b4028f3d19 'invoke_agent [any_agent]', the span enclosing it"));
     QCOMPARE(w.window.findChild<QDockWidget *>(QStringLiteral("rejectedDock"))->windowTitle(),
              QStringLiteral("Rejected / Notices"));
 }
@@ -244,8 +246,9 @@ void tst_WorkflowTail::whatIfWithoutTokenTimesSaysSo()
     w.whatIf([&] { choose(change, QStringLiteral("Scale a kind")); });
     w.whatIf([&] { choose(target, QStringLiteral("execute_tool")); });
     const QString result = whatIf->findChild<QLabel *>(QStringLiteral("whatIfResult"))->text();
-    QVERIFY2(result.contains(QStringLiteral("<b>TTFT</b> not recorded in this workflow (no model call has a token time)")),
-             qPrintable(result));
+    QVERIFY2(
+        result.contains(QStringLiteral("<b>TTFT</b> not recorded in this workflow (no model call has a token time)")),
+        qPrintable(result));
     QVERIFY2(!result.contains(QStringLiteral("n/a")), qPrintable(result));
     // Three tools of 3.64 + 1.86 + 2.91 ms at x0.75 save a quarter of 8.41 ms.
     QVERIFY2(result.contains(QStringLiteral("E2E</b> 1591.42 → 1589.32 ms (saves 2.10 ms)")), qPrintable(result));
@@ -265,7 +268,8 @@ void tst_WorkflowTail::dependencyWhatIfOpensOnAPairThatApplies()
         QCOMPARE(whatIf->findChild<QComboBox *>(QStringLiteral("whatIfFrom"))->currentText(),
                  QStringLiteral("policy retrieval"));
         const QString result = whatIf->findChild<QLabel *>(QStringLiteral("whatIfResult"))->text();
-        QVERIFY2(result.contains(QStringLiteral("'account retrieval' now waits for 'policy retrieval'")), qPrintable(result));
+        QVERIFY2(result.contains(QStringLiteral("'account retrieval' now waits for 'policy retrieval'")),
+                 qPrintable(result));
         QVERIFY2(result.contains(QStringLiteral("E2E</b> 5986.00 → 6266.00 ms (costs 280.00 ms)")), qPrintable(result));
         // "Waits for" never offers the target's own ancestors or descendants.
         auto *from = whatIf->findChild<QComboBox *>(QStringLiteral("whatIfFrom"));
@@ -332,7 +336,7 @@ void tst_WorkflowTail::exceedanceDockSplitsTheSlowWorkflowsOverTheirPaths()
     const double total = model->index(model->totalRow(), C::Difference).data(PathAttributionModel::SortRole).toDouble();
     QVERIFY(std::abs(sum - total) < 1e-9);
     QVERIFY2(view->suspectLabel()->text().startsWith(QStringLiteral("<b>Suspect: flagd</b> (16,586.5 ms of the "
-                                                                     "19,049.8 ms excess")),
+                                                                    "19,049.8 ms excess")),
              qPrintable(view->suspectLabel()->text()));
     QVERIFY(view->suspectLabel()->text().contains(QStringLiteral("Next test:")));
     saveShot(&w.window, QStringLiteral("exceedance-paths"));
@@ -368,10 +372,12 @@ void tst_WorkflowTail::mergedPathsDrawnSideBySide()
     const int rows = int(tree->rows().size());
     QVERIFY(rows > 1);
     QTest::mouseClick(tree, Qt::LeftButton, {}, QPoint(4 + 6, int(set.center().y())));
-    QCOMPARE(tree->rows().size(), size_t(1) + size_t(std::count_if(nodes.begin(), nodes.end(), [](const PathTreeNode &n) {
-                                            return n.depth == 0;
-                                        })) - 1);
-    QVERIFY2(tree->toolTipText(0).contains(QStringLiteral("on the path in 100.0% of 7")), qPrintable(tree->toolTipText(0)));
+    QCOMPARE(tree->rows().size(),
+             size_t(1) + size_t(std::count_if(nodes.begin(), nodes.end(), [](const PathTreeNode &n) {
+                 return n.depth == 0;
+             })) - 1);
+    QVERIFY2(tree->toolTipText(0).contains(QStringLiteral("on the path in 100.0% of 7")),
+             qPrintable(tree->toolTipText(0)));
 }
 
 void tst_WorkflowTail::pickerListsAndStepsThroughTheSlowOnes()
@@ -415,8 +421,9 @@ void tst_WorkflowTail::pickerListsAndStepsThroughTheSlowOnes()
 
     // Sorted by TTFT instead (none has one here: order kept, missing last),
     // then a click on a row shows that workflow.
-    QTest::mouseClick(picker->view()->horizontalHeader()->viewport(), Qt::LeftButton, {},
-                      QPoint(picker->view()->horizontalHeader()->sectionViewportPosition(WorkflowListModel::Spans) + 5, 5));
+    QTest::mouseClick(
+        picker->view()->horizontalHeader()->viewport(), Qt::LeftButton, {},
+        QPoint(picker->view()->horizontalHeader()->sectionViewportPosition(WorkflowListModel::Spans) + 5, 5));
     QCOMPARE(model->sortColumn(), int(WorkflowListModel::Spans));
     QVERIFY(model->index(0, WorkflowListModel::Spans).data(WorkflowListModel::SortRole).toInt()
             <= model->index(140, WorkflowListModel::Spans).data(WorkflowListModel::SortRole).toInt());
@@ -441,14 +448,14 @@ void tst_WorkflowTail::unusualSpansAreMarked()
     state.setStore(population.store());
     QTRY_VERIFY(!shown.isEmpty());
     QTRY_VERIFY(!panel.isBusy());
-    QCOMPARE(panel.workflow(), 17);   // the slowest is shown first
+    QCOMPARE(panel.workflow(), 17); // the slowest is shown first
     const qint32 tool = spanNamed(panel.analysis(), QStringLiteral("lookup_order 1017"));
     const qint32 answer = spanNamed(panel.analysis(), QStringLiteral("chat answer"));
     QVERIFY(panel.gantt()->isMarkedUnusual(tool));
-    QVERIFY(!panel.gantt()->isMarkedUnusual(answer));   // 500 ms like every other: p50
+    QVERIFY(!panel.gantt()->isMarkedUnusual(answer)); // 500 ms like every other: p50
     QCOMPARE(panel.unusualSpans().rank[size_t(tool)], 100.0);
     QCOMPARE(panel.unusualSpans().rank[size_t(answer)], 50.0);
-    QCOMPARE(panel.unusualSpans().restSamples[size_t(tool)], 39);   // "lookup_order {n}" in the 39 others
+    QCOMPARE(panel.unusualSpans().restSamples[size_t(tool)], 39); // "lookup_order {n}" in the 39 others
     QVERIFY2(panel.gantt()->toolTipText(tool).contains(
                  QStringLiteral("<b>unusual:</b> duration at p100.0 among 39 spans of their name in the rest")),
              qPrintable(panel.gantt()->toolTipText(tool)));

@@ -56,11 +56,15 @@ ClassColumn fromCategorical(const AttributeColumn &column, ClassColumn result, L
     return result;
 }
 
-QString numberLabel(double value) { return QString::number(value, 'g', 15); }
+QString numberLabel(double value)
+{
+    return QString::number(value, 'g', 15);
+}
 
 // Values of a many-valued numeric attribute in bands at `edges` (value v
 // falls in band upper_bound(edges, v)), labelled "<a", "a–b", "≥b".
-ClassColumn bandedNumeric(const AttributeColumn &column, std::vector<double> edges, double onlyValue, ClassColumn result)
+ClassColumn bandedNumeric(const AttributeColumn &column, std::vector<double> edges, double onlyValue,
+                          ClassColumn result)
 {
     const qsizetype rows = column.rowCount();
     QStringList labels;
@@ -85,9 +89,8 @@ ClassColumn bandedNumeric(const AttributeColumn &column, std::vector<double> edg
     result.codes.resize(size_t(rows));
     for (qsizetype row = 0; row < rows; ++row) {
         const double value = column.number(row);
-        result.codes[size_t(row)] = std::isnan(value)
-            ? none
-            : quint32(std::upper_bound(edges.begin(), edges.end(), value) - edges.begin());
+        result.codes[size_t(row)]
+            = std::isnan(value) ? none : quint32(std::upper_bound(edges.begin(), edges.end(), value) - edges.begin());
     }
     result.bandEdges = std::move(edges);
     result.banded = true;
@@ -126,8 +129,8 @@ ClassColumn fromNumeric(const AttributeColumn &column, ClassColumn result)
         labels << numberLabel(value);
     // Every value absent (a column only rejected records filled): no value
     // class, only "(none)". std::next of an empty set's begin never ends.
-    const std::vector<double> edges = distinct.empty() ? std::vector<double>()
-                                                       : std::vector<double>(std::next(distinct.begin()), distinct.end());
+    const std::vector<double> edges
+        = distinct.empty() ? std::vector<double>() : std::vector<double>(std::next(distinct.begin()), distinct.end());
     const auto none = quint32(labels.size());
     if (anyAbsent)
         labels << ClassColumn::noneLabel();
@@ -135,9 +138,8 @@ ClassColumn fromNumeric(const AttributeColumn &column, ClassColumn result)
     result.codes.resize(size_t(rows));
     for (qsizetype row = 0; row < rows; ++row) {
         const double value = column.number(row);
-        result.codes[size_t(row)] = std::isnan(value)
-            ? none
-            : quint32(std::upper_bound(edges.begin(), edges.end(), value) - edges.begin());
+        result.codes[size_t(row)]
+            = std::isnan(value) ? none : quint32(std::upper_bound(edges.begin(), edges.end(), value) - edges.begin());
     }
     return result;
 }

@@ -15,8 +15,8 @@ class RequestTable;
 struct ClassColumn
 {
     ClassDimension dimension;
-    QStringList classes;           // label of each code
-    std::vector<quint32> codes;    // per request row, an index into `classes`
+    QStringList classes;        // label of each code
+    std::vector<quint32> codes; // per request row, an index into `classes`
 
     qsizetype classCount() const { return classes.size(); }
     // Code of `label`, or -1 when no class has that label.
@@ -34,8 +34,7 @@ struct ClassColumn
     bool banded = false;
     std::vector<double> bandEdges;
 
-    static ClassColumn build(const RequestTable &table, const ClassDimension &dimension,
-                             const ClassBands &bands = {});
+    static ClassColumn build(const RequestTable &table, const ClassDimension &dimension, const ClassBands &bands = {});
     // A numeric attribute banded at `edges` whatever its own spread; other
     // dimensions are built as by build().
     static ClassColumn buildBanded(const RequestTable &table, const ClassDimension &dimension,

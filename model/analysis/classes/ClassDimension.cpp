@@ -32,10 +32,10 @@ std::vector<ClassDimension> classDimensions(const RequestTable &table)
             continue;
         dimensions.push_back({ClassDimension::Kind::Attribute, name, name, name});
     }
-    dimensions.push_back({ClassDimension::Kind::PromptBand, QStringLiteral("prompt_band"),
-                          QStringLiteral("Prompt band"), {}});
-    dimensions.push_back({ClassDimension::Kind::OutputBand, QStringLiteral("output_band"),
-                          QStringLiteral("Output band"), {}});
+    dimensions.push_back(
+        {ClassDimension::Kind::PromptBand, QStringLiteral("prompt_band"), QStringLiteral("Prompt band"), {}});
+    dimensions.push_back(
+        {ClassDimension::Kind::OutputBand, QStringLiteral("output_band"), QStringLiteral("Output band"), {}});
     if (cacheIndex >= 0) {
         dimensions.push_back({ClassDimension::Kind::CachedPrefix, QStringLiteral("cached_prefix"),
                               QStringLiteral("Cached prefix"), attributes[size_t(cacheIndex)].name()});

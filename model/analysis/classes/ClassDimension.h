@@ -15,17 +15,17 @@ class RequestTable;
 struct ClassDimension
 {
     enum class Kind {
-        Attribute,      // a class attribute as it is (numbers with many values are banded)
-        PromptBand,     // prompt tokens in TokenBands
-        OutputBand,     // output tokens in TokenBands
-        CachedPrefix,   // cached / not cached, read from a cache attribute
-        WorkflowType,   // the `workflow_type` attribute of agent workflows
+        Attribute,    // a class attribute as it is (numbers with many values are banded)
+        PromptBand,   // prompt tokens in TokenBands
+        OutputBand,   // output tokens in TokenBands
+        CachedPrefix, // cached / not cached, read from a cache attribute
+        WorkflowType, // the `workflow_type` attribute of agent workflows
     };
 
     Kind kind = Kind::Attribute;
-    QString key;        // what --by names: "region", "prompt_band", "cached_prefix"
-    QString label;      // for headers: "region", "Prompt band", "Cached prefix"
-    QString source;     // attribute it reads; empty for token bands
+    QString key;    // what --by names: "region", "prompt_band", "cached_prefix"
+    QString label;  // for headers: "region", "Prompt band", "Cached prefix"
+    QString source; // attribute it reads; empty for token bands
 
     bool operator==(const ClassDimension &other) const = default;
 };

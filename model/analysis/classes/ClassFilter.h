@@ -18,14 +18,16 @@ class ClassFilter
 public:
     struct Condition
     {
-        QString dimension;   // ClassDimension::key
-        QString value;       // class label as ClassColumn gives it
+        QString dimension; // ClassDimension::key
+        QString value;     // class label as ClassColumn gives it
 
         bool operator==(const Condition &other) const = default;
     };
 
     ClassFilter() = default;
-    explicit ClassFilter(std::vector<Condition> conditions) : m_conditions(std::move(conditions)) {}
+    explicit ClassFilter(std::vector<Condition> conditions)
+        : m_conditions(std::move(conditions))
+    { }
 
     // Parses "region=ap-south,priority=batch"; false with a message on bad
     // syntax. Dimensions and values are checked only when applied.

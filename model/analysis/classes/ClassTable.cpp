@@ -1,8 +1,8 @@
 #include "ClassTable.h"
 
 #include "analysis/requests/MetricMean.h"
-#include "analysis/stats/Percentile.h"
 #include "analysis/requests/RequestSlice.h"
+#include "analysis/stats/Percentile.h"
 #include "analysis/stats/SortedColumn.h"
 
 #include <algorithm>
@@ -37,7 +37,7 @@ std::vector<CdfPoint> cdfOf(std::span<const double> sorted)
         return points;
     if (n <= ClassCell::kCdfPoints) {
         // Small classes: the exact step function, one point per request.
-        points.push_back({sorted.front(), 0.0});   // CdfPoint{x, share}
+        points.push_back({sorted.front(), 0.0}); // CdfPoint{x, share}
         for (qsizetype i = 0; i < n; ++i)
             points.push_back({sorted[size_t(i)], double(i + 1) / double(n)});
         return points;
@@ -49,8 +49,8 @@ std::vector<CdfPoint> cdfOf(std::span<const double> sorted)
     return points;
 }
 
-void fillStatistics(ClassCell *cell, std::span<const double> sorted, Metric metric, double threshold, IntervalMemo *memo,
-                    bool withCdf)
+void fillStatistics(ClassCell *cell, std::span<const double> sorted, Metric metric, double threshold,
+                    IntervalMemo *memo, bool withCdf)
 {
     cell->n = qint64(sorted.size());
     if (!sorted.empty()) // exact and order-free: a database's sums give the same
@@ -100,9 +100,8 @@ ClassTable computeClassTable(const SortedColumn &metric, std::span<const ClassCo
     const auto classCount = size_t(first * second);
     const quint32 *codesA = columns[0].codes.data();
     const quint32 *codesB = columns.size() == 2 ? columns[1].codes.data() : nullptr;
-    const auto cellOf = [&](size_t row) {
-        return size_t(codesA[row]) * size_t(second) + (codesB ? size_t(codesB[row]) : 0);
-    };
+    const auto cellOf
+        = [&](size_t row) { return size_t(codesA[row]) * size_t(second) + (codesB ? size_t(codesB[row]) : 0); };
     const quint8 *inSlice = slice.mask().data();
     const size_t rows = slice.mask().size();
 
@@ -152,7 +151,7 @@ ClassTable computeClassTable(const SortedColumn &metric, std::span<const ClassCo
         cell.requests = requests[cellIndex];
         cell.requestShare = double(cell.requests) / double(table.sliceRequests);
         const std::span<const double> values(byClass.data() + offsets[cellIndex],
-                                              size_t(offsets[cellIndex + 1] - offsets[cellIndex]));
+                                             size_t(offsets[cellIndex + 1] - offsets[cellIndex]));
         fillStatistics(&cell, values, spec.metric, table.exceedanceThreshold, &memo, spec.withCdf);
         if (table.exceedanceSize > 0)
             cell.exceedanceShare = double(cell.exceedanceCount) / double(table.exceedanceSize);

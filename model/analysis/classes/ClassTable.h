@@ -1,9 +1,9 @@
 #pragma once
 
 #include "ClassColumn.h"
-#include "analysis/stats/Distribution.h"
-#include "analysis/requests/Metric.h"
 #include "MixtureWarning.h"
+#include "analysis/requests/Metric.h"
+#include "analysis/stats/Distribution.h"
 #include "analysis/stats/QuantileInterval.h"
 
 #include <QString>
@@ -41,17 +41,17 @@ struct QuantileEstimate
 // One class (one value of each chosen dimension) within the current slice.
 struct ClassCell
 {
-    QStringList classes;               // one label per dimension
+    QStringList classes; // one label per dimension
     std::array<qint32, 2> codes{-1, -1};
-    qint64 requests = 0;               // requests of the class in the slice
-    qint64 n = 0;                      // of those, with the metric defined
-    double requestShare = 0.0;         // requests / slice requests
-    qint64 exceedanceCount = 0;        // members of the overall exceedance set
-    double exceedanceShare = 0.0;      // exceedanceCount / overall set size
+    qint64 requests = 0;          // requests of the class in the slice
+    qint64 n = 0;                 // of those, with the metric defined
+    double requestShare = 0.0;    // requests / slice requests
+    qint64 exceedanceCount = 0;   // members of the overall exceedance set
+    double exceedanceShare = 0.0; // exceedanceCount / overall set size
     double meanMs = std::numeric_limits<double>::quiet_NaN();
     std::array<QuantileEstimate, kClassQuantiles.size()> quantiles{};
-    bool small = false;                // too few requests for the headline p95
-    std::vector<CdfPoint> cdf;         // for CDF plots: at most kCdfPoints + 1 points
+    bool small = false;        // too few requests for the headline p95
+    std::vector<CdfPoint> cdf; // for CDF plots: at most kCdfPoints + 1 points
 
     static constexpr qsizetype kCdfPoints = 400;
 
@@ -65,16 +65,16 @@ struct ClassCell
 struct ClassTable
 {
     Metric metric = Metric::Ttft;
-    Boundary boundary = Boundary::Client;   // where the metric is observed
+    Boundary boundary = Boundary::Client; // where the metric is observed
     std::vector<ClassDimension> dimensions;
     qint64 sliceRequests = 0;
-    std::vector<ClassCell> cells;           // non-empty classes, first dimension major
+    std::vector<ClassCell> cells; // non-empty classes, first dimension major
     ClassCell overall;
     double exceedanceQ = 0.95;
     double exceedanceThreshold = std::numeric_limits<double>::quiet_NaN();
-    qint64 exceedanceSize = 0;              // slice requests strictly above the threshold
+    qint64 exceedanceSize = 0; // slice requests strictly above the threshold
     std::optional<MixtureWarning> mixture;
-    QString error;                          // set when the table could not be formed
+    QString error; // set when the table could not be formed
 
     // Dense cells beyond this are refused: such a split has no readable table.
     static constexpr qint64 kMaxClasses = 1 << 20;

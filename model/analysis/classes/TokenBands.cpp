@@ -2,9 +2,13 @@
 
 #include <algorithm>
 
-TokenBands::TokenBands() : m_edges{512, 2048, 8192} {}
+TokenBands::TokenBands()
+    : m_edges{512, 2048, 8192}
+{ }
 
-TokenBands::TokenBands(std::vector<qint32> edges) : m_edges(std::move(edges)) {}
+TokenBands::TokenBands(std::vector<qint32> edges)
+    : m_edges(std::move(edges))
+{ }
 
 bool TokenBands::parse(const QString &text, TokenBands *bands, QString *error)
 {

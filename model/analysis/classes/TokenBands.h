@@ -12,7 +12,7 @@
 class TokenBands
 {
 public:
-    TokenBands();   // the defaults above
+    TokenBands(); // the defaults above
     explicit TokenBands(std::vector<qint32> edges);
 
     // Parses "512,2048,8192" (also accepts "512,2k,8k"); false on bad input

@@ -16,7 +16,10 @@ namespace {
 // TTFT, E2E and phases are differences of two stamps: they are collected
 // and sorted as integer ns (fewer radix passes than doubles, and exact) and
 // turned into ms once. ITL divides by the token count and stays a double.
-bool isStampDifference(Metric metric) { return metric != Metric::Itl && !isStreamMetric(metric); }
+bool isStampDifference(Metric metric)
+{
+    return metric != Metric::Itl && !isStreamMetric(metric);
+}
 
 std::pair<Stamp, Stamp> metricStamps(Metric metric, Boundary boundary)
 {
@@ -71,8 +74,8 @@ std::vector<double> sortedItl(const RequestTable &table, const quint8 *mask)
 // How a side's class codes map onto the cells shared by both sides.
 struct CellMap
 {
-    std::vector<const ClassColumn *> columns;          // this side's columns, one per dimension
-    std::vector<std::vector<quint32>> unionIndex;      // per dimension: side code -> union label index
+    std::vector<const ClassColumn *> columns;     // this side's columns, one per dimension
+    std::vector<std::vector<quint32>> unionIndex; // per dimension: side code -> union label index
     std::vector<qint64> strides;
     qint64 cells = 1;
 
@@ -87,8 +90,7 @@ struct CellMap
 
 // The metric grouped by cell, each run sorted, plus the overall sorted values.
 template<typename Value, typename ValueOf>
-void groupMetric(const RequestTable &table, const quint8 *mask, const CellMap &map, ValueOf valueOf,
-                 SideSamples *side)
+void groupMetric(const RequestTable &table, const quint8 *mask, const CellMap &map, ValueOf valueOf, SideSamples *side)
 {
     const size_t rows = size_t(table.rowCount());
     side->cellRequests.assign(size_t(map.cells), 0);
@@ -135,7 +137,7 @@ struct SideInput
 {
     const ComparisonSide *side = nullptr;
     CellMap map;
-    std::vector<std::vector<qint64>> dimensionCounts;   // per dimension, per union label
+    std::vector<std::vector<qint64>> dimensionCounts; // per dimension, per union label
 };
 
 void prepareSide(SideInput &input, const ComparisonSpec &spec, bool workflows, bool baselineSide,
@@ -152,21 +154,23 @@ void prepareSide(SideInput &input, const ComparisonSpec &spec, bool workflows, b
         const auto [begin, end] = metricStamps(spec.metric, spec.boundary);
         const auto &from = table.stampColumn(begin);
         const auto &to = table.stampColumn(end);
-        groupMetric<qint64>(table, mask, input.map,
-                            [&](size_t row, qint64 *value) {
-                                if (from[row] == kNoTime || to[row] == kNoTime)
-                                    return false;
-                                *value = to[row] - from[row];
-                                return true;
-                            },
-                            out);
+        groupMetric<qint64>(
+            table, mask, input.map,
+            [&](size_t row, qint64 *value) {
+                if (from[row] == kNoTime || to[row] == kNoTime)
+                    return false;
+                *value = to[row] - from[row];
+                return true;
+            },
+            out);
     } else {
-        groupMetric<double>(table, mask, input.map,
-                            [&](size_t row, double *value) {
-                                *value = metricValueMs(table, qsizetype(row), spec.metric, spec.boundary);
-                                return !std::isnan(*value);
-                            },
-                            out);
+        groupMetric<double>(
+            table, mask, input.map,
+            [&](size_t row, double *value) {
+                *value = metricValueMs(table, qsizetype(row), spec.metric, spec.boundary);
+                return !std::isnan(*value);
+            },
+            out);
     }
     if (stop())
         return;
@@ -202,8 +206,8 @@ void prepareSide(SideInput &input, const ComparisonSpec &spec, bool workflows, b
     if (baselineSide)
         out->tailSuspect = PhaseShift::tailSuspect(table, side.rows, spec.metric, spec.boundary, spec.q);
     if (workflows) {
-        out->ttft = spec.metric == Metric::Ttft ? out->metric
-                                                : sortedStampMetric(table, mask, Metric::Ttft, spec.boundary);
+        out->ttft
+            = spec.metric == Metric::Ttft ? out->metric : sortedStampMetric(table, mask, Metric::Ttft, spec.boundary);
         out->criticalPath = CriticalPathShares::of(*side.store, side.rows, cancelled);
         if (stop())
             return;
@@ -212,9 +216,9 @@ void prepareSide(SideInput &input, const ComparisonSpec &spec, bool workflows, b
         if (paths.cancelled())
             return;
         const std::vector<qint32> rows = side.rows.rows();
-        out->pathGroup = PathGroup::gather(*side.store, paths, SpanKeys::build(*side.store, spec.pathKey), rows,
-                                           total == Metric::E2e ? WorkflowPaths::Target::End
-                                                                : WorkflowPaths::Target::FirstToken);
+        out->pathGroup
+            = PathGroup::gather(*side.store, paths, SpanKeys::build(*side.store, spec.pathKey), rows,
+                                total == Metric::E2e ? WorkflowPaths::Target::End : WorkflowPaths::Target::FirstToken);
     }
 }
 
@@ -364,8 +368,9 @@ std::shared_ptr<const ComparisonSamples> ComparisonSamples::prepare(ComparisonSi
                 baseColumn = ClassColumn::buildBanded(base.table(), baseDimension, edges);
                 candColumn = ClassColumn::buildBanded(cand.table(), candDimension, edges);
                 samples->notes << QStringLiteral("%1 is banded at the %2's quartiles on both sides")
-                                      .arg(key, baseColumn.banded ? QStringLiteral("baseline")
-                                                                  : QStringLiteral("candidate"));
+                                      .arg(key,
+                                           baseColumn.banded ? QStringLiteral("baseline")
+                                                             : QStringLiteral("candidate"));
             }
         }
     }
@@ -398,8 +403,8 @@ std::shared_ptr<const ComparisonSamples> ComparisonSamples::prepare(ComparisonSi
         cells *= it->size();
     }
     if (cells > ClassTable::kMaxClasses) {
-        samples->error = QStringLiteral("%1 classes are too many to compare; choose dimensions with fewer values")
-                             .arg(cells);
+        samples->error
+            = QStringLiteral("%1 classes are too many to compare; choose dimensions with fewer values").arg(cells);
         return samples;
     }
     candInput.map.strides = baseInput.map.strides;
@@ -455,8 +460,8 @@ std::shared_ptr<const ComparisonSamples> ComparisonSamples::prepare(ComparisonSi
 
     std::vector<ClassMixCounts> mixes;
     for (size_t d = 0; d < unionLabels.size(); ++d)
-        mixes.push_back({samples->dimensions[d].key, unionLabels[d], baseInput.dimensionCounts[d],
-                         candInput.dimensionCounts[d]});
+        mixes.push_back(
+            {samples->dimensions[d].key, unionLabels[d], baseInput.dimensionCounts[d], candInput.dimensionCounts[d]});
     samples->workload = WorkloadComparability::compare(samples->base.workload, samples->cand.workload, mixes, oneSided);
 
     if (samples->base.metric.empty() || samples->cand.metric.empty()) {
@@ -467,11 +472,11 @@ std::shared_ptr<const ComparisonSamples> ComparisonSamples::prepare(ComparisonSi
         const QStringList both = observedMetrics(base, cand, spec.boundary);
         samples->metricError = QStringLiteral("%1 is not observed in the %2 (%3)%4; both sides observe: %5")
                                    .arg(what,
-                                        neither ? QStringLiteral("baseline or the candidate")
+                                        neither                            ? QStringLiteral("baseline or the candidate")
                                             : samples->base.metric.empty() ? QStringLiteral("baseline")
                                                                            : QStringLiteral("candidate"),
                                         neither ? base.store->format + QStringLiteral(", ") + cand.store->format
-                                            : (samples->base.metric.empty() ? base : cand).store->format,
+                                                : (samples->base.metric.empty() ? base : cand).store->format,
                                         spec.metric == Metric::Ttft && spec.boundary != Boundary::Client
                                             ? QStringLiteral(" (try --boundary client)")
                                             : QString(),

@@ -23,23 +23,23 @@
 // the requests again.
 struct SideSamples
 {
-    qint64 requests = 0;                  // requests on the side
-    std::vector<double> metric;           // the metric of every side request with it defined, ascending
-    std::vector<double> cellValues;       // the same values grouped by class cell, each run ascending
-    std::vector<qint64> cellOffsets;      // cells + 1 offsets into cellValues
-    std::vector<qint64> cellRequests;     // requests per cell (metric defined or not)
-    std::array<std::vector<double>, kPhaseCount> phases;   // each phase's values (ms), ascending
-    std::vector<double> itl;              // guardrails, ascending
+    qint64 requests = 0;                                 // requests on the side
+    std::vector<double> metric;                          // the metric of every side request with it defined, ascending
+    std::vector<double> cellValues;                      // the same values grouped by class cell, each run ascending
+    std::vector<qint64> cellOffsets;                     // cells + 1 offsets into cellValues
+    std::vector<qint64> cellRequests;                    // requests per cell (metric defined or not)
+    std::array<std::vector<double>, kPhaseCount> phases; // each phase's values (ms), ascending
+    std::vector<double> itl;                             // guardrails, ascending
     std::vector<double> e2e;
-    std::vector<double> ttft;             // workflows only: TTFT at the boundary, ascending
-    PhaseSums sums;                       // of the total the metric belongs to
+    std::vector<double> ttft; // workflows only: TTFT at the boundary, ascending
+    PhaseSums sums;           // of the total the metric belongs to
     WorkloadProfile workload;
-    Goodput goodput;                      // at the prepared SLO
-    qint64 rejected = -1;                 // -1: not attributable
+    Goodput goodput;      // at the prepared SLO
+    qint64 rejected = -1; // -1: not attributable
     // The phase carrying the baseline's tail at the prepared percentile
     // (baseline side only; see TraceComparison::evaluate).
     std::optional<Phase> tailSuspect;
-    std::optional<CriticalPathShares> criticalPath;   // workflow traces only
+    std::optional<CriticalPathShares> criticalPath; // workflow traces only
     // Workflow traces: the side's critical-path time by spec.pathKey, at the
     // total the metric belongs to (E2E, or the path to the first token).
     std::optional<PathGroup> pathGroup;
@@ -60,15 +60,15 @@ class ComparisonSamples
 public:
     ComparisonSide baseline;
     ComparisonSide candidate;
-    ComparisonSpec spec;                      // as prepared (metric, boundary, by, bands, SLO)
+    ComparisonSpec spec; // as prepared (metric, boundary, by, bands, SLO)
     Boundary observedBoundary = Boundary::Client;
-    std::vector<ClassDimension> dimensions;   // resolved from spec.by
-    std::vector<QStringList> cellClasses;     // labels of each cell present on either side
+    std::vector<ClassDimension> dimensions; // resolved from spec.by
+    std::vector<QStringList> cellClasses;   // labels of each cell present on either side
     SideSamples base;
     SideSamples cand;
     WorkloadComparability workload;
-    bool workflows = false;                   // both sides are agent workflows
-    QStringList notes;                        // things worth saying (formats differ, overlap, ...)
+    bool workflows = false; // both sides are agent workflows
+    QStringList notes;      // things worth saying (formats differ, overlap, ...)
     // Set when the two sides cannot be compared at all (a side is empty,
     // workflows against requests, a dimension one side lacks).
     QString error;

@@ -14,8 +14,8 @@
 struct ComparisonSide
 {
     std::shared_ptr<const TraceStore> store;
-    RequestSlice rows;   // the store's requests on this side
-    QString label;       // "baseline" or "candidate" plus where it came from
+    RequestSlice rows; // the store's requests on this side
+    QString label;     // "baseline" or "candidate" plus where it came from
     // Records the loader refused on this side, for the failed-share guardrail;
     // -1 when they cannot be attributed (one file split in two).
     qint64 rejected = -1;

@@ -19,7 +19,7 @@ struct ComparisonSpec
     // Prepared ---------------------------------------------------------------
     Metric metric = Metric::Ttft;
     Boundary boundary = Boundary::Client;
-    QStringList by;            // zero, one or two class dimension keys
+    QStringList by; // zero, one or two class dimension keys
     ClassBands bands;
     // Workflow traces: critical-path time of the two sides grouped by this
     // key (span kind, service, operation or normalised name).

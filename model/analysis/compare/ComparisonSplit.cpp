@@ -27,7 +27,7 @@ QString timeText(qint64 ns)
     constexpr qint64 kYear2000Ns = 946'684'800'000'000'000;
     if (ns >= kYear2000Ns) {
         return QDateTime::fromMSecsSinceEpoch(ns / 1'000'000, QTimeZone::utc())
-                   .toString(QStringLiteral("yyyy-MM-dd hh:mm:ss.zzz 'UTC'"));
+            .toString(QStringLiteral("yyyy-MM-dd hh:mm:ss.zzz 'UTC'"));
     }
     return QStringLiteral("t = %1 ms").arg(QString::number(double(ns) / 1e6, 'f', 3));
 }
@@ -45,8 +45,9 @@ std::pair<ComparisonSide, ComparisonSide> atTime(std::shared_ptr<const TraceStor
     }
     auto baseline = ComparisonSide::part(store, RequestSlice::fromMask(std::move(before)),
                                          QStringLiteral("%1, requests sent before %2").arg(file, timeText(splitNs)));
-    auto candidate = ComparisonSide::part(store, RequestSlice::fromMask(std::move(after)),
-                                          QStringLiteral("%1, requests sent at or after %2").arg(file, timeText(splitNs)));
+    auto candidate
+        = ComparisonSide::part(store, RequestSlice::fromMask(std::move(after)),
+                               QStringLiteral("%1, requests sent at or after %2").arg(file, timeText(splitNs)));
     return {std::move(baseline), std::move(candidate)};
 }
 
@@ -66,7 +67,8 @@ std::pair<ComparisonSide, ComparisonSide> byClasses(std::shared_ptr<const TraceS
             problems << QStringLiteral("candidate: ") + candError;
         *error = problems.join(QStringLiteral("; "));
     }
-    auto base = ComparisonSide::part(store, std::move(baseRows), QStringLiteral("%1 where %2").arg(file, baseline.describe()));
+    auto base = ComparisonSide::part(store, std::move(baseRows),
+                                     QStringLiteral("%1 where %2").arg(file, baseline.describe()));
     auto cand = ComparisonSide::part(store, std::move(candRows),
                                      QStringLiteral("%1 where %2").arg(file, candidate.describe()));
     return {std::move(base), std::move(cand)};

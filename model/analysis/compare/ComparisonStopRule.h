@@ -15,14 +15,14 @@ struct Guardrail
 {
     static constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 
-    QString key;        // "itl_p95", "e2e_p95", "goodput", "failed_share"
-    QString label;      // "ITL p95"
-    QString unit;       // "ms/token", "ms", "%"
+    QString key;   // "itl_p95", "e2e_p95", "goodput", "failed_share"
+    QString label; // "ITL p95"
+    QString unit;  // "ms/token", "ms", "%"
     double baseline = kNan;
     double candidate = kNan;
     bool judged = false;
     bool regressed = false;
-    QString note;       // why not judged, or how it regressed
+    QString note; // why not judged, or how it regressed
 };
 
 // The seed's stop rule, checked on the comparison: the change worked only if
@@ -48,13 +48,13 @@ struct ComparisonStopRule
     Check phase = Check::NotJudged;
     Check guardrailsCheck = Check::NotJudged;
     std::optional<Phase> suspect;
-    QString suspectSource;          // "named by the user", "the metric itself", "carries the baseline's tail above its p95"
+    QString suspectSource; // "named by the user", "the metric itself", "carries the baseline's tail above its p95"
     std::vector<Guardrail> guardrails;
-    QStringList reasons;            // one line per condition, in order
+    QStringList reasons; // one line per condition, in order
 
-    static QString outcomeKey(Outcome outcome);     // "worked", "did_not_work", "inconclusive"
-    static QString outcomeLabel(Outcome outcome);   // "the change worked", ...
-    static QString checkKey(Check check);           // "passed", "failed", "not_judged"
+    static QString outcomeKey(Outcome outcome);   // "worked", "did_not_work", "inconclusive"
+    static QString outcomeLabel(Outcome outcome); // "the change worked", ...
+    static QString checkKey(Check check);         // "passed", "failed", "not_judged"
 
     // Fills outcome and reasons from the three checks already set.
     void decide();

@@ -18,12 +18,12 @@ class TraceStore;
 // the E2E percentiles.
 struct CriticalPathShares
 {
-    static constexpr int kIdle = kSpanCategoryCount;   // index of "idle between spans"
+    static constexpr int kIdle = kSpanCategoryCount; // index of "idle between spans"
     static constexpr int kParts = kSpanCategoryCount + 1;
 
-    qint64 workflows = 0;   // workflow rows on the side
-    qint64 analysed = 0;    // of those, scheduled and traced
-    qint64 failed = 0;      // could not be scheduled (broken span tree)
+    qint64 workflows = 0; // workflow rows on the side
+    qint64 analysed = 0;  // of those, scheduled and traced
+    qint64 failed = 0;    // could not be scheduled (broken span tree)
     double pathMs = 0.0;
     std::array<double, kParts> ms{};
 

@@ -36,19 +36,19 @@ struct PercentileDifference
     double confidence = 0.95;
     QuantileEstimate baseline;
     QuantileEstimate candidate;
-    double differenceMs = std::numeric_limits<double>::quiet_NaN();        // candidate - baseline
-    double differencePercent = std::numeric_limits<double>::quiet_NaN();   // of the baseline value
+    double differenceMs = std::numeric_limits<double>::quiet_NaN();      // candidate - baseline
+    double differencePercent = std::numeric_limits<double>::quiet_NaN(); // of the baseline value
     double lowerMs = std::numeric_limits<double>::quiet_NaN();
     double upperMs = std::numeric_limits<double>::quiet_NaN();
-    double detectableMs = std::numeric_limits<double>::quiet_NaN();        // half-width of the interval
+    double detectableMs = std::numeric_limits<double>::quiet_NaN(); // half-width of the interval
     Verdict verdict = Verdict::TooFew;
 
     // Both samples ascending and free of NaN.
     static PercentileDifference of(std::span<const double> baseline, std::span<const double> candidate, double q,
                                    double confidence = 0.95);
 
-    static QString verdictKey(Verdict verdict);     // "improved", "regressed", "no_detectable_change", "too_few_requests"
-    static QString verdictLabel(Verdict verdict);   // "improved", "no detectable change", "too few requests"
+    static QString verdictKey(Verdict verdict);   // "improved", "regressed", "no_detectable_change", "too_few_requests"
+    static QString verdictLabel(Verdict verdict); // "improved", "no detectable change", "too few requests"
 };
 
 // The seed's percentile of a sorted sample with its distribution-free

@@ -26,7 +26,10 @@ Int128 floorDiv(Int128 a, Int128 b)
     return (a % b != 0 && a < 0) ? quotient - 1 : quotient;
 }
 
-double meanMs(Int128 sumNs, qint64 n) { return n > 0 ? double(sumNs) / double(n) / 1e6 : 0.0; }
+double meanMs(Int128 sumNs, qint64 n)
+{
+    return n > 0 ? double(sumNs) / double(n) / 1e6 : 0.0;
+}
 
 } // namespace
 
@@ -129,8 +132,8 @@ PhaseShift PhaseShift::compute(const PhaseSums &baseline, const PhaseSums &candi
             const double variance = std::max(0.0, (sums.squaresMs[size_t(phase)] - n * mean * mean) / (n - 1.0));
             return variance / n;
         };
-        const double spread = std::sqrt(varianceOfMean(baseline, row.baselineMeanMs)
-                                        + varianceOfMean(candidate, row.candidateMeanMs));
+        const double spread
+            = std::sqrt(varianceOfMean(baseline, row.baselineMeanMs) + varianceOfMean(candidate, row.candidateMeanMs));
         const double change = row.candidateMeanMs - row.baselineMeanMs;
         row.changeLowerMs = change - z * spread;
         row.changeUpperMs = change + z * spread;

@@ -26,7 +26,7 @@ struct PhaseSums
     Int128 residual = 0;
     std::array<Int128, kPhaseCount> phases{};
     std::array<qint64, kPhaseCount> observed{};
-    std::array<double, kPhaseCount> squaresMs{};   // sum of (phase ms)^2, for the variance
+    std::array<double, kPhaseCount> squaresMs{}; // sum of (phase ms)^2, for the variance
 
     static PhaseSums of(const RequestTable &table, const RequestSlice &rows, Metric total, Boundary boundary);
 };
@@ -39,8 +39,8 @@ struct PhaseShiftRow
     Phase phase = Phase::Queue;
     double baselineMeanMs = 0.0;
     double candidateMeanMs = 0.0;
-    qint64 changeNs = 0;            // candidate - baseline mean, apportioned in whole ns
-    double changeLowerMs = kNan;    // 95% Welch interval of the mean change
+    qint64 changeNs = 0;         // candidate - baseline mean, apportioned in whole ns
+    double changeLowerMs = kNan; // 95% Welch interval of the mean change
     double changeUpperMs = kNan;
     qint64 baselineObserved = 0;
     qint64 candidateObserved = 0;
@@ -61,18 +61,18 @@ struct PhaseShiftRow
 // so  totalChangeNs == sum(phases[i].changeNs) + residualChangeNs  always.
 struct PhaseShift
 {
-    Metric total = Metric::Ttft;      // Ttft or E2e
+    Metric total = Metric::Ttft; // Ttft or E2e
     Boundary boundary = Boundary::Client;
     qint64 baselineN = 0;
     qint64 candidateN = 0;
     double baselineMeanMs = std::numeric_limits<double>::quiet_NaN();
     double candidateMeanMs = std::numeric_limits<double>::quiet_NaN();
     qint64 totalChangeNs = 0;
-    std::vector<PhaseShiftRow> phases;   // the phases inside the total, in order
+    std::vector<PhaseShiftRow> phases; // the phases inside the total, in order
     double residualBaselineMeanMs = 0.0;
     double residualCandidateMeanMs = 0.0;
     qint64 residualChangeNs = 0;
-    std::optional<Phase> movedMost;      // largest |mean change|; none when nothing moved
+    std::optional<Phase> movedMost; // largest |mean change|; none when nothing moved
 
     bool isEmpty() const { return baselineN == 0 || candidateN == 0; }
     const PhaseShiftRow *row(Phase phase) const;

@@ -43,12 +43,14 @@ QString PredictionCheck::sentence() const
     QString text = QStringLiteral("predicted saving %1, observed %2").arg(ms(predictedMs), ms(observedMs));
     switch (agreement) {
     case Agreement::Consistent:
-        return text + QStringLiteral(" [%1, %2]: the prediction lies inside the observed interval")
-                          .arg(ms(observedLowerMs), ms(observedUpperMs));
+        return text
+            + QStringLiteral(" [%1, %2]: the prediction lies inside the observed interval")
+                  .arg(ms(observedLowerMs), ms(observedUpperMs));
     case Agreement::SmallerThanPredicted:
-        return text + QStringLiteral(" [%1, %2]: smaller than predicted (%3% of it realised)")
-                          .arg(ms(observedLowerMs), ms(observedUpperMs))
-                          .arg(QString::number(100.0 * realisedShare, 'f', 0));
+        return text
+            + QStringLiteral(" [%1, %2]: smaller than predicted (%3% of it realised)")
+                  .arg(ms(observedLowerMs), ms(observedUpperMs))
+                  .arg(QString::number(100.0 * realisedShare, 'f', 0));
     case Agreement::LargerThanPredicted:
         return text + QStringLiteral(" [%1, %2]: larger than predicted").arg(ms(observedLowerMs), ms(observedUpperMs));
     case Agreement::NotJudged:

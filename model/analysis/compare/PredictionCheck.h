@@ -18,11 +18,11 @@ struct PredictionCheck
     double observedMs = std::numeric_limits<double>::quiet_NaN();
     double observedLowerMs = std::numeric_limits<double>::quiet_NaN();
     double observedUpperMs = std::numeric_limits<double>::quiet_NaN();
-    double realisedShare = std::numeric_limits<double>::quiet_NaN();   // observed / predicted
+    double realisedShare = std::numeric_limits<double>::quiet_NaN(); // observed / predicted
     Agreement agreement = Agreement::NotJudged;
 
     static PredictionCheck of(double predictedSavingMs, const PercentileDifference &difference);
 
     static QString agreementKey(Agreement agreement);
-    QString sentence() const;   // "predicted 305.0 ms, observed 290.1 ms [250.3, 329.9]: consistent"
+    QString sentence() const; // "predicted 305.0 ms, observed 290.1 ms [250.3, 329.9]: consistent"
 };

@@ -14,9 +14,18 @@
 // aligned at each request's send then put both sides on one time axis.
 namespace SideBySideStore {
 
-inline QString sideAttribute() { return QStringLiteral("comparison side"); }
-inline QString baselineLabel() { return QStringLiteral("baseline"); }
-inline QString candidateLabel() { return QStringLiteral("candidate"); }
+inline QString sideAttribute()
+{
+    return QStringLiteral("comparison side");
+}
+inline QString baselineLabel()
+{
+    return QStringLiteral("baseline");
+}
+inline QString candidateLabel()
+{
+    return QStringLiteral("candidate");
+}
 
 // Null when cancelled.
 std::shared_ptr<TraceStore> merge(const ComparisonSide &baseline, const ComparisonSide &candidate,

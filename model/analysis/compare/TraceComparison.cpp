@@ -22,8 +22,8 @@ QString signedMs(double value)
 QString percentile(double q)
 {
     const double p = q * 100.0;
-    return QStringLiteral("p") + (std::abs(p - std::round(p)) < 1e-9 ? QString::number(qint64(std::round(p)))
-                                                                     : QString::number(p, 'g', 4));
+    return QStringLiteral("p")
+        + (std::abs(p - std::round(p)) < 1e-9 ? QString::number(qint64(std::round(p))) : QString::number(p, 'g', 4));
 }
 
 qint64 countAbove(std::span<const double> sorted, double threshold)
@@ -64,10 +64,11 @@ Guardrail percentileGuardrail(const QString &key, const QString &label, const QS
     guardrail.baseline = difference.baseline.value;
     guardrail.candidate = difference.candidate.value;
     if (base.empty() || cand.empty()) {
-        guardrail.note = QStringLiteral("%1: not observed on %2").arg(label, base.empty() && cand.empty()
-                                                                                ? QStringLiteral("either side")
-                                                                            : base.empty() ? QStringLiteral("the baseline")
-                                                                                           : QStringLiteral("the candidate"));
+        guardrail.note = QStringLiteral("%1: not observed on %2")
+                             .arg(label,
+                                  base.empty() && cand.empty() ? QStringLiteral("either side")
+                                      : base.empty()           ? QStringLiteral("the baseline")
+                                                               : QStringLiteral("the candidate"));
         return guardrail;
     }
     if (difference.verdict == PercentileDifference::Verdict::TooFew) {
@@ -77,13 +78,14 @@ Guardrail percentileGuardrail(const QString &key, const QString &label, const QS
     guardrail.judged = true;
     const double limit = guardrail.baseline * (1.0 + tolerance);
     guardrail.regressed = guardrail.candidate > limit && difference.lowerMs > 0.0;
-    guardrail.note = QStringLiteral("%1 %2 \u2192 %3 %4 (%5%, change %6 %4, 95% interval [%7, %8])%9")
-                         .arg(label, ms(guardrail.baseline), ms(guardrail.candidate), unit)
-                         .arg(signedMs(difference.differencePercent), signedMs(difference.differenceMs),
-                              signedMs(difference.lowerMs), signedMs(difference.upperMs),
-                              guardrail.regressed
-                                  ? QStringLiteral(": regressed beyond %1%").arg(QString::number(100.0 * tolerance, 'g', 3))
-                                  : QString());
+    guardrail.note
+        = QStringLiteral("%1 %2 \u2192 %3 %4 (%5%, change %6 %4, 95% interval [%7, %8])%9")
+              .arg(label, ms(guardrail.baseline), ms(guardrail.candidate), unit)
+              .arg(signedMs(difference.differencePercent), signedMs(difference.differenceMs),
+                   signedMs(difference.lowerMs), signedMs(difference.upperMs),
+                   guardrail.regressed
+                       ? QStringLiteral(": regressed beyond %1%").arg(QString::number(100.0 * tolerance, 'g', 3))
+                       : QString());
     return guardrail;
 }
 
@@ -103,11 +105,13 @@ Guardrail shareGuardrail(const QString &key, const QString &label, double base, 
     guardrail.judged = true;
     const double worse = higherIsBetter ? base - cand : cand - base;
     guardrail.regressed = worse > tolerance;
-    guardrail.note = QStringLiteral("%1 %2% \u2192 %3%%4")
-                         .arg(label, ms(100.0 * base), ms(100.0 * cand),
-                              guardrail.regressed ? QStringLiteral(": worse by more than %1 points")
-                                                        .arg(QString::number(100.0 * tolerance, 'g', 3))
-                                                  : QString());
+    guardrail.note
+        = QStringLiteral("%1 %2% \u2192 %3%%4")
+              .arg(
+                  label, ms(100.0 * base), ms(100.0 * cand),
+                  guardrail.regressed
+                      ? QStringLiteral(": worse by more than %1 points").arg(QString::number(100.0 * tolerance, 'g', 3))
+                      : QString());
     return guardrail;
 }
 
@@ -116,8 +120,8 @@ void checkStopRule(const ComparisonSamples &samples, const ComparisonSpec &spec,
     ComparisonStopRule &rule = result->stopRule;
     rule.tolerance = spec.tolerance;
     const PercentileDifference &target = result->overall.difference;
-    const QString what = QStringLiteral("%1 %2 (%3)").arg(percentile(spec.q), metricLabel(spec.metric),
-                                                          boundaryKey(result->observedBoundary));
+    const QString what = QStringLiteral("%1 %2 (%3)")
+                             .arg(percentile(spec.q), metricLabel(spec.metric), boundaryKey(result->observedBoundary));
     switch (target.verdict) {
     case PercentileDifference::Verdict::Improved:
         rule.target = ComparisonStopRule::Check::Passed;
@@ -171,7 +175,8 @@ void checkStopRule(const ComparisonSamples &samples, const ComparisonSpec &spec,
                                                             : QStringLiteral("the candidate"));
     } else {
         rule.phase = row->movedDown() ? ComparisonStopRule::Check::Passed : ComparisonStopRule::Check::Failed;
-        rule.reasons << QStringLiteral("suspected phase %1 (%2): mean %3 \u2192 %4 ms (%5 ms, 95% interval [%6, %7]): %8")
+        rule.reasons << QStringLiteral(
+                            "suspected phase %1 (%2): mean %3 \u2192 %4 ms (%5 ms, 95% interval [%6, %7]): %8")
                             .arg(phaseKey(row->phase), rule.suspectSource, ms(row->baselineMeanMs),
                                  ms(row->candidateMeanMs), signedMs(row->changeMs()), signedMs(row->changeLowerMs),
                                  signedMs(row->changeUpperMs),
@@ -198,15 +203,13 @@ void checkStopRule(const ComparisonSamples &samples, const ComparisonSpec &spec,
         baseGoodput = ServiceLoad::goodput(samples.baseline.table(), slo, spec.boundary, 0, &samples.baseline.rows);
         candGoodput = ServiceLoad::goodput(samples.candidate.table(), slo, spec.boundary, 0, &samples.candidate.rows);
     }
-    const auto goodShare = [](const Goodput &goodput) {
-        return goodput.completed > 0 ? goodput.goodShare() : std::nan("");
-    };
-    Guardrail goodput = shareGuardrail(
-        QStringLiteral("goodput"),
-        QStringLiteral("Goodput (TTFT \u2264 %1 ms and ITL \u2264 %2 ms/token)")
-            .arg(ms(baseGoodput.slo.ttftMs), ms(baseGoodput.slo.itlMs)),
-        goodShare(baseGoodput), goodShare(candGoodput), true, spec.tolerance,
-        QStringLiteral("no request with both TTFT and end observed on a side"));
+    const auto goodShare
+        = [](const Goodput &goodput) { return goodput.completed > 0 ? goodput.goodShare() : std::nan(""); };
+    Guardrail goodput = shareGuardrail(QStringLiteral("goodput"),
+                                       QStringLiteral("Goodput (TTFT \u2264 %1 ms and ITL \u2264 %2 ms/token)")
+                                           .arg(ms(baseGoodput.slo.ttftMs), ms(baseGoodput.slo.itlMs)),
+                                       goodShare(baseGoodput), goodShare(candGoodput), true, spec.tolerance,
+                                       QStringLiteral("no request with both TTFT and end observed on a side"));
     rule.guardrails.push_back(goodput);
     const auto failedShare = [](const SideSamples &side) {
         if (side.rejected < 0)
@@ -290,8 +293,8 @@ TraceComparison TraceComparison::evaluate(const ComparisonSamples &samples, cons
         workflows.baseline = *samples.base.criticalPath;
         workflows.candidate = *samples.cand.criticalPath;
         if (samples.base.pathGroup && samples.cand.pathGroup) {
-            PathAttribution paths = PathAttribution::compare(*samples.cand.pathGroup, *samples.base.pathGroup,
-                                                             samples.spec.pathKey);
+            PathAttribution paths
+                = PathAttribution::compare(*samples.cand.pathGroup, *samples.base.pathGroup, samples.spec.pathKey);
             paths.setName = QStringLiteral("candidate");
             paths.restName = QStringLiteral("baseline");
             workflows.paths = std::move(paths);

@@ -1,11 +1,11 @@
 #pragma once
 
 #include "ComparisonSpec.h"
+#include "ComparisonStopRule.h"
 #include "CriticalPathShares.h"
 #include "PercentileDifference.h"
 #include "PhaseShift.h"
 #include "PredictionCheck.h"
-#include "ComparisonStopRule.h"
 #include "WorkloadComparability.h"
 #include "analysis/workflows/PathAttribution.h"
 
@@ -21,7 +21,7 @@ class ComparisonSamples;
 // One class (or the overall population) on both sides at the target percentile.
 struct ComparisonCell
 {
-    QStringList classes;                 // one label per dimension; empty for the overall row
+    QStringList classes; // one label per dimension; empty for the overall row
     qint64 baselineRequests = 0;
     qint64 candidateRequests = 0;
     PercentileDifference difference;
@@ -32,7 +32,7 @@ struct ComparisonCell
     qint64 baselineMisses = 0;
     qint64 candidateMisses = 0;
 
-    QString label() const;   // "eu-west · interactive", or "overall"
+    QString label() const; // "eu-west · interactive", or "overall"
     bool oneSided() const { return baselineRequests == 0 || candidateRequests == 0; }
     double baselineMissShare() const;
     double candidateMissShare() const;
@@ -73,7 +73,7 @@ struct TraceComparison
     std::optional<PredictionCheck> prediction;
     std::optional<WorkflowComparison> workflows;
     QStringList notes;
-    QString error;          // nothing to compare (a side empty, formats that cannot meet, ...)
+    QString error; // nothing to compare (a side empty, formats that cannot meet, ...)
 
     bool ok() const { return error.isEmpty(); }
 

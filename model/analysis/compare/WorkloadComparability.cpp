@@ -5,7 +5,6 @@
 #include "analysis/stats/ValueSort.h"
 #include "store/RequestTable.h"
 
-
 #include <algorithm>
 #include <cmath>
 
@@ -180,17 +179,18 @@ QStringList WorkloadComparability::warnings() const
 }
 
 WorkloadComparability WorkloadComparability::compare(const WorkloadProfile &baseline, const WorkloadProfile &candidate,
-                                                     const std::vector<ClassMixCounts> &mixes, const QStringList &oneSidedCells)
+                                                     const std::vector<ClassMixCounts> &mixes,
+                                                     const QStringList &oneSidedCells)
 {
     WorkloadComparability result;
     const QString unknownSide = !baseline.arrivalsKnown && !candidate.arrivalsKnown ? QStringLiteral("both sides")
-        : !baseline.arrivalsKnown                                                 ? QStringLiteral("the baseline")
-                                                                                  : QStringLiteral("the candidate");
+        : !baseline.arrivalsKnown                                                   ? QStringLiteral("the baseline")
+                                                                                    : QStringLiteral("the candidate");
     const bool arrivals = baseline.arrivalsKnown && candidate.arrivalsKnown;
 
-    WorkloadCheck rate = relativeCheck(QStringLiteral("arrival_rate"), QStringLiteral("Arrival rate"),
-                                       baseline.arrivalRatePerSecond, candidate.arrivalRatePerSecond, kRateTolerance,
-                                       QStringLiteral(" req/s"), 2);
+    WorkloadCheck rate
+        = relativeCheck(QStringLiteral("arrival_rate"), QStringLiteral("Arrival rate"), baseline.arrivalRatePerSecond,
+                        candidate.arrivalRatePerSecond, kRateTolerance, QStringLiteral(" req/s"), 2);
     WorkloadCheck burst;
     burst.key = QStringLiteral("burstiness");
     burst.label = QStringLiteral("Burstiness (inter-arrival CV)");
@@ -214,12 +214,14 @@ WorkloadComparability WorkloadComparability::compare(const WorkloadProfile &base
     if (rate.differs && baseline.requests > 1 && candidate.requests > 1) {
         // Poisson counts: the log rate ratio has a standard error of about
         // sqrt(1/n_b + 1/n_c); a gap inside twice that is sampling noise.
-        const double noise = 2.576 * std::sqrt(1.0 / double(baseline.requests - 1) + 1.0 / double(candidate.requests - 1));
+        const double noise
+            = 2.576 * std::sqrt(1.0 / double(baseline.requests - 1) + 1.0 / double(candidate.requests - 1));
         rate.differs = std::abs(std::log1p(rate.measure)) > noise;
     }
     if (rate.differs) {
-        rate.note = QStringLiteral("arrival rate differs: %1 vs %2 (%3); the candidate did not see the same offered load")
-                        .arg(rate.baselineText, rate.candidateText, signedPercent(rate.measure));
+        rate.note
+            = QStringLiteral("arrival rate differs: %1 vs %2 (%3); the candidate did not see the same offered load")
+                  .arg(rate.baselineText, rate.candidateText, signedPercent(rate.measure));
     }
     if (burst.differs) {
         burst.note = QStringLiteral("burstiness differs: inter-arrival CV %1 vs %2 (%3 than the baseline)")
@@ -229,10 +231,11 @@ WorkloadComparability WorkloadComparability::compare(const WorkloadProfile &base
     result.checks.push_back(rate);
     result.checks.push_back(burst);
 
-    WorkloadCheck peak = relativeCheck(QStringLiteral("peak_in_flight"), QStringLiteral("Peak requests in flight"),
-                                       baseline.peakInFlight >= 0 ? double(baseline.peakInFlight) : WorkloadProfile::kNan,
-                                       candidate.peakInFlight >= 0 ? double(candidate.peakInFlight) : WorkloadProfile::kNan,
-                                       kPeakTolerance, QString(), 0);
+    WorkloadCheck peak
+        = relativeCheck(QStringLiteral("peak_in_flight"), QStringLiteral("Peak requests in flight"),
+                        baseline.peakInFlight >= 0 ? double(baseline.peakInFlight) : WorkloadProfile::kNan,
+                        candidate.peakInFlight >= 0 ? double(candidate.peakInFlight) : WorkloadProfile::kNan,
+                        kPeakTolerance, QString(), 0);
     if (!arrivals) {
         peak.judged = false;
         peak.differs = false;

@@ -21,11 +21,11 @@ struct WorkloadProfile
     // times; formats without start times (LLMPerf, older vLLM bench) put every
     // request at 0, and then rate and burstiness cannot be compared.
     bool arrivalsKnown = false;
-    double arrivalWindowSeconds = kNan;   // first .. last client send
-    double arrivalRatePerSecond = kNan;   // 1 / mean inter-arrival gap
-    double interArrivalCv = kNan;         // sd / mean of the gaps: 0 even, 1 Poisson, > 1 bursty
-    qint64 peakInFlight = -1;             // client send .. last token; -1 when no request has both
-    std::vector<double> promptTokens;     // ascending; requests that state a count
+    double arrivalWindowSeconds = kNan; // first .. last client send
+    double arrivalRatePerSecond = kNan; // 1 / mean inter-arrival gap
+    double interArrivalCv = kNan;       // sd / mean of the gaps: 0 even, 1 Poisson, > 1 bursty
+    qint64 peakInFlight = -1;           // client send .. last token; -1 when no request has both
+    std::vector<double> promptTokens;   // ascending; requests that state a count
     std::vector<double> outputTokens;
 
     static WorkloadProfile of(const RequestTable &table, const RequestSlice &rows);
@@ -35,24 +35,24 @@ struct WorkloadProfile
 // its documented threshold.
 struct WorkloadCheck
 {
-    QString key;        // "arrival_rate", "burstiness", "peak_in_flight", "prompt_tokens", ...
-    QString label;      // "Arrival rate"
+    QString key;   // "arrival_rate", "burstiness", "peak_in_flight", "prompt_tokens", ...
+    QString label; // "Arrival rate"
     QString baselineText;
     QString candidateText;
     double baseline = WorkloadProfile::kNan;
     double candidate = WorkloadProfile::kNan;
-    double measure = WorkloadProfile::kNan;     // the compared quantity (relative change, KS D, share gap)
+    double measure = WorkloadProfile::kNan; // the compared quantity (relative change, KS D, share gap)
     double threshold = WorkloadProfile::kNan;
-    bool judged = false;                        // false when a side lacks the figure
+    bool judged = false; // false when a side lacks the figure
     bool differs = false;
-    QString note;                               // the warning when it differs, or why it was not judged
+    QString note; // the warning when it differs, or why it was not judged
 };
 
 // Shares of each class of one dimension on both sides, for the class-mix check.
 struct ClassMixCounts
 {
-    QString dimension;                          // ClassDimension::key
-    QStringList classes;                        // union of both sides' labels
+    QString dimension;   // ClassDimension::key
+    QStringList classes; // union of both sides' labels
     std::vector<qint64> baselineCounts;
     std::vector<qint64> candidateCounts;
 };
@@ -81,11 +81,11 @@ struct WorkloadComparability
     static constexpr double kMixTolerance = 0.05;
 
     std::vector<WorkloadCheck> checks;
-    QStringList oneSided;        // "region = ap-south: candidate only (40 requests)"
+    QStringList oneSided; // "region = ap-south: candidate only (40 requests)"
     bool mixChanged = false;
 
     bool anyDifference() const;
-    QStringList warnings() const;   // one sentence per difference, naming it
+    QStringList warnings() const; // one sentence per difference, naming it
 
     static WorkloadComparability compare(const WorkloadProfile &baseline, const WorkloadProfile &candidate,
                                          const std::vector<ClassMixCounts> &mixes, const QStringList &oneSidedCells);

@@ -20,7 +20,7 @@ struct ExceedanceAnalysis
     ExceedanceSet set;
     SetComparison comparison;
     PhaseAttribution attribution;
-    std::vector<FeatureSamples> samples;   // comparisonFeatures() order
+    std::vector<FeatureSamples> samples; // comparisonFeatures() order
 
     static ExceedanceAnalysis compute(ColumnCache &cache, const RequestSlice &slice, const ExceedanceSpec &spec);
 

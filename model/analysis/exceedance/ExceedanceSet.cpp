@@ -1,7 +1,7 @@
 #include "ExceedanceSet.h"
 
-#include "analysis/stats/Percentile.h"
 #include "analysis/requests/RequestSlice.h"
+#include "analysis/stats/Percentile.h"
 #include "analysis/stats/SortedColumn.h"
 #include "store/RequestTable.h"
 
@@ -18,9 +18,8 @@ void ExceedanceSet::reorder(const RequestTable &table, const SortedColumn &metri
     spec.order = order;
     const auto arrival = [&](qint32 row) { return table.stamp(row, Stamp::ClientSend); };
     if (order == ExceedanceOrder::Arrival) {
-        std::sort(members.begin(), members.end(), [&](qint32 a, qint32 b) {
-            return std::pair(arrival(a), a) < std::pair(arrival(b), b);
-        });
+        std::sort(members.begin(), members.end(),
+                  [&](qint32 a, qint32 b) { return std::pair(arrival(a), a) < std::pair(arrival(b), b); });
         return;
     }
     std::sort(members.begin(), members.end(), [&](qint32 a, qint32 b) {

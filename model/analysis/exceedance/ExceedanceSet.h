@@ -12,8 +12,8 @@ class RequestTable;
 struct SortedColumn;
 
 enum class ExceedanceOrder {
-    MetricDescending,   // slowest first; ties by arrival
-    Arrival,            // by client send time; ties by row
+    MetricDescending, // slowest first; ties by arrival
+    Arrival,          // by client send time; ties by row
 };
 
 // What makes a request "slow": its metric at a boundary is strictly above
@@ -34,12 +34,12 @@ struct ExceedanceSpec
 struct ExceedanceSet
 {
     ExceedanceSpec spec;
-    Boundary boundary = Boundary::Client;   // where the metric is observed
+    Boundary boundary = Boundary::Client; // where the metric is observed
     qint64 sliceRequests = 0;
-    qint64 observedRequests = 0;            // slice requests with the metric defined
+    qint64 observedRequests = 0; // slice requests with the metric defined
     double threshold = std::numeric_limits<double>::quiet_NaN();
-    std::vector<qint32> members;            // in spec.order
-    std::vector<qint32> rest;               // ascending row
+    std::vector<qint32> members; // in spec.order
+    std::vector<qint32> rest;    // ascending row
 
     qsizetype size() const { return qsizetype(members.size()); }
     bool isEmpty() const { return members.empty(); }
@@ -49,7 +49,7 @@ struct ExceedanceSet
     // Puts the members in `order` (client send time, or metric descending).
     void reorder(const RequestTable &table, const SortedColumn &metric, ExceedanceOrder order);
 
-    static QString orderKey(ExceedanceOrder order);   // "metric", "arrival"
+    static QString orderKey(ExceedanceOrder order); // "metric", "arrival"
     static bool orderFromKey(const QString &key, ExceedanceOrder *order);
 };
 

@@ -1,7 +1,7 @@
 #include "FeatureSamples.h"
 
-#include "analysis/stats/ColumnCache.h"
 #include "ExceedanceSet.h"
+#include "analysis/stats/ColumnCache.h"
 #include "store/RequestTable.h"
 
 std::vector<quint8> FeatureSamples::groupsOf(const ExceedanceSet &set, qsizetype rows)

@@ -13,11 +13,11 @@ struct ExceedanceSet;
 struct FeatureSamples
 {
     RequestFeature feature;
-    std::vector<double> set;            // numeric: ascending, NaN left out
+    std::vector<double> set; // numeric: ascending, NaN left out
     std::vector<double> rest;
-    std::vector<qint64> setCounts;      // categorical: by attribute code
+    std::vector<qint64> setCounts; // categorical: by attribute code
     std::vector<qint64> restCounts;
-    qint64 setTotal = 0;                // categorical: set members counted
+    qint64 setTotal = 0; // categorical: set members counted
     qint64 restTotal = 0;
 
     // Per row: 1 for a member of the set, 2 for the rest, 0 for neither.

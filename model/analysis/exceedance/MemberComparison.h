@@ -21,7 +21,7 @@ struct FeatureSamples;
 struct MemberFeatureRow
 {
     RequestFeature feature;
-    QString text;                 // the member's value; empty when absent
+    QString text; // the member's value; empty when absent
     double value = std::numeric_limits<double>::quiet_NaN();
     double restMedian = std::numeric_limits<double>::quiet_NaN();
     double percentileRank = std::numeric_limits<double>::quiet_NaN();
@@ -32,9 +32,9 @@ struct MemberFeatureRow
 struct MemberComparison
 {
     qint32 row = -1;
-    qsizetype position = -1;       // in the set's order
+    qsizetype position = -1; // in the set's order
     QString requestId;
-    std::vector<MemberFeatureRow> rows;   // one per feature, in feature order
+    std::vector<MemberFeatureRow> rows; // one per feature, in feature order
 
     static MemberComparison of(const RequestTable &table, std::span<const FeatureSamples> samples, qint32 row);
     static double percentileRank(std::span<const double> sortedRest, double value);

@@ -60,8 +60,8 @@ std::vector<RequestFeature> comparisonFeatures(const RequestTable &table, Bounda
     for (const Metric metric : {Metric::Ttft, Metric::Itl, Metric::E2e})
         features.push_back(RequestFeature::ofMetric(metric, boundary));
     // Stream figures only where the trace has token times on that side.
-    const auto &tokens = observedBoundary(Metric::GapP95, boundary) == Boundary::Client ? table.clientTokens()
-                                                                                          : table.serverTokens();
+    const auto &tokens
+        = observedBoundary(Metric::GapP95, boundary) == Boundary::Client ? table.clientTokens() : table.serverTokens();
     if (!tokens.isEmpty()) {
         for (const Metric metric : {Metric::GapP95, Metric::MaxStall})
             features.push_back(RequestFeature::ofMetric(metric, boundary));
@@ -86,7 +86,8 @@ std::vector<double> featureValues(const RequestTable &table, const RequestFeatur
         // 0 tokens means the source did not say: not an observation.
         std::vector<double> values(rows);
         for (size_t row = 0; row < rows; ++row) {
-            const qint32 tokens = feature.prompt ? table.promptTokens(qsizetype(row)) : table.outputTokens(qsizetype(row));
+            const qint32 tokens
+                = feature.prompt ? table.promptTokens(qsizetype(row)) : table.outputTokens(qsizetype(row));
             values[row] = tokens > 0 ? double(tokens) : std::numeric_limits<double>::quiet_NaN();
         }
         return values;

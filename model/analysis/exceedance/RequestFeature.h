@@ -14,21 +14,21 @@ class RequestTable;
 struct RequestFeature
 {
     enum class Group {
-        Metric,      // TTFT, ITL, E2E: what defines the slow set, never ranked
-        Phase,       // the seven phases, in ms
-        Shape,       // prompt and output tokens
-        Attribute,   // class attributes of the trace
+        Metric,    // TTFT, ITL, E2E: what defines the slow set, never ranked
+        Phase,     // the seven phases, in ms
+        Shape,     // prompt and output tokens
+        Attribute, // class attributes of the trace
     };
 
     Group group = Group::Attribute;
-    QString key;      // "ttft", "queue", "prompt_tokens", "region"
-    QString label;    // "TTFT", "Queue", "Prompt tokens", "region"
-    QString unit;     // "ms", "ms/token", "tokens", or empty
+    QString key;   // "ttft", "queue", "prompt_tokens", "region"
+    QString label; // "TTFT", "Queue", "Prompt tokens", "region"
+    QString unit;  // "ms", "ms/token", "tokens", or empty
     bool numeric = true;
-    Metric metric = Metric::Ttft;             // Metric and Phase groups
-    Boundary boundary = Boundary::Client;     // Metric group
-    qsizetype attribute = -1;                 // Attribute group: index into the table's attributes
-    bool prompt = true;                       // Shape group: prompt (true) or output tokens
+    Metric metric = Metric::Ttft;         // Metric and Phase groups
+    Boundary boundary = Boundary::Client; // Metric group
+    qsizetype attribute = -1;             // Attribute group: index into the table's attributes
+    bool prompt = true;                   // Shape group: prompt (true) or output tokens
 
     static RequestFeature ofMetric(Metric metric, Boundary boundary);
     static RequestFeature ofTokens(bool prompt);

@@ -1,7 +1,7 @@
 #include "SetComparison.h"
 
-#include "analysis/classes/ClassColumn.h"
 #include "FeatureSamples.h"
+#include "analysis/classes/ClassColumn.h"
 #include "analysis/stats/Percentile.h"
 #include "analysis/stats/TwoSampleDistance.h"
 #include "store/RequestTable.h"
@@ -104,9 +104,8 @@ SetComparison SetComparison::rank(std::vector<FeatureSeparation> separations)
         else if (separation.feature.isRanked())
             comparison.attributes.push_back(std::move(separation));
     }
-    const auto stronger = [](const FeatureSeparation &a, const FeatureSeparation &b) {
-        return a.separation > b.separation;
-    };
+    const auto stronger
+        = [](const FeatureSeparation &a, const FeatureSeparation &b) { return a.separation > b.separation; };
     std::stable_sort(comparison.attributes.begin(), comparison.attributes.end(), stronger);
     std::stable_sort(comparison.phases.begin(), comparison.phases.end(), stronger);
     return comparison;

@@ -14,7 +14,7 @@ struct FeatureSamples;
 // Share of one attribute value in the exceedance set and in the rest.
 struct ValueShare
 {
-    QString value;        // "(none)" for requests without one
+    QString value; // "(none)" for requests without one
     qint64 setCount = 0;
     qint64 restCount = 0;
     double setShare = 0.0;
@@ -26,7 +26,7 @@ struct ValueShare
 // share of each group per bin, ready to plot side by side.
 struct BinnedDistributions
 {
-    std::vector<double> edges;       // bins + 1 ascending edges; the last bin includes its upper edge
+    std::vector<double> edges; // bins + 1 ascending edges; the last bin includes its upper edge
     std::vector<double> setShares;
     std::vector<double> restShares;
 
@@ -46,17 +46,17 @@ struct FeatureSeparation
     RequestFeature feature;
     double separation = 0.0;
 
-    std::vector<ValueShare> shares;      // categorical: by set share, then rest share, descending
+    std::vector<ValueShare> shares; // categorical: by set share, then rest share, descending
     QString separatingValue;
 
-    qint64 setN = 0;                     // numeric: defined values in each group
+    qint64 setN = 0; // numeric: defined values in each group
     qint64 restN = 0;
     double setMedian = std::numeric_limits<double>::quiet_NaN();
     double restMedian = std::numeric_limits<double>::quiet_NaN();
     double ksAt = std::numeric_limits<double>::quiet_NaN();
     BinnedDistributions distributions;
 
-    QString method() const;   // "KS D" or "max share difference"
+    QString method() const; // "KS D" or "max share difference"
     static FeatureSeparation of(const RequestTable &table, const FeatureSamples &samples);
 };
 

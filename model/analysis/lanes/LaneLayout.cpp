@@ -16,7 +16,7 @@ constexpr float kMissing = std::numeric_limits<float>::quiet_NaN();
 struct SortEntry
 {
     qint32 group = 0;
-    double key = 0.0;   // NaN sorts last in either direction
+    double key = 0.0; // NaN sorts last in either direction
     qint64 origin = 0;
     qint32 row = 0;
 };
@@ -149,7 +149,8 @@ LaneLayout LaneLayout::build(const RequestTable &table, const LaneOrder &order, 
     const Grouping grouping = makeGrouping(table, order.groupBy, rows);
 
     // Sort key per row.
-    const AttributeColumn *keyColumn = order.key == LaneOrder::Key::Attribute ? table.attribute(order.attribute) : nullptr;
+    const AttributeColumn *keyColumn
+        = order.key == LaneOrder::Key::Attribute ? table.attribute(order.attribute) : nullptr;
     std::vector<qint32> keyRanks;
     if (keyColumn && !keyColumn->isNumeric())
         keyRanks = codeRanks(*keyColumn);
@@ -207,8 +208,8 @@ LaneLayout LaneLayout::build(const RequestTable &table, const LaneOrder &order, 
         while (end < entries.size() && entries[end].group == entries[i].group)
             ++end;
         if (grouped) {
-            layout.m_groups.push_back({grouping.labels[entries[i].group], qint64(layout.m_slotRows.size()),
-                                       qint64(end - i)});
+            layout.m_groups.push_back(
+                {grouping.labels[entries[i].group], qint64(layout.m_slotRows.size()), qint64(end - i)});
             layout.m_slotRows.push_back(-1);
         }
         for (; i < end; ++i) {

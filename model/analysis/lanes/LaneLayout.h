@@ -14,7 +14,7 @@ class RequestTable;
 // One group of lanes: a header slot followed by its lanes.
 struct LaneGroup
 {
-    QString label;        // the attribute value, or "(none)"
+    QString label; // the attribute value, or "(none)"
     qint64 headerSlot = 0;
     qint64 laneCount = 0;
 };

@@ -13,11 +13,11 @@ struct LaneOrder
     enum class Key { Arrival, Metric, Attribute };
 
     Key key = Key::Arrival;
-    Metric metric = Metric::Ttft;   // used when key == Metric
-    QString attribute;              // used when key == Attribute
+    Metric metric = Metric::Ttft; // used when key == Metric
+    QString attribute;            // used when key == Attribute
     bool descending = false;
     Boundary boundary = Boundary::Client;
-    QString groupBy;                // empty: one ungrouped list
+    QString groupBy; // empty: one ungrouped list
 
     friend bool operator==(const LaneOrder &, const LaneOrder &) = default;
 };

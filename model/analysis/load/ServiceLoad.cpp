@@ -69,7 +69,7 @@ Goodput goodput(const RequestTable &table, const Slo &slo, Boundary boundary, qi
         tokens += table.outputTokens(row);
         const double itl = metricValueMs(table, row, Metric::Itl, boundary);
         const bool ttftOk = ttft <= slo.ttftMs;
-        const bool itlOk = std::isnan(itl) || itl <= slo.itlMs;   // one token: no gap to miss
+        const bool itlOk = std::isnan(itl) || itl <= slo.itlMs; // one token: no gap to miss
         if (ttftOk && itlOk) {
             ++result.good;
             goodTokens += table.outputTokens(row);
@@ -123,7 +123,7 @@ LittlesLawCheck littlesLaw(const RequestTable &table, double observedInFlight, d
         events.emplace_back(stay.begin, +1);
         events.emplace_back(stay.end, -1);
     }
-    std::sort(events.begin(), events.end());   // ends before starts at equal times
+    std::sort(events.begin(), events.end()); // ends before starts at equal times
     qint64 inFlight = 0;
     for (const auto &event : events) {
         inFlight += event.second;
@@ -156,8 +156,8 @@ LittlesLawCheck littlesLaw(const RequestTable &table, double observedInFlight, d
         }
         check.earlyTimeInSystemSeconds = earlyN > 0 ? early / double(earlyN) / 1e9 : 0.0;
         check.lateTimeInSystemSeconds = lateN > 0 ? late / double(lateN) / 1e9 : 0.0;
-        check.steadinessJudged = check.arrivalWindowSeconds >= 2.0 * check.meanTimeInSystemSeconds && earlyN >= 8
-            && lateN >= 8;
+        check.steadinessJudged
+            = check.arrivalWindowSeconds >= 2.0 * check.meanTimeInSystemSeconds && earlyN >= 8 && lateN >= 8;
         check.steady = check.steadinessJudged
             && check.lateTimeInSystemSeconds <= (1.0 + 5.0 * tolerance) * check.earlyTimeInSystemSeconds;
     }
@@ -192,7 +192,7 @@ ConcurrencyTimeline concurrency(const RequestTable &table, int bins)
         events.emplace_back(stay.begin, +1);
         events.emplace_back(stay.end, -1);
     }
-    std::sort(events.begin(), events.end());   // at equal times, ends (−1) first
+    std::sort(events.begin(), events.end()); // at equal times, ends (−1) first
     const auto binOf = [&](qint64 t) { return qMin<qint64>(bins - 1, (t - begin) / timeline.binNs); };
     qint64 inFlight = 0;
     qint64 previous = begin;

@@ -14,8 +14,8 @@ class RowSet;
 // Service-level objectives a request must meet to count as goodput.
 struct Slo
 {
-    double ttftMs = 1200.0;   // at the chosen boundary
-    double itlMs = 80.0;      // the request's mean inter-token latency
+    double ttftMs = 1200.0; // at the chosen boundary
+    double itlMs = 80.0;    // the request's mean inter-token latency
 };
 
 // Goodput beside raw throughput and the rejected load: how much of the work
@@ -24,14 +24,14 @@ struct Goodput
 {
     Slo slo;
     Boundary boundary = Boundary::Client;
-    double windowSeconds = 0.0;     // first client send .. last client token
-    qint64 completed = 0;           // requests with observed TTFT and end
-    qint64 good = 0;                // met both objectives
+    double windowSeconds = 0.0; // first client send .. last client token
+    qint64 completed = 0;       // requests with observed TTFT and end
+    qint64 good = 0;            // met both objectives
     qint64 missedTtftOnly = 0;
     qint64 missedItlOnly = 0;
     qint64 missedBoth = 0;
-    qint64 notJudged = 0;           // TTFT or end not observed
-    qint64 rejected = 0;            // records the loader refused (failed or broken)
+    qint64 notJudged = 0; // TTFT or end not observed
+    qint64 rejected = 0;  // records the loader refused (failed or broken)
     double throughputPerSecond = 0.0;
     double goodputPerSecond = 0.0;
     double outputTokensPerSecond = 0.0;
@@ -60,16 +60,16 @@ struct LittlesLawCheck
     // Steadiness over the arrival window (first .. last client send).
     double arrivalWindowSeconds = 0.0;
     double arrivalRatePerSecond = 0.0;
-    double completionRatePerSecond = 0.0; // completions inside the arrival window
+    double completionRatePerSecond = 0.0;  // completions inside the arrival window
     double earlyTimeInSystemSeconds = 0.0; // mean W of the first quarter of arrivals
     double lateTimeInSystemSeconds = 0.0;  // mean W of the last quarter
-    bool steadinessJudged = false;        // arrivals span at least 2W, 8+ requests per quarter
+    bool steadinessJudged = false;         // arrivals span at least 2W, 8+ requests per quarter
     // Steady when the late quarter's W is at most 1 + 5 × tolerance (1.5×) the early one's.
     bool steady = false;
 
     // Against an observed concurrency (NaN when none was given).
     double observedInFlight = std::nan("");
-    double relativeGap = 0.0;             // (observed − λW) / λW
+    double relativeGap = 0.0; // (observed − λW) / λW
     bool consistent = true;
     double tolerance = 0.10;
 };
@@ -79,9 +79,9 @@ struct ConcurrencyTimeline
 {
     qint64 startNs = 0;
     qint64 binNs = 0;
-    std::vector<qint64> arrivals;       // per bin
-    std::vector<double> meanInFlight;   // time-averaged per bin
-    std::vector<qint64> maxInFlight;    // peak per bin
+    std::vector<qint64> arrivals;     // per bin
+    std::vector<double> meanInFlight; // time-averaged per bin
+    std::vector<qint64> maxInFlight;  // peak per bin
 };
 
 namespace ServiceLoad {
@@ -91,8 +91,8 @@ namespace ServiceLoad {
 Goodput goodput(const RequestTable &table, const Slo &slo, Boundary boundary, qint64 rejectedRecords,
                 const RequestSlice *rows = nullptr);
 // `scope` (all rows when null) limits the check to a slice of the requests.
-LittlesLawCheck littlesLaw(const RequestTable &table, double observedInFlight = std::nan(""),
-                           double tolerance = 0.10, const RowSet *scope = nullptr);
+LittlesLawCheck littlesLaw(const RequestTable &table, double observedInFlight = std::nan(""), double tolerance = 0.10,
+                           const RowSet *scope = nullptr);
 ConcurrencyTimeline concurrency(const RequestTable &table, int bins);
 
 } // namespace ServiceLoad

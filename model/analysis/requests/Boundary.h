@@ -9,9 +9,9 @@
 // Where the observer stands when TTFT is measured. Each boundary names the
 // stamp TTFT starts from and the stamp of the first token it sees.
 enum class Boundary : int {
-    Client,   // client send -> first token at the client (default; what users feel)
-    Server,   // queue enter -> first token leaves the server
-    Engine,   // prefill start -> first token leaves the server
+    Client, // client send -> first token at the client (default; what users feel)
+    Server, // queue enter -> first token leaves the server
+    Engine, // prefill start -> first token leaves the server
 };
 
 inline constexpr Stamp boundaryStart(Boundary boundary)
@@ -35,8 +35,8 @@ inline constexpr Stamp boundaryFirstToken(Boundary boundary)
 // The phases that lie inside the boundary's TTFT window, in order.
 inline std::span<const Phase> ttftPhases(Boundary boundary)
 {
-    static constexpr Phase client[] = {Phase::NetworkIn, Phase::Gateway,     Phase::Queue,
-                                       Phase::Prefill,   Phase::FirstDecode, Phase::NetworkToFirst};
+    static constexpr Phase client[]
+        = {Phase::NetworkIn, Phase::Gateway, Phase::Queue, Phase::Prefill, Phase::FirstDecode, Phase::NetworkToFirst};
     static constexpr Phase server[] = {Phase::Queue, Phase::Prefill, Phase::FirstDecode};
     static constexpr Phase engine[] = {Phase::Prefill, Phase::FirstDecode};
     switch (boundary) {

@@ -22,16 +22,22 @@ inline constexpr Metric phaseMetric(Phase phase)
 {
     return static_cast<Metric>(static_cast<int>(Metric::FirstPhase) + static_cast<int>(phase));
 }
-inline constexpr bool isPhaseMetric(Metric metric) { return metric >= Metric::FirstPhase && metric < Metric::GapP95; }
-inline constexpr bool isStreamMetric(Metric metric) { return metric == Metric::GapP95 || metric == Metric::MaxStall; }
+inline constexpr bool isPhaseMetric(Metric metric)
+{
+    return metric >= Metric::FirstPhase && metric < Metric::GapP95;
+}
+inline constexpr bool isStreamMetric(Metric metric)
+{
+    return metric == Metric::GapP95 || metric == Metric::MaxStall;
+}
 inline constexpr Phase metricPhase(Metric metric)
 {
     return static_cast<Phase>(static_cast<int>(metric) - static_cast<int>(Metric::FirstPhase));
 }
 
-QString metricKey(Metric metric);     // "ttft", "itl", "e2e", "queue", ...
-QString metricLabel(Metric metric);   // "TTFT", "ITL", "E2E", "Queue", ...
-QString metricUnit(Metric metric);    // "ms" or "ms/token"
+QString metricKey(Metric metric);   // "ttft", "itl", "e2e", "queue", ...
+QString metricLabel(Metric metric); // "TTFT", "ITL", "E2E", "Queue", ...
+QString metricUnit(Metric metric);  // "ms" or "ms/token"
 bool metricFromKey(const QString &key, Metric *metric);
 std::vector<Metric> allMetrics();
 

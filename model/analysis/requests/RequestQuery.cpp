@@ -22,16 +22,14 @@ bool containsCaseInsensitive(std::string_view haystack, std::string_view needle)
 {
     if (needle.empty())
         return true;
-    const auto it = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(), [](char a, char b) {
-        return (a >= 'A' && a <= 'Z' ? char(a + 32) : a) == b;
-    });
+    const auto it = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
+                                [](char a, char b) { return (a >= 'A' && a <= 'Z' ? char(a + 32) : a) == b; });
     return it != haystack.end();
 }
 
 // Sorts `items` (key, row) with `less` on up to two threads: each half is
 // sorted on its own thread, then merged.
-template<typename Item, typename Less>
-void parallelSort(std::vector<Item> &items, int threads, Less less)
+template<typename Item, typename Less> void parallelSort(std::vector<Item> &items, int threads, Less less)
 {
     if (threads < 2 || items.size() < 65536) {
         std::sort(items.begin(), items.end(), less);
@@ -174,9 +172,8 @@ std::vector<qint32> sort(const RequestTable &table, const RowSet &rows, const Re
     // Every other column sorts by a number: categorical values by the rank
     // of their text, so "tier 2" < "tier 10".
     std::vector<double> codeRank;
-    const AttributeColumn *attribute = column.kind == RequestColumn::Kind::Attribute
-        ? &table.attributes()[size_t(column.attribute)]
-        : nullptr;
+    const AttributeColumn *attribute
+        = column.kind == RequestColumn::Kind::Attribute ? &table.attributes()[size_t(column.attribute)] : nullptr;
     if (attribute && !attribute->isNumeric()) {
         std::vector<qint32> codes(size_t(attribute->valueCount()));
         std::iota(codes.begin(), codes.end(), 0);

@@ -17,7 +17,7 @@ struct RequestColumn
     enum class Kind { Id, Attribute, PromptTokens, OutputTokens, Metric };
 
     Kind kind = Kind::Id;
-    qsizetype attribute = -1;   // index into RequestTable::attributes()
+    qsizetype attribute = -1; // index into RequestTable::attributes()
     Metric metric = Metric::Ttft;
 
     friend bool operator==(const RequestColumn &, const RequestColumn &) = default;
@@ -29,21 +29,21 @@ struct RequestColumn
 struct RequestQuery
 {
     QString text;
-    QString attribute;   // empty: no attribute condition
-    QString value;       // the attribute's value as text ("(none)" = absent)
+    QString attribute; // empty: no attribute condition
+    QString value;     // the attribute's value as text ("(none)" = absent)
     RequestColumn sortColumn;
     bool descending = false;
-    bool sorted = false;   // false: natural (file) order
+    bool sorted = false; // false: natural (file) order
     Boundary boundary = Boundary::Client;
 
     bool filters() const { return !text.isEmpty() || !attribute.isEmpty(); }
-    QString filterLabel() const;   // "text ~ "eu" and region = eu-west"
+    QString filterLabel() const; // "text ~ "eu" and region = eu-west"
 };
 
 struct RequestQueryResult
 {
-    RowSet matching;               // rows passing the filter (every row when none)
-    std::vector<qint32> ordered;   // the same rows in display order
+    RowSet matching;             // rows passing the filter (every row when none)
+    std::vector<qint32> ordered; // the same rows in display order
     bool filtered = false;
 };
 

@@ -17,8 +17,8 @@ public:
     static RequestSlice fromMask(std::vector<quint8> mask);
     static RequestSlice fromRows(qsizetype rows, std::span<const qint32> members);
 
-    qsizetype rowCount() const { return qsizetype(m_mask.size()); }   // rows of the table
-    qsizetype size() const { return m_size; }                         // rows in the slice
+    qsizetype rowCount() const { return qsizetype(m_mask.size()); } // rows of the table
+    qsizetype size() const { return m_size; }                       // rows in the slice
     bool isAll() const { return m_size == rowCount(); }
     bool contains(qsizetype row) const { return m_mask[size_t(row)] != 0; }
     const std::vector<quint8> &mask() const { return m_mask; }

@@ -2,9 +2,14 @@
 
 #include "store/TraceStore.h"
 
-ColumnCache::ColumnCache(std::shared_ptr<const TraceStore> store) : m_store(std::move(store)) {}
+ColumnCache::ColumnCache(std::shared_ptr<const TraceStore> store)
+    : m_store(std::move(store))
+{ }
 
-const RequestTable &ColumnCache::table() const { return m_store->requests; }
+const RequestTable &ColumnCache::table() const
+{
+    return m_store->requests;
+}
 
 std::shared_ptr<const SortedColumn> ColumnCache::column(const RequestFeature &feature)
 {

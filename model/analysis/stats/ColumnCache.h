@@ -1,8 +1,8 @@
 #pragma once
 
-#include "analysis/requests/Metric.h"
-#include "analysis/exceedance/RequestFeature.h"
 #include "SortedColumn.h"
+#include "analysis/exceedance/RequestFeature.h"
+#include "analysis/requests/Metric.h"
 
 #include <QHash>
 #include <QString>

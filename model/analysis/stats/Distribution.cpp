@@ -45,8 +45,8 @@ Distribution describe(std::span<const double> valuesMs, Metric metric, Boundary 
     const size_t n = sorted.size();
     const size_t stride = std::max<size_t>(1, n / size_t(std::max(2, options.maxCdfPoints)));
     for (size_t i = 0; i < n;) {
-        const size_t last = size_t(std::upper_bound(sorted.begin() + qsizetype(i), sorted.end(), sorted[i])
-                                   - sorted.begin()) - 1;
+        const size_t last
+            = size_t(std::upper_bound(sorted.begin() + qsizetype(i), sorted.end(), sorted[i]) - sorted.begin()) - 1;
         distribution.cdf.push_back({sorted[i], double(last + 1) / double(n)});
         i = std::max(last + 1, i + stride);
     }

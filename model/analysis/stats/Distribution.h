@@ -1,7 +1,7 @@
 #pragma once
 
-#include "analysis/requests/Boundary.h"
 #include "Histogram.h"
+#include "analysis/requests/Boundary.h"
 #include "analysis/requests/Metric.h"
 #include "store/RowSet.h"
 
@@ -23,7 +23,7 @@ struct CdfPoint
 struct Distribution
 {
     Metric metric = Metric::Ttft;
-    Boundary boundary = Boundary::Client;   // as observed for this metric
+    Boundary boundary = Boundary::Client; // as observed for this metric
     qint64 n = 0;
     double min = 0.0;
     double max = 0.0;
@@ -37,9 +37,9 @@ struct Distribution
 
 struct DistributionOptions
 {
-    int bins = 0;              // 0: automatic
-    bool logScale = false;     // log-spaced bins (positive values only)
-    int maxCdfPoints = 1024;   // the CDF is thinned to about this many steps
+    int bins = 0;            // 0: automatic
+    bool logScale = false;   // log-spaced bins (positive values only)
+    int maxCdfPoints = 1024; // the CDF is thinned to about this many steps
 };
 
 namespace DistributionAnalysis {

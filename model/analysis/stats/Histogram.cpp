@@ -47,8 +47,8 @@ Histogram ofSorted(std::span<const double> sorted, int bins, bool logScale)
     histogram.counts.resize(size_t(bins));
     auto previous = values.begin();
     for (int i = 0; i < bins; ++i) {
-        const auto next = i + 1 == bins ? values.end()
-                                        : std::lower_bound(previous, values.end(), histogram.edges[size_t(i) + 1]);
+        const auto next
+            = i + 1 == bins ? values.end() : std::lower_bound(previous, values.end(), histogram.edges[size_t(i) + 1]);
         histogram.counts[size_t(i)] = next - previous;
         previous = next;
     }

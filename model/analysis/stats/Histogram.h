@@ -10,7 +10,7 @@
 // positive values are binned and the rest counted as `outOfRange`).
 struct Histogram
 {
-    std::vector<double> edges;    // bins + 1 ascending edges
+    std::vector<double> edges; // bins + 1 ascending edges
     std::vector<qint64> counts;
     qint64 outOfRange = 0;
 

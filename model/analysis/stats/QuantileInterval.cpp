@@ -75,8 +75,8 @@ private:
     qint64 m_mode = 0;
     qint64 m_low = 0;
     qint64 m_high = 0;
-    std::vector<double> m_below;   // P(B <= k) for k in [m_low, m_mode]
-    std::vector<double> m_above;   // P(B >= k) for k in [m_mode, m_high]
+    std::vector<double> m_below; // P(B <= k) for k in [m_low, m_mode]
+    std::vector<double> m_above; // P(B >= k) for k in [m_mode, m_high]
 };
 
 } // namespace

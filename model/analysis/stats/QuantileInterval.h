@@ -22,9 +22,9 @@ struct QuantileInterval
     qint64 n = 0;
     double confidence = 0.95;
     bool formed = false;
-    qint64 lowerRank = 0;   // 1-based; 0 when not formed
-    qint64 upperRank = 0;   // 1-based; 0 when not formed
-    double coverage = 0.0;  // exact P(l <= B < u)
+    qint64 lowerRank = 0;  // 1-based; 0 when not formed
+    qint64 upperRank = 0;  // 1-based; 0 when not formed
+    double coverage = 0.0; // exact P(l <= B < u)
 
     static QuantileInterval forSample(qint64 n, double q, double confidence = 0.95);
 

@@ -10,16 +10,15 @@
 // set read its values already in order, in one pass and without sorting.
 struct SortedColumn
 {
-    std::vector<double> values;      // by request row
-    std::vector<qint32> ascending;   // rows with a defined value, ascending; ties by row
+    std::vector<double> values;    // by request row
+    std::vector<qint32> ascending; // rows with a defined value, ascending; ties by row
 
     static SortedColumn build(std::vector<double> values);
 
     qsizetype definedCount() const { return qsizetype(ascending.size()); }
 
     // Values of the rows for which keep(row) holds, ascending.
-    template<typename Keep>
-    std::vector<double> sortedWhere(Keep keep) const
+    template<typename Keep> std::vector<double> sortedWhere(Keep keep) const
     {
         std::vector<double> sorted;
         for (const qint32 row : ascending) {

@@ -29,7 +29,7 @@ inline quint64 orderedKey(double value, bool descending)
     if (std::isnan(value))
         return ~quint64(0);
     if (value == 0.0)
-        value = 0.0;   // -0 and +0 tie, as they compare equal
+        value = 0.0; // -0 and +0 tie, as they compare equal
     quint64 bits = std::bit_cast<quint64>(value);
     // Negative numbers: larger magnitude first; positive above every negative.
     bits = (bits & (quint64(1) << 63)) ? ~bits : bits | (quint64(1) << 63);
@@ -57,7 +57,7 @@ inline bool sort(std::vector<KeyedRow> &items, const std::atomic<bool> *cancelle
         auto &count = counts[size_t(b)];
         const quint64 firstByte = (items.front().key >> (8 * b)) & 0xFF;
         if (count[size_t(firstByte)] == n)
-            continue;   // every key has this byte: nothing to reorder
+            continue; // every key has this byte: nothing to reorder
         if (cancelled && cancelled->load(std::memory_order_relaxed))
             return false;
         size_t offset = 0;

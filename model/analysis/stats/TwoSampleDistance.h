@@ -9,7 +9,7 @@
 struct KolmogorovSmirnov
 {
     double d = 0.0;
-    double at = std::numeric_limits<double>::quiet_NaN();   // an x where D is reached
+    double at = std::numeric_limits<double>::quiet_NaN(); // an x where D is reached
 
     // Both samples ascending and free of NaN; D is 0 when either is empty.
     static KolmogorovSmirnov of(std::span<const double> a, std::span<const double> b);

@@ -27,7 +27,7 @@ void radixSort(std::vector<quint64> &keys)
     for (int b = 0; b < 8; ++b) {
         auto &count = counts[size_t(b)];
         if (count[size_t((keys.front() >> (8 * b)) & 0xFF)] == n)
-            continue;   // every key has this byte
+            continue; // every key has this byte
         size_t offset = 0;
         for (size_t &c : count) {
             const size_t here = c;

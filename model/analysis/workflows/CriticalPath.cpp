@@ -37,8 +37,8 @@ std::vector<PathSection> traceCriticalPath(const ScheduleGraph &graph, const std
     return walkBack(graph, times, finish, times[size_t(finish)]);
 }
 
-std::vector<PathSection> traceCriticalPathTo(const ScheduleGraph &graph, const std::vector<qint64> &times,
-                                             qint32 node, qint64 instant)
+std::vector<PathSection> traceCriticalPathTo(const ScheduleGraph &graph, const std::vector<qint64> &times, qint32 node,
+                                             qint64 instant)
 {
     return walkBack(graph, times, node, instant);
 }

@@ -33,8 +33,8 @@ std::vector<PathSection> traceCriticalPath(const ScheduleGraph &graph, const std
 // instant inside the delay of event `node` (between the time of its binding
 // predecessor and its own): the path to a first token. The sections add up
 // to `instant` minus the time of the schedule's source.
-std::vector<PathSection> traceCriticalPathTo(const ScheduleGraph &graph, const std::vector<qint64> &times,
-                                             qint32 node, qint64 instant);
+std::vector<PathSection> traceCriticalPathTo(const ScheduleGraph &graph, const std::vector<qint64> &times, qint32 node,
+                                             qint64 instant);
 
 // 1 for every span with a section on `path`.
 std::vector<quint8> spansOnPath(const std::vector<PathSection> &path, qint32 spanCount);

@@ -22,12 +22,11 @@ std::vector<GanttRow> build(const SpanGraph &graph, const SpanTree &tree, const 
         }
     }
     const auto visible = [&](qint32 span) { return !keep || shown[size_t(span)] != 0; };
-    const auto byStart = [&graph](qint32 a, qint32 b) {
-        return std::pair(graph.start(a), a) < std::pair(graph.start(b), b);
-    };
+    const auto byStart
+        = [&graph](qint32 a, qint32 b) { return std::pair(graph.start(a), a) < std::pair(graph.start(b), b); };
 
     std::vector<GanttRow> rows;
-    std::vector<std::pair<qint32, qint32>> stack;   // (span, depth)
+    std::vector<std::pair<qint32, qint32>> stack; // (span, depth)
     std::vector<qint32> scratch;
     const auto pushChildren = [&](std::span<const qint32> children, qint32 depth) {
         scratch.clear();

@@ -11,7 +11,10 @@ namespace {
 
 using Ns = PathGroup::Ns;
 
-double meanMs(Ns sum, qint64 n) { return n > 0 ? double(sum) / double(n) / 1e6 : 0.0; }
+double meanMs(Ns sum, qint64 n)
+{
+    return n > 0 ? double(sum) / double(n) / 1e6 : 0.0;
+}
 
 qint64 saturate(Ns value)
 {
@@ -37,8 +40,8 @@ double medianMs(std::vector<qint64> values)
 qint64 rowTotal(const RequestTable &table, qint32 row, WorkflowPaths::Target target)
 {
     const qint64 send = table.stamp(row, Stamp::ClientSend);
-    const qint64 end = table.stamp(row, target == WorkflowPaths::Target::End ? Stamp::LastTokenClient
-                                                                             : Stamp::FirstTokenClient);
+    const qint64 end
+        = table.stamp(row, target == WorkflowPaths::Target::End ? Stamp::LastTokenClient : Stamp::FirstTokenClient);
     return send == kNoTime || end == kNoTime ? -1 : end - send;
 }
 
@@ -52,12 +55,12 @@ PathGroup PathGroup::gather(const TraceStore &store, const WorkflowPaths &paths,
     const quint32 keyCount = keys.keyCount();
     std::vector<Ns> sums(keyCount, 0);
     std::vector<qint64> onPath(keyCount, 0);
-    std::vector<qint32> seenIn(keyCount, -1);          // last workflow counted on the path, per key
+    std::vector<qint32> seenIn(keyCount, -1); // last workflow counted on the path, per key
     std::vector<qint32> baseOnPathIn(keys.baseCount(), -1);
     std::vector<qint32> basePresentIn(keys.baseCount(), -1);
     std::vector<qint64> baseLeastSlack(keys.baseCount(), WorkflowPaths::kUnbounded);
     std::vector<quint32> presentBases;
-    std::vector<std::pair<quint32, qint64>> offPath;   // (base key, least slack)
+    std::vector<std::pair<quint32, qint64>> offPath; // (base key, least slack)
     for (const qint32 row : rows) {
         const qint32 w = paths.workflowOfRow(row);
         const qint64 pathTotal = w >= 0 ? paths.total(target, w) : -1;
@@ -237,10 +240,9 @@ PathAttribution PathAttribution::compare(const PathGroup &set, const PathGroup &
         result.keys.push_back(std::move(c));
     }
     result.exact = setParts == set.pathNs + set.overrunNs && restParts == rest.pathNs + rest.overrunNs;
-    std::stable_sort(result.keys.begin(), result.keys.end(),
-                     [](const PathKeyContribution &a, const PathKeyContribution &b) {
-                         return a.differenceMs > b.differenceMs;
-                     });
+    std::stable_sort(
+        result.keys.begin(), result.keys.end(),
+        [](const PathKeyContribution &a, const PathKeyContribution &b) { return a.differenceMs > b.differenceMs; });
 
     // A suspect explains an excess: a set (or candidate) that is faster on
     // average has none, however one key moved.

@@ -22,21 +22,21 @@ struct PathGroup
     struct Entry
     {
         QString key;
-        bool gap = false;       // a span's own time around its children
-        bool overrun = false;   // a span's time past its parent's end (beyond the path)
-        bool idle = false;      // no span open (between root spans)
+        bool gap = false;     // a span's own time around its children
+        bool overrun = false; // a span's time past its parent's end (beyond the path)
+        bool idle = false;    // no span open (between root spans)
         SpanCategory category = SpanCategory::Other;
-        Ns sumNs = 0;                       // critical time, over the group
-        qint64 onPath = 0;                  // workflows where it is on the path
-        std::vector<qint64> offPathSlack;   // per workflow where present and off the path: least slack
+        Ns sumNs = 0;                     // critical time, over the group
+        qint64 onPath = 0;                // workflows where it is on the path
+        std::vector<qint64> offPathSlack; // per workflow where present and off the path: least slack
     };
 
     WorkflowPaths::Target target = WorkflowPaths::Target::End;
-    qint64 n = 0;              // workflows with the total and a path
-    qint64 skipped = 0;        // rows that are no workflow, could not be scheduled or lack the total
-    Ns totalNs = 0;            // the totals the set was defined on (request rows)
-    Ns pathNs = 0;             // the paths' lengths
-    Ns overrunNs = 0;          // spans past their parent's end; the rest of totalNs - pathNs is outside
+    qint64 n = 0;       // workflows with the total and a path
+    qint64 skipped = 0; // rows that are no workflow, could not be scheduled or lack the total
+    Ns totalNs = 0;     // the totals the set was defined on (request rows)
+    Ns pathNs = 0;      // the paths' lengths
+    Ns overrunNs = 0;   // spans past their parent's end; the rest of totalNs - pathNs is outside
     std::vector<Entry> entries;
 
     // `rows` are request rows (an exceedance set, its rest, a class cell).
@@ -52,20 +52,20 @@ struct PathKeyContribution
     bool overrun = false;
     bool idle = false;
     SpanCategory category = SpanCategory::Other;
-    qint64 setSumNs = 0;   // saturates at qint64's range (beyond 290 years of path time)
+    qint64 setSumNs = 0; // saturates at qint64's range (beyond 290 years of path time)
     qint64 restSumNs = 0;
-    double setMeanMs = 0.0;    // mean over every workflow of the group (0 where absent)
+    double setMeanMs = 0.0; // mean over every workflow of the group (0 where absent)
     double restMeanMs = 0.0;
     double differenceMs = 0.0;
-    qint64 setOnPath = 0;      // workflows where the key is on the path
+    qint64 setOnPath = 0; // workflows where the key is on the path
     qint64 restOnPath = 0;
     double setShareOnPath = 0.0;
     double restShareOnPath = 0.0;
-    double setMeanOnPathMs = std::numeric_limits<double>::quiet_NaN();   // over those workflows
+    double setMeanOnPathMs = std::numeric_limits<double>::quiet_NaN(); // over those workflows
     double restMeanOnPathMs = std::numeric_limits<double>::quiet_NaN();
-    qint64 setOffPath = 0;     // workflows where its spans are present but off the path
+    qint64 setOffPath = 0; // workflows where its spans are present but off the path
     qint64 restOffPath = 0;
-    double setSlackMedianMs = std::numeric_limits<double>::quiet_NaN();   // median least slack there
+    double setSlackMedianMs = std::numeric_limits<double>::quiet_NaN(); // median least slack there
     double restSlackMedianMs = std::numeric_limits<double>::quiet_NaN();
 };
 
@@ -92,13 +92,13 @@ struct PathAttribution
     double setMeanMs = std::numeric_limits<double>::quiet_NaN();
     double restMeanMs = std::numeric_limits<double>::quiet_NaN();
     double differenceMs = std::numeric_limits<double>::quiet_NaN();
-    std::vector<PathKeyContribution> keys;   // largest difference first
+    std::vector<PathKeyContribution> keys; // largest difference first
     double outsideSetMeanMs = 0.0;
     double outsideRestMeanMs = 0.0;
     double outsideDifferenceMs = 0.0;
-    bool exact = false;   // parts add up to the totals in integer ns, in both groups
+    bool exact = false; // parts add up to the totals in integer ns, in both groups
 
-    std::optional<size_t> suspect;   // index into keys: the largest positive share
+    std::optional<size_t> suspect; // index into keys: the largest positive share
     bool outsideCarriesMost = false;
     QString nextTest;
 
@@ -117,5 +117,5 @@ struct PathAttribution
     static PathAttribution compute(const TraceStore &store, const WorkflowPaths &paths, const SpanKeys &keys,
                                    std::span<const qint32> setRows, std::span<const qint32> restRows,
                                    WorkflowPaths::Target target);
-    static QString targetLabel(WorkflowPaths::Target target);   // "E2E", "TTFT"
+    static QString targetLabel(WorkflowPaths::Target target); // "E2E", "TTFT"
 };

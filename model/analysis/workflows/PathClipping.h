@@ -24,8 +24,7 @@ struct ClippedSpans
 
     size_t memoryBytes() const
     {
-        return (start.capacity() + end.capacity()) * sizeof(qint64) + gatesParent.capacity()
-            + onPathTree.capacity();
+        return (start.capacity() + end.capacity()) * sizeof(qint64) + gatesParent.capacity() + onPathTree.capacity();
     }
 };
 

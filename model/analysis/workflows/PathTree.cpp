@@ -13,7 +13,7 @@ struct Building
     quint32 key = 0;
     qint64 selfNs[2] = {0, 0};
     qint64 onPath[2] = {0, 0};
-    qint32 seenIn[2] = {-1, -1};   // last workflow counted, per group
+    qint32 seenIn[2] = {-1, -1}; // last workflow counted, per group
 };
 
 } // namespace
@@ -34,7 +34,7 @@ PathTree PathTree::build(const TraceStore &store, const WorkflowPaths &paths, co
     tree.m_target = target;
     tree.m_keyKind = keys.kind();
     std::vector<Building> building;
-    std::unordered_map<quint64, qint32> nodeOf;   // (parent node + 1) << 32 | key
+    std::unordered_map<quint64, qint32> nodeOf; // (parent node + 1) << 32 | key
     const auto intern = [&](qint32 parent, quint32 key) {
         const quint64 id = (quint64(quint32(parent + 1)) << 32) | key;
         const auto [it, inserted] = nodeOf.try_emplace(id, qint32(building.size()));
@@ -43,7 +43,7 @@ PathTree PathTree::build(const TraceStore &store, const WorkflowPaths &paths, co
         return it->second;
     };
     const SpanTable &spans = store.spans;
-    std::vector<qint32> nodeOfSpan;   // per span of the current workflow, -1 until known
+    std::vector<qint32> nodeOfSpan; // per span of the current workflow, -1 until known
     std::vector<qint32> chain;
     const auto add = [&](std::span<const qint32> rows, int group, qint64 *n) {
         for (const qint32 row : rows) {
@@ -96,7 +96,7 @@ PathTree PathTree::build(const TraceStore &store, const WorkflowPaths &paths, co
     }
     const auto mean = [](qint64 ns, qint64 n) { return n > 0 ? double(ns) / double(n) / 1e6 : 0.0; };
     // Children lists, ordered by the larger of the two means.
-    std::vector<std::vector<qint32>> children(count + 1);   // [count] holds the roots
+    std::vector<std::vector<qint32>> children(count + 1); // [count] holds the roots
     for (size_t i = 0; i < count; ++i)
         children[building[i].parent < 0 ? count : size_t(building[i].parent)].push_back(qint32(i));
     const auto weight = [&](qint32 i) {
@@ -105,7 +105,7 @@ PathTree PathTree::build(const TraceStore &store, const WorkflowPaths &paths, co
     for (auto &list : children)
         std::stable_sort(list.begin(), list.end(), [&](qint32 a, qint32 b) { return weight(a) > weight(b); });
     // Depth-first, without recursion.
-    std::vector<std::pair<qint32, qint32>> stack;   // (building index, parent in the output)
+    std::vector<std::pair<qint32, qint32>> stack; // (building index, parent in the output)
     for (auto it = children[count].rbegin(); it != children[count].rend(); ++it)
         stack.emplace_back(*it, -1);
     while (!stack.empty()) {

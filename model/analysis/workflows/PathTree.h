@@ -22,15 +22,15 @@ struct PathTreeNode
 {
     qint32 parent = -1;
     qint32 depth = 0;
-    QString key;                 // the node's own key (last of its path)
+    QString key; // the node's own key (last of its path)
     SpanCategory category = SpanCategory::Other;
-    qint64 setSelfNs = 0;        // summed over the group
+    qint64 setSelfNs = 0; // summed over the group
     qint64 restSelfNs = 0;
     qint64 setTotalNs = 0;
     qint64 restTotalNs = 0;
-    qint64 setOnPath = 0;        // workflows with time on the path in this subtree
+    qint64 setOnPath = 0; // workflows with time on the path in this subtree
     qint64 restOnPath = 0;
-    double setMeanMs = 0.0;      // total / group size
+    double setMeanMs = 0.0; // total / group size
     double restMeanMs = 0.0;
     double setSelfMeanMs = 0.0;
     double restSelfMeanMs = 0.0;

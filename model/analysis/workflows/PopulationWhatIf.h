@@ -13,14 +13,14 @@
 struct PopulationWhatIfResult
 {
     double q = 0.95;
-    qint64 workflows = 0;     // re-scheduled (changed or not)
-    qint64 changed = 0;       // where at least one edit applied
-    qint64 failed = 0;        // could not be scheduled (errors below)
+    qint64 workflows = 0; // re-scheduled (changed or not)
+    qint64 changed = 0;   // where at least one edit applied
+    qint64 failed = 0;    // could not be scheduled (errors below)
     double e2eBeforeMs = 0.0;
     double e2eAfterMs = 0.0;
-    double ttftBeforeMs = 0.0;   // NaN when no workflow has a first token
+    double ttftBeforeMs = 0.0; // NaN when no workflow has a first token
     double ttftAfterMs = 0.0;
-    QStringList errors;          // the first few, with their workflow
+    QStringList errors; // the first few, with their workflow
 
     double e2eSavingMs() const { return e2eBeforeMs - e2eAfterMs; }
     double ttftSavingMs() const { return ttftBeforeMs - ttftAfterMs; }
@@ -29,7 +29,9 @@ struct PopulationWhatIfResult
 class PopulationWhatIf
 {
 public:
-    explicit PopulationWhatIf(std::vector<WhatIfEdit> edits) : m_edits(std::move(edits)) {}
+    explicit PopulationWhatIf(std::vector<WhatIfEdit> edits)
+        : m_edits(std::move(edits))
+    { }
 
     // Re-schedules one workflow and keeps its before/after figures.
     const WhatIfOutcome &add(const WorkflowSchedule &schedule);

@@ -67,7 +67,8 @@ void ScheduleGraph::propagateLatest(std::vector<qint64> &latest, const std::vect
 
 size_t ScheduleGraph::memoryBytes() const
 {
-    return (m_predBegin.capacity() + m_preds.capacity() + m_joinPreds.capacity() + m_owner.capacity() + m_order.capacity())
+    return (m_predBegin.capacity() + m_preds.capacity() + m_joinPreds.capacity() + m_owner.capacity()
+            + m_order.capacity())
         * sizeof(qint32)
         + (m_delay.capacity() + m_baselineTimes.capacity()) * sizeof(qint64);
 }

@@ -34,9 +34,8 @@ public:
     // before its predecessor ends) or join a span to its own ancestor are
     // left out with a notice; hypothetical ones (a what-if) are not checked
     // against the times and do not define gaps. A dependency cycle is an error.
-    static std::optional<ScheduleGraph> build(const SpanGraph &graph, const SpanTree &tree,
-                                              const ClippedSpans &clipped, QString *error,
-                                              QStringList *notices);
+    static std::optional<ScheduleGraph> build(const SpanGraph &graph, const SpanTree &tree, const ClippedSpans &clipped,
+                                              QString *error, QStringList *notices);
 
     qint32 spanCount() const { return m_spanCount; }
     qint32 virtualRoot() const { return m_spanCount; }

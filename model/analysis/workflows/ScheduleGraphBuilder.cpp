@@ -16,9 +16,11 @@ class ScheduleGraphBuilder
 {
 public:
     ScheduleGraphBuilder(const SpanGraph &graph, const SpanTree &tree, const ClippedSpans &clipped)
-        : m_graph(graph), m_tree(tree), m_clipped(clipped), m_n(graph.spanCount())
-    {
-    }
+        : m_graph(graph)
+        , m_tree(tree)
+        , m_clipped(clipped)
+        , m_n(graph.spanCount())
+    { }
 
     std::optional<ScheduleGraph> build(QString *error, QStringList *notices);
 
@@ -30,10 +32,7 @@ private:
     qint32 endNode(qint32 span) const { return m_n + 1 + span; }
     qint32 parentSlot(qint32 span) const { return m_tree.parent(span) < 0 ? m_n : m_tree.parent(span); }
     // A child that does not gate its parent and starts before it floats.
-    bool floats(qint32 span) const
-    {
-        return !gates(span) && clippedStart(span) < clippedStart(parentSlot(span));
-    }
+    bool floats(qint32 span) const { return !gates(span) && clippedStart(span) < clippedStart(parentSlot(span)); }
 
     void checkDependencies(QStringList *notices);
     void layOutLists();
@@ -47,12 +46,12 @@ private:
     qint64 m_rootStart = 0;
     qint64 m_rootEnd = 0;
     ScheduleGraph m_out;
-    std::vector<std::pair<qint32, qint32>> m_dependencies;   // usable (from, to)
-    std::vector<qint32> m_dependencyCount;                   // per span
-    std::vector<qint64> m_latestDependencyEnd;               // per span, over recorded dependencies
-    std::vector<quint8> m_hasRecordedDependency;             // per span
-    std::vector<qint32> m_gating;                            // scratch, per parent
-    std::vector<qint32> m_byEnd;                             // scratch, per parent
+    std::vector<std::pair<qint32, qint32>> m_dependencies; // usable (from, to)
+    std::vector<qint32> m_dependencyCount;                 // per span
+    std::vector<qint64> m_latestDependencyEnd;             // per span, over recorded dependencies
+    std::vector<quint8> m_hasRecordedDependency;           // per span
+    std::vector<qint32> m_gating;                          // scratch, per parent
+    std::vector<qint32> m_byEnd;                           // scratch, per parent
 };
 
 void ScheduleGraphBuilder::checkDependencies(QStringList *notices)
@@ -64,9 +63,8 @@ void ScheduleGraphBuilder::checkDependencies(QStringList *notices)
         const qint32 from = dependency.from;
         const qint32 to = dependency.to;
         if (from < 0 || from >= m_n || to < 0 || to >= m_n) {
-            notices->append(QStringLiteral("dependency %1 → %2 names a span outside the workflow; ignored")
-                                .arg(from)
-                                .arg(to));
+            notices->append(
+                QStringLiteral("dependency %1 → %2 names a span outside the workflow; ignored").arg(from).arg(to));
             continue;
         }
         if (from == to || m_tree.contains(from, to) || m_tree.contains(to, from)) {
@@ -141,15 +139,13 @@ void ScheduleGraphBuilder::addChildren(qint32 parent, std::span<const qint32> ch
     // absorbs the siblings that ended by then. A zero-length sibling at
     // exactly that time waits for the next join, so no event precedes itself.
     if (m_gating.size() > 1) {
-        std::sort(m_gating.begin(), m_gating.end(), [this](qint32 a, qint32 b) {
-            return std::pair(clippedStart(a), a) < std::pair(clippedStart(b), b);
-        });
+        std::sort(m_gating.begin(), m_gating.end(),
+                  [this](qint32 a, qint32 b) { return std::pair(clippedStart(a), a) < std::pair(clippedStart(b), b); });
     }
     m_byEnd = m_gating;
     std::sort(m_byEnd.begin(), m_byEnd.end(), [this](qint32 a, qint32 b) {
-        const auto key = [this](qint32 s) {
-            return std::tuple(clippedEnd(s), clippedEnd(s) == clippedStart(s) ? 1 : 0, s);
-        };
+        const auto key
+            = [this](qint32 s) { return std::tuple(clippedEnd(s), clippedEnd(s) == clippedStart(s) ? 1 : 0, s); };
         return key(a) < key(b);
     });
     qint32 join = startNode(parent);
@@ -180,8 +176,8 @@ void ScheduleGraphBuilder::addChildren(qint32 parent, std::span<const qint32> ch
             // such a child waits for them and its parent's start only.
             const bool explicitOnly = m_hasRecordedDependency[size_t(child)] != 0;
             preds[lastSlot(startNode(child))] = explicitOnly ? startNode(parent) : join;
-            const qint64 ready = std::max(explicitOnly ? clippedStart(parent) : joinTime,
-                                          m_latestDependencyEnd[size_t(child)]);
+            const qint64 ready
+                = std::max(explicitOnly ? clippedStart(parent) : joinTime, m_latestDependencyEnd[size_t(child)]);
             m_out.m_delay[size_t(startNode(child))] = t - ready;
             m_out.m_owner[size_t(startNode(child))] = parent;
         }
@@ -224,7 +220,7 @@ bool ScheduleGraphBuilder::orderTopologically(QString *error)
     struct Frame
     {
         qint32 node;
-        const qint32 *next;   // into its predecessor list, up to `end`
+        const qint32 *next; // into its predecessor list, up to `end`
         const qint32 *end;
     };
     const auto frameOf = [this](qint32 node) {
@@ -289,7 +285,7 @@ std::optional<ScheduleGraph> ScheduleGraphBuilder::build(QString *error, QString
     m_out.m_firstJoin = qint32(2 * slotCount);
     m_out.m_delay.assign(2 * slotCount, 0);
     m_out.m_owner.assign(2 * slotCount, ScheduleGraph::kNoOwner);
-    m_out.m_delay[size_t(startNode(m_n))] = m_rootStart;   // the source: absolute time
+    m_out.m_delay[size_t(startNode(m_n))] = m_rootStart; // the source: absolute time
     // Recorded times; a replay with the baseline delays reproduces them
     // unless hypothetical dependencies hold a span back.
     m_out.m_baselineTimes.resize(2 * slotCount);
@@ -310,8 +306,7 @@ std::optional<ScheduleGraph> ScheduleGraphBuilder::build(QString *error, QString
 }
 
 std::optional<ScheduleGraph> ScheduleGraph::build(const SpanGraph &graph, const SpanTree &tree,
-                                                  const ClippedSpans &clipped, QString *error,
-                                                  QStringList *notices)
+                                                  const ClippedSpans &clipped, QString *error, QStringList *notices)
 {
     return ScheduleGraphBuilder(graph, tree, clipped).build(error, notices);
 }

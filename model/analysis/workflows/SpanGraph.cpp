@@ -70,8 +70,8 @@ void SpanGraph::reserve(qint32 spans, qint64 idBytes)
 size_t SpanGraph::memoryBytes() const
 {
     return (m_parent.capacity() + m_outputTokens.capacity() + m_sourceRow.capacity()) * sizeof(qint32)
-        + (m_start.capacity() + m_end.capacity() + m_firstToken.capacity()) * sizeof(qint64)
-        + m_blocksParent.capacity() + m_category.capacity() + m_kind.capacity() + (m_name.capacity() + m_operation.capacity()) * sizeof(quint32)
-        + m_ids.memoryBytes() + m_phaseBegin.capacity() * sizeof(quint32)
-        + m_phases.capacity() * sizeof(PhaseInterval) + m_dependencies.capacity() * sizeof(Dependency);
+        + (m_start.capacity() + m_end.capacity() + m_firstToken.capacity()) * sizeof(qint64) + m_blocksParent.capacity()
+        + m_category.capacity() + m_kind.capacity() + (m_name.capacity() + m_operation.capacity()) * sizeof(quint32)
+        + m_ids.memoryBytes() + m_phaseBegin.capacity() * sizeof(quint32) + m_phases.capacity() * sizeof(PhaseInterval)
+        + m_dependencies.capacity() * sizeof(Dependency);
 }

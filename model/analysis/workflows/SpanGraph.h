@@ -26,16 +26,16 @@ public:
     {
         std::string_view id;
         QString name;
-        QString operation;           // gen_ai.operation.name or the format's kind
+        QString operation; // gen_ai.operation.name or the format's kind
         SpanCategory category = SpanCategory::Other;
-        SpanKind kind = SpanKind::Unspecified;   // OTel span kind (client, server, ...)
+        SpanKind kind = SpanKind::Unspecified; // OTel span kind (client, server, ...)
         qint32 parent = -1;
         qint64 start = 0;
         qint64 end = 0;
         bool blocksParent = true;    // false for PRODUCER→CONSUMER / FOLLOWS_FROM children
         qint64 firstToken = kNoTime; // first content-bearing token, model calls only
         qint32 outputTokens = -1;
-        qint32 sourceRow = -1;       // row in the SpanTable it came from
+        qint32 sourceRow = -1; // row in the SpanTable it came from
     };
 
     // `to` cannot start before `from` finishes. Hypothetical edges come from a
@@ -108,7 +108,7 @@ private:
     std::vector<SpanKind> m_kind;
     StringArena m_ids;
     StringPool m_strings;
-    std::vector<quint32> m_phaseBegin;   // spanCount() + 1 offsets into m_phases
+    std::vector<quint32> m_phaseBegin; // spanCount() + 1 offsets into m_phases
     std::vector<PhaseInterval> m_phases;
     std::vector<Dependency> m_dependencies;
 };

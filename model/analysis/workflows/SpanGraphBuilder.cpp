@@ -35,7 +35,8 @@ void appendPhases(const SpanTable &spans, qsizetype row, SpanGraph *graph, qint6
 
 } // namespace
 
-SpanGraphBuilder::SpanGraphBuilder(const TraceStore &store) : m_store(store)
+SpanGraphBuilder::SpanGraphBuilder(const TraceStore &store)
+    : m_store(store)
 {
     const auto &spans = store.spans;
     const auto &edges = spans.edges();
@@ -84,8 +85,8 @@ std::shared_ptr<SpanGraph> SpanGraphBuilder::build(qint32 workflow, Detail detai
         span.outputTokens = spans.outputTokens(row);
         span.sourceRow = row;
         if (span.parent >= 0)
-            span.blocksParent = !(spans.kind(spans.parent(row)) == SpanKind::Producer
-                                  && spans.kind(row) == SpanKind::Consumer);
+            span.blocksParent
+                = !(spans.kind(spans.parent(row)) == SpanKind::Producer && spans.kind(row) == SpanKind::Consumer);
         graph->appendSpan(span);
         qint64 firstToken = kNoTime;
         appendPhases(spans, row, graph.get(), &firstToken);

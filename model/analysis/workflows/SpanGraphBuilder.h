@@ -37,6 +37,6 @@ public:
 
 private:
     const TraceStore &m_store;
-    std::vector<qint32> m_edgeBegin;   // per workflow, into m_edges
-    std::vector<qint32> m_edges;       // edge indices grouped by workflow
+    std::vector<qint32> m_edgeBegin; // per workflow, into m_edges
+    std::vector<qint32> m_edges;     // edge indices grouped by workflow
 };

@@ -22,7 +22,8 @@ QString spanKeyKindKey(SpanKeyKind kind)
 
 bool spanKeyKindFromKey(const QString &key, SpanKeyKind *kind)
 {
-    for (const SpanKeyKind candidate : {SpanKeyKind::Kind, SpanKeyKind::Service, SpanKeyKind::Operation, SpanKeyKind::Name}) {
+    for (const SpanKeyKind candidate :
+         {SpanKeyKind::Kind, SpanKeyKind::Service, SpanKeyKind::Operation, SpanKeyKind::Name}) {
         if (spanKeyKindKey(candidate) == key) {
             *kind = candidate;
             return true;
@@ -39,7 +40,10 @@ bool isAlnum(QChar c)
     return (u >= u'0' && u <= u'9') || (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z');
 }
 
-bool isDigit(QChar c) { return c.unicode() >= u'0' && c.unicode() <= u'9'; }
+bool isDigit(QChar c)
+{
+    return c.unicode() >= u'0' && c.unicode() <= u'9';
+}
 
 bool isHex(QChar c)
 {
@@ -172,9 +176,9 @@ SpanKeys SpanKeys::build(const TraceStore &store, SpanKeyKind kind)
         std::unordered_map<QString, quint32> keyOfText;
         for (size_t row = 0; row < rows; ++row) {
             const auto r = qsizetype(row);
-            const quint32 code = kind == SpanKeyKind::Service     ? spans.serviceCode(r)
-                                 : kind == SpanKeyKind::Operation ? spans.operationCode(r)
-                                                                  : spans.nameCode(r);
+            const quint32 code = kind == SpanKeyKind::Service ? spans.serviceCode(r)
+                : kind == SpanKeyKind::Operation              ? spans.operationCode(r)
+                                                              : spans.nameCode(r);
             quint32 &key = keyOfCode[code];
             if (key == kUnset) {
                 QString text = spans.text(code);

@@ -11,13 +11,13 @@ class TraceStore;
 
 // What critical-path time is grouped by when workflows are compared.
 enum class SpanKeyKind {
-    Kind,        // the span's category: model call, tool, retrieval, agent...
-    Service,     // service.name of its resource (Jaeger: the process)
-    Operation,   // gen_ai.operation.name or the format's own kind
-    Name,        // the span name, normalised (normaliseSpanName)
+    Kind,      // the span's category: model call, tool, retrieval, agent...
+    Service,   // service.name of its resource (Jaeger: the process)
+    Operation, // gen_ai.operation.name or the format's own kind
+    Name,      // the span name, normalised (normaliseSpanName)
 };
 
-QString spanKeyKindKey(SpanKeyKind kind);   // "kind", "service", "operation", "name"
+QString spanKeyKindKey(SpanKeyKind kind); // "kind", "service", "operation", "name"
 bool spanKeyKindFromKey(const QString &key, SpanKeyKind *kind);
 
 // A span name with the parts that vary per call replaced, so "GET

@@ -44,7 +44,7 @@ private:
     std::vector<qint32> m_children;
     std::vector<qint32> m_roots;
     std::vector<qint32> m_preorder;
-    std::vector<qint32> m_position;      // index of each span in m_preorder
+    std::vector<qint32> m_position; // index of each span in m_preorder
     std::vector<qint32> m_subtreeSize;
 };
 

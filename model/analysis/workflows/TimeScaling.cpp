@@ -14,8 +14,7 @@ TimeScaling::TimeScaling(const SpanGraph &graph, const SpanTree &tree)
     , m_effective(size_t(graph.spanCount()), 1.0)
     , m_phaseRatio(size_t(graph.phaseTotal()), 1.0)
     , m_phaseChanged(size_t(graph.spanCount()), 0)
-{
-}
+{ }
 
 void TimeScaling::scaleSpan(qint32 span, double factor)
 {

@@ -18,7 +18,7 @@ public:
     TimeScaling(const SpanGraph &graph, const SpanTree &tree);
 
     void scaleSpan(qint32 span, double factor);
-    void scalePhase(qint32 span, qsizetype phaseIndex, double ratio);   // phaseIndex within the span
+    void scalePhase(qint32 span, qsizetype phaseIndex, double ratio); // phaseIndex within the span
     bool isIdentity() const { return !m_changed; }
     double effectiveFactor(qint32 span) const
     {
@@ -42,10 +42,10 @@ private:
     const SpanGraph &m_graph;
     const SpanTree &m_tree;
     std::vector<double> m_factor;
-    mutable std::vector<double> m_effective;   // product of factors from the root down
-    mutable bool m_stale = false;              // m_factor changed since the last propagate()
+    mutable std::vector<double> m_effective; // product of factors from the root down
+    mutable bool m_stale = false;            // m_factor changed since the last propagate()
     mutable qint64 m_propagations = 0;
-    std::vector<double> m_phaseRatio;     // one per phase of the graph
-    std::vector<quint8> m_phaseChanged;   // per span
+    std::vector<double> m_phaseRatio;   // one per phase of the graph
+    std::vector<quint8> m_phaseChanged; // per span
     bool m_changed = false;
 };

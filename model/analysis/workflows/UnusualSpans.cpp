@@ -49,8 +49,8 @@ UnusualSpans UnusualSpans::compute(const TraceStore &store, const SpanKeys &keys
         const qint64 value = spans.duration(row);
         const auto below = std::lower_bound(sorted.begin(), sorted.end(), value);
         const auto notAbove = std::upper_bound(below, sorted.end(), value);
-        result.rank[size_t(row - first)] =
-            100.0 * (double(below - sorted.begin()) + double(notAbove - below) / 2.0) / double(sorted.size());
+        result.rank[size_t(row - first)]
+            = 100.0 * (double(below - sorted.begin()) + double(notAbove - below) / 2.0) / double(sorted.size());
         result.restSamples[size_t(row - first)] = qint64(sorted.size());
     }
     return result;

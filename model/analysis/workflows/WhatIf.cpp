@@ -47,8 +47,8 @@ QString spanList(const SpanGraph &graph, const std::vector<qint32> &spans)
 
 // Adds hypothetical dependencies to a copy of the graph and schedules it;
 // nullopt (and no error) when the what-if adds none.
-std::optional<WorkflowSchedule> withDependencies(const WorkflowSchedule &schedule,
-                                                 std::span<const WhatIfEdit> edits, WhatIfOutcome *outcome)
+std::optional<WorkflowSchedule> withDependencies(const WorkflowSchedule &schedule, std::span<const WhatIfEdit> edits,
+                                                 WhatIfOutcome *outcome)
 {
     const SpanGraph &graph = schedule.graph();
     std::shared_ptr<SpanGraph> changed;

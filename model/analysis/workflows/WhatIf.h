@@ -12,15 +12,15 @@
 // original coordination gaps; only the edited times change.
 struct WhatIfOutcome
 {
-    QString error;          // set when the changed workflow cannot be scheduled (a cycle)
-    QStringList unmatched;  // edits that found nothing to change in this workflow
-    QStringList applied;    // what each edit changed, for people
+    QString error;         // set when the changed workflow cannot be scheduled (a cycle)
+    QStringList unmatched; // edits that found nothing to change in this workflow
+    QStringList applied;   // what each edit changed, for people
     WorkflowTiming before;
     WorkflowTiming after;
     std::vector<PathSection> pathBefore;
     std::vector<PathSection> pathAfter;
-    std::vector<qint64> slackAfter;   // per span, ScheduleGraph::kUnbounded if it gates nothing
-    std::vector<qint64> startAfter;   // per span, re-scheduled (on the clipped times)
+    std::vector<qint64> slackAfter; // per span, ScheduleGraph::kUnbounded if it gates nothing
+    std::vector<qint64> startAfter; // per span, re-scheduled (on the clipped times)
     std::vector<qint64> endAfter;
 
     bool ok() const { return error.isEmpty(); }

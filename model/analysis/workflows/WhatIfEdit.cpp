@@ -143,7 +143,8 @@ bool WhatIfEdit::parseScalePhase(const QString &text, WhatIfEdit *edit, QString 
         QStringList keys;
         for (const Phase known : kAllPhases)
             keys.append(phaseKey(known));
-        *error = QStringLiteral("'%1': unknown phase '%2'; use one of %3").arg(text, phase, keys.join(QStringLiteral(", ")));
+        *error = QStringLiteral("'%1': unknown phase '%2'; use one of %3")
+                     .arg(text, phase, keys.join(QStringLiteral(", ")));
         return false;
     }
     return parseFactor(text.mid(equals + 1), &edit->factor, error);

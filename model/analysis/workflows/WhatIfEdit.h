@@ -14,7 +14,7 @@ class SpanGraph;
 struct SpanSelector
 {
     QString text;
-    int ordinal = 0;   // 1-based; 0 = all matches
+    int ordinal = 0; // 1-based; 0 = all matches
 
     bool isEmpty() const { return text.isEmpty(); }
     QString toString() const;
@@ -28,10 +28,10 @@ struct SpanSelector
 struct WhatIfEdit
 {
     enum class Kind {
-        ScaleSpans,      // spans (and their subtrees) × factor
-        ScalePhase,      // one phase of the selected spans (all spans if none) × factor
-        ShortenAnswer,   // the answer's stream shorter by tokens × msPerToken
-        AddDependency,   // target could not start before `from` ends
+        ScaleSpans,    // spans (and their subtrees) × factor
+        ScalePhase,    // one phase of the selected spans (all spans if none) × factor
+        ShortenAnswer, // the answer's stream shorter by tokens × msPerToken
+        AddDependency, // target could not start before `from` ends
     };
 
     Kind kind = Kind::ScaleSpans;

@@ -16,10 +16,10 @@ struct WorkflowAnalysis
 {
     qint32 workflow = -1;
     QString workflowId;
-    QString error;                                   // why it could not be analysed
+    QString error; // why it could not be analysed
     std::shared_ptr<const WorkflowSchedule> schedule;
     std::vector<PathSection> path;
-    std::vector<qint64> slack;                       // per span; ScheduleGraph::kUnbounded if it gates nothing
+    std::vector<qint64> slack; // per span; ScheduleGraph::kUnbounded if it gates nothing
     WorkflowTiming timing;
 
     bool ok() const { return schedule != nullptr; }

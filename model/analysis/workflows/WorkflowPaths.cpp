@@ -13,7 +13,7 @@ namespace {
 struct Chunk
 {
     std::vector<WorkflowPaths::Section> sections[2];
-    std::vector<qint64> length[2];    // sections per workflow
+    std::vector<qint64> length[2]; // sections per workflow
     std::vector<qint64> total[2];
     std::vector<qint32> overrunRow[2];
     std::vector<qint64> overrunNs[2];
@@ -109,8 +109,8 @@ WorkflowPaths WorkflowPaths::compute(const TraceStore &store, int threads, const
             chunk.overrunNs[size_t(Target::End)].push_back(overrun ? graph.end(latest) - timing.end : 0);
             const auto event = schedule->firstTokenEvent();
             if (event) {
-                const auto path = traceCriticalPathTo(schedule->events(), schedule->baselineTimes(), event->node,
-                                                      event->instant);
+                const auto path
+                    = traceCriticalPathTo(schedule->events(), schedule->baselineTimes(), event->node, event->instant);
                 appendPath(*schedule, path, chunk, size_t(Target::FirstToken));
                 chunk.total[size_t(Target::FirstToken)].push_back(event->instant - timing.start);
                 const bool late = event->recorded > event->instant;

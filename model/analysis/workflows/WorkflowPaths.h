@@ -71,9 +71,9 @@ public:
 
 private:
     std::vector<Section> m_sections[2];
-    std::vector<qint64> m_begin[2];   // workflowCount() + 1 offsets
+    std::vector<qint64> m_begin[2]; // workflowCount() + 1 offsets
     std::vector<qint64> m_total[2];
-    std::vector<qint64> m_slack[2];   // per span row
+    std::vector<qint64> m_slack[2]; // per span row
     std::vector<qint32> m_overrunRow[2];
     std::vector<qint64> m_overrunNs[2];
     std::vector<std::pair<qint32, QString>> m_errors;

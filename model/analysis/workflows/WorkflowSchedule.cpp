@@ -11,8 +11,7 @@ WorkflowSchedule::WorkflowSchedule(std::shared_ptr<const SpanGraph> graph, SpanT
     , m_clipped(std::move(clipped))
     , m_events(std::move(events))
     , m_notices(std::move(notices))
-{
-}
+{ }
 
 std::optional<WorkflowSchedule> WorkflowSchedule::build(std::shared_ptr<const SpanGraph> graph, QString *error)
 {
@@ -33,14 +32,15 @@ std::vector<qint64> WorkflowSchedule::slack(const std::vector<qint64> &times, co
     return slackFrom(m_events.latestTimes(times, delays), times);
 }
 
-std::vector<qint64> WorkflowSchedule::slackFrom(const std::vector<qint64> &latest, const std::vector<qint64> &times) const
+std::vector<qint64> WorkflowSchedule::slackFrom(const std::vector<qint64> &latest,
+                                                const std::vector<qint64> &times) const
 {
     const qint32 n = m_graph->spanCount();
     std::vector<qint64> result(static_cast<size_t>(n));
     for (qint32 span = 0; span < n; ++span) {
         const auto node = size_t(m_events.endNode(span));
-        result[size_t(span)] = latest[node] == ScheduleGraph::kUnbounded ? ScheduleGraph::kUnbounded
-                                                                          : latest[node] - times[node];
+        result[size_t(span)]
+            = latest[node] == ScheduleGraph::kUnbounded ? ScheduleGraph::kUnbounded : latest[node] - times[node];
     }
     return result;
 }

@@ -18,7 +18,7 @@ struct WorkflowTiming
 {
     qint64 start = 0;
     qint64 end = 0;
-    qint64 firstToken = kNoTime;   // earliest first token of any model call
+    qint64 firstToken = kNoTime; // earliest first token of any model call
 
     qint64 e2e() const { return end - start; }
     qint64 ttft() const { return firstToken == kNoTime ? kNoTime : firstToken - start; }
@@ -83,8 +83,8 @@ public:
     size_t memoryBytes() const;
 
 private:
-    WorkflowSchedule(std::shared_ptr<const SpanGraph> graph, SpanTree tree, ClippedSpans clipped,
-                     ScheduleGraph events, QStringList notices);
+    WorkflowSchedule(std::shared_ptr<const SpanGraph> graph, SpanTree tree, ClippedSpans clipped, ScheduleGraph events,
+                     QStringList notices);
 
     std::vector<qint64> slackFrom(const std::vector<qint64> &latest, const std::vector<qint64> &times) const;
     qint64 movedInstant(qint32 span, qint64 instant, const std::vector<qint64> &times,
