@@ -4,6 +4,7 @@
 // server sorts and counts; only order statistics come back). And the ways a
 // server can fail: down, wrong table, no answer, a malformed answer.
 
+#include "clickhouse/TracelaneSchema.h"
 #include "io/TraceFileLoader.h"
 #include "support/CliRun.h"
 #include "support/ClickHouseCluster.h"
@@ -14,6 +15,8 @@
 #include <QTcpSocket>
 #include <QTemporaryFile>
 #include <QtTest>
+
+#include <cmath>
 
 #include <nlohmann/json.hpp>
 
@@ -255,6 +258,76 @@ private slots:
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(QStringLiteral("tracelane-cli analyse: no requests in clickhouse://")),
                  qPrintable(run.err));
+    }
+
+    void exceedSumsPastInt64AreExact()
+    {
+        // The mixed trace with every stamp moved away from the first request's
+        // send 10^7 times as far: each phase and E2E grows exactly 10^7 times
+        // (about 116 days a request, still an Int64 of ns), and the set's and
+        // the rest's ns sums pass 2^63 (1900 requests of ~3e16 ns), where a
+        // plain sum() of Int64 wraps.
+        constexpr qint64 kScale = 10'000'000;
+        QString error;
+        const QByteArray first
+            = m_cluster.query(0, QStringLiteral("SELECT min(client_send_ns) FROM tracelane.mixed"), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const qint64 base = first.trimmed().toLongLong();
+        QVERIFY(base > 0);
+        QStringList select;
+        for (const QString &column : TracelaneSchema::requestColumns()) {
+            select << (column.endsWith(QLatin1String("_ns"))
+                           ? QStringLiteral("if(%1 = %2, %1, %3 + (%1 - %3) * %4) AS %1")
+                                 .arg(column, TracelaneSchema::absentSql())
+                                 .arg(base)
+                                 .arg(kScale)
+                           : column);
+        }
+        for (int shard = 0; shard < 2; ++shard) {
+            const auto init
+                = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(QStringLiteral("scaled"), shard),
+                          QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
+            QVERIFY2(init.exitCode == 0, qPrintable(init.err));
+            m_cluster.query(shard,
+                            QStringLiteral("INSERT INTO tracelane.scaled_local SELECT %1 FROM tracelane.mixed_local")
+                                .arg(select.join(QStringLiteral(", "))),
+                            &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+        }
+        const QStringList arguments = {QStringLiteral("--json"), QStringLiteral("--metric"), QStringLiteral("e2e")};
+        const auto original = runCli(QStringList{QStringLiteral("exceed"), url(QStringLiteral("mixed"))} + arguments);
+        const auto scaled = runCli(QStringList{QStringLiteral("exceed"), url(QStringLiteral("scaled"))} + arguments);
+        QVERIFY2(original.exitCode == 0, qPrintable(original.err));
+        QVERIFY2(scaled.exitCode == 0, qPrintable(scaled.err));
+        const auto expected = parsed(original.out);
+        const auto actual = parsed(scaled.out);
+        QCOMPARE(actual["set_size"], expected["set_size"]);
+        QCOMPARE(actual["rest_size"], expected["rest_size"]);
+        const auto scaledBy = [&](const nlohmann::json &bigger, const nlohmann::json &smaller, const char *what) {
+            const double want = smaller.get<double>() * double(kScale);
+            const double got = bigger.get<double>();
+            if (std::abs(got - want) > 1e-9 * std::abs(want)) {
+                qWarning("%s: %.17g, expected %.17g", what, got, want);
+                return false;
+            }
+            return true;
+        };
+        const auto &from = expected["attribution"];
+        const auto &to = actual["attribution"];
+        // The sums really pass 2^63 ns: n × mean in ns.
+        QVERIFY(to["rest_n"].get<double>() * to["rest_mean_ms"].get<double>() * 1e6 > 9.3e18);
+        QVERIFY(scaledBy(actual["threshold"], expected["threshold"], "threshold"));
+        QVERIFY(scaledBy(to["set_mean_ms"], from["set_mean_ms"], "set mean"));
+        QVERIFY(scaledBy(to["rest_mean_ms"], from["rest_mean_ms"], "rest mean"));
+        QCOMPARE(to["phases"].size(), from["phases"].size());
+        QVERIFY(!from["phases"].empty());
+        for (size_t i = 0; i < from["phases"].size(); ++i) {
+            const auto &phase = from["phases"][i];
+            QCOMPARE(to["phases"][i]["phase"], phase["phase"]);
+            QCOMPARE(to["phases"][i]["set_observed"], phase["set_observed"]);
+            QVERIFY(scaledBy(to["phases"][i]["set_mean_ms"], phase["set_mean_ms"], "phase set mean"));
+            QVERIFY(scaledBy(to["phases"][i]["rest_mean_ms"], phase["rest_mean_ms"], "phase rest mean"));
+        }
     }
 
     void commandsThatNeedTheRowsSaySo_data()
