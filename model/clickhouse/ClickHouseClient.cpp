@@ -6,6 +6,9 @@
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QRegularExpression>
+#include <QSslConfiguration>
+#include <QSslError>
+#include <QSslSocket>
 #include <QTimer>
 #include <QUrlQuery>
 
@@ -49,6 +52,21 @@ bool ClickHouseClient::run(const QString &sql, QByteArray *answer, QString *erro
         const QByteArray pair = (m_source.user + QLatin1Char(':') + m_source.password).toUtf8();
         request.setRawHeader("Authorization", "Basic " + pair.toBase64());
     }
+    const QString where
+        = QStringLiteral("ClickHouse at %1:%2").arg(m_source.endpoint.host()).arg(m_source.endpoint.port());
+    const bool secure = m_source.endpoint.scheme() == QLatin1String("https");
+    if (secure) {
+        if (!QSslSocket::supportsSsl()) {
+            *error = QStringLiteral("cannot reach %1 over https: this Qt has no TLS backend (%2)")
+                         .arg(where, QSslSocket::activeBackend());
+            return false;
+        }
+        if (!m_source.caFile.isEmpty()) {
+            QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+            tls.addCaCertificates(QSslCertificate::fromPath(m_source.caFile, QSsl::Pem));
+            request.setSslConfiguration(tls);
+        }
+    }
     QElapsedTimer clock;
     clock.start();
     QNetworkAccessManager network;
@@ -71,6 +89,11 @@ bool ClickHouseClient::run(const QString &sql, QByteArray *answer, QString *erro
         }
     });
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    QStringList tlsErrors;
+    QObject::connect(reply, &QNetworkReply::sslErrors, &loop, [&](const QList<QSslError> &errors) {
+        for (const QSslError &problem : errors)
+            tlsErrors << problem.errorString();
+    });
     deadline.start(m_source.timeoutMs);
     poll.start(50);
     if (!reply->isFinished())
@@ -78,8 +101,6 @@ bool ClickHouseClient::run(const QString &sql, QByteArray *answer, QString *erro
     const QByteArray body = reply->readAll();
     const auto status = reply->error();
     const int http = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    const QString where
-        = QStringLiteral("ClickHouse at %1:%2").arg(m_source.endpoint.host()).arg(m_source.endpoint.port());
     bool ok = false;
     if (cancelled) {
         *error = QStringLiteral("cancelled");
@@ -90,6 +111,11 @@ bool ClickHouseClient::run(const QString &sql, QByteArray *answer, QString *erro
                      .arg(m_source.timeoutMs / 1000.0);
     } else if (http >= 400 || (status != QNetworkReply::NoError && !body.isEmpty())) {
         *error = QStringLiteral("%1: %2").arg(where, serverMessage(body));
+    } else if (status == QNetworkReply::SslHandshakeFailedError || !tlsErrors.isEmpty()) {
+        tlsErrors.removeDuplicates();
+        *error = QStringLiteral("cannot reach %1 over https: %2. If its certificate is signed by your own "
+                                "authority, name that authority's PEM file with ?ca=PATH or TRACELANE_CLICKHOUSE_CA")
+                     .arg(where, tlsErrors.isEmpty() ? reply->errorString() : tlsErrors.join(QStringLiteral("; ")));
     } else if (status == QNetworkReply::ConnectionRefusedError) {
         *error = QStringLiteral("cannot connect to %1: connection refused (is the server running, and is %2 "
                                 "its HTTP port?)")

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>
+#include <QSslCertificate>
 #include <QUrlQuery>
 
 namespace {
@@ -127,8 +128,10 @@ bool ClickHouseSource::parse(const QString &text, ClickHouseSource *source, QStr
                 return false;
             }
             result.timeoutMs = int(seconds * 1000);
+        } else if (key == QLatin1String("ca")) {
+            result.caFile = value;
         } else {
-            *error = QStringLiteral("unknown URL parameter '%1' (table, from, to, timeout)").arg(key);
+            *error = QStringLiteral("unknown URL parameter '%1' (table, from, to, timeout, ca)").arg(key);
             return false;
         }
     }
@@ -136,6 +139,22 @@ bool ClickHouseSource::parse(const QString &text, ClickHouseSource *source, QStr
         *error = QStringLiteral("database and table names are letters, digits and '_': '%1', '%2'")
                      .arg(result.database, result.table);
         return false;
+    }
+    if (result.caFile.isEmpty())
+        result.caFile = qEnvironmentVariable("TRACELANE_CLICKHOUSE_CA");
+    if (!result.caFile.isEmpty()) {
+        if (!secure) {
+            *error = QStringLiteral("ca=%1 is for https: write clickhouses://").arg(result.caFile);
+            return false;
+        }
+        if (!QFile::exists(result.caFile)) {
+            *error = QStringLiteral("ca=%1: no such file").arg(result.caFile);
+            return false;
+        }
+        if (QSslCertificate::fromPath(result.caFile, QSsl::Pem).isEmpty()) {
+            *error = QStringLiteral("ca=%1: no PEM certificate in it").arg(result.caFile);
+            return false;
+        }
     }
     result.user = url.userName();
     if (result.user.isEmpty())

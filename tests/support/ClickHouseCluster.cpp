@@ -47,7 +47,8 @@ QString remoteServers(const std::vector<int> &tcpPorts)
 
 } // namespace
 
-ClickHouseCluster::ClickHouseCluster(int shards)
+ClickHouseCluster::ClickHouseCluster(int shards, Tls tls)
+    : m_tls(tls)
 {
     m_servers.resize(size_t(std::max(1, shards)));
 }
@@ -83,6 +84,41 @@ int ClickHouseCluster::httpPort(int shard) const
     return m_servers.at(size_t(shard)).httpPort;
 }
 
+int ClickHouseCluster::httpsPort(int shard) const
+{
+    return m_servers.at(size_t(shard)).httpsPort;
+}
+
+QString ClickHouseCluster::certificateFile() const
+{
+    return m_root.filePath(QStringLiteral("server.crt"));
+}
+
+bool ClickHouseCluster::makeCertificate(QString *error) const
+{
+    const QString openssl = QStandardPaths::findExecutable(QStringLiteral("openssl"));
+    if (openssl.isEmpty()) {
+        *error = QStringLiteral("openssl not found: the https tests make their certificate with it. Install it "
+                                "with `apt-get install openssl` (.ci/bootstrap does)");
+        return false;
+    }
+    QProcess process;
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(openssl,
+                  {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("ec"),
+                   QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:prime256v1"), QStringLiteral("-nodes"),
+                   QStringLiteral("-days"), QStringLiteral("7"), QStringLiteral("-subj"),
+                   QStringLiteral("/CN=127.0.0.1"), QStringLiteral("-addext"),
+                   QStringLiteral("subjectAltName=IP:127.0.0.1"), QStringLiteral("-keyout"),
+                   m_root.filePath(QStringLiteral("server.key")), QStringLiteral("-out"), certificateFile()});
+    if (!process.waitForFinished(30'000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+        *error = QStringLiteral("openssl could not make a certificate: %1")
+                     .arg(QString::fromUtf8(process.readAll()).trimmed());
+        return false;
+    }
+    return true;
+}
+
 QString ClickHouseCluster::httpBase(int shard) const
 {
     return QStringLiteral("http://127.0.0.1:%1").arg(httpPort(shard));
@@ -94,6 +130,16 @@ bool ClickHouseCluster::writeConfig(const Server &server, QString *error) const
     for (const auto &other : m_servers)
         tcpPorts.push_back(other.tcpPort);
     const QString data = server.folder + QStringLiteral("/data/");
+    QString tlsConfig;
+    if (m_tls == Tls::On) {
+        tlsConfig = QStringLiteral("  <https_port>%1</https_port>\n"
+                                   "  <openSSL><server><certificateFile>%2</certificateFile>"
+                                   "<privateKeyFile>%3</privateKeyFile><verificationMode>none</verificationMode>"
+                                   "<loadDefaultCAFile>false</loadDefaultCAFile>"
+                                   "<disableProtocols>sslv2,sslv3</disableProtocols></server></openSSL>\n")
+                        .arg(server.httpsPort)
+                        .arg(certificateFile(), m_root.filePath(QStringLiteral("server.key")));
+    }
     // <yandex> is the root 18.16 reads; current releases still accept it.
     const QString config
         = QStringLiteral("<?xml version=\"1.0\"?>\n<yandex>\n"
@@ -119,7 +165,7 @@ bool ClickHouseCluster::writeConfig(const Server &server, QString *error) const
               .arg(server.httpPort)
               .arg(server.tcpPort)
               .arg(server.interserverPort)
-              .arg(data, remoteServers(tcpPorts));
+              .arg(data, remoteServers(tcpPorts) + tlsConfig);
     QDir().mkpath(data);
     QFile file(server.folder + QStringLiteral("/config.xml"));
     if (!file.open(QIODevice::WriteOnly) || file.write(config.toUtf8()) < 0) {
@@ -143,16 +189,19 @@ bool ClickHouseCluster::start(QString *error)
         *error = QStringLiteral("cannot create a temporary folder for the servers");
         return false;
     }
-    const std::vector<int> ports = freePorts(int(m_servers.size()) * 3);
+    if (m_tls == Tls::On && !makeCertificate(error))
+        return false;
+    const std::vector<int> ports = freePorts(int(m_servers.size()) * 4);
     if (ports.empty()) {
         *error = QStringLiteral("no free loopback ports for ClickHouse");
         return false;
     }
     for (size_t i = 0; i < m_servers.size(); ++i) {
         auto &server = m_servers[i];
-        server.httpPort = ports[i * 3];
-        server.tcpPort = ports[i * 3 + 1];
-        server.interserverPort = ports[i * 3 + 2];
+        server.httpPort = ports[i * 4];
+        server.tcpPort = ports[i * 4 + 1];
+        server.interserverPort = ports[i * 4 + 2];
+        server.httpsPort = ports[i * 4 + 3];
         server.folder = m_root.path() + QStringLiteral("/shard%1").arg(i + 1);
     }
     for (size_t i = 0; i < m_servers.size(); ++i) {

@@ -21,7 +21,10 @@ class ClickHouseCluster
 public:
     static constexpr const char *kCluster = "tracelane_test";
 
-    explicit ClickHouseCluster(int shards = 2);
+    // With Tls::On every server also serves https (https_port) with a
+    // self-signed certificate for 127.0.0.1 made by `openssl` at start.
+    enum class Tls { Off, On };
+    explicit ClickHouseCluster(int shards = 2, Tls tls = Tls::Off);
     ~ClickHouseCluster();
     ClickHouseCluster(const ClickHouseCluster &) = delete;
     ClickHouseCluster &operator=(const ClickHouseCluster &) = delete;
@@ -32,6 +35,10 @@ public:
 
     int shardCount() const { return int(m_servers.size()); }
     int httpPort(int shard) const;
+    int httpsPort(int shard) const;
+    // The servers' certificate (PEM), its own authority: what a client
+    // must be told to trust.
+    QString certificateFile() const;
     // http://127.0.0.1:PORT of one server.
     QString httpBase(int shard) const;
 
@@ -46,15 +53,18 @@ private:
     struct Server
     {
         int httpPort = 0;
+        int httpsPort = 0;
         int tcpPort = 0;
         int interserverPort = 0;
         QString folder;
         QProcess *process = nullptr;
     };
     bool writeConfig(const Server &server, QString *error) const;
+    bool makeCertificate(QString *error) const;
     bool waitUntilReady(int shard, QString *error) const;
     QString logTail(const Server &server) const;
 
     QTemporaryDir m_root;
     std::vector<Server> m_servers;
+    Tls m_tls = Tls::Off;
 };
