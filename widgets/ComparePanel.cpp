@@ -37,6 +37,8 @@ namespace {
 // With nothing picked the plot shows the overall population and the classes
 // that moved most, at most this many curves in all.
 constexpr int kDefaultCurves = 3;
+// The least height of the tab pages (table and CDFs, phase bars, lanes).
+constexpr int kMinPageHeight = 260;
 
 QString fileOf(const TraceStore &store)
 {
@@ -158,6 +160,11 @@ ComparePanel::ComparePanel(ViewState *state, QWidget *parent)
     connect(m_predicted, &QLineEdit::editingFinished, this, &ComparePanel::evaluate);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ComparePanel::updateCurves);
     connect(m_tabs, &QTabWidget::currentChanged, this, &ComparePanel::updateLanes);
+    // The pages take the height the dock leaves them, never less than
+    // kMinPageHeight: QTabWidget asks every page, and the lanes page alone
+    // would make the panel ~660 px tall and scroll the CDFs out of sight.
+    m_tabs->setMinimumHeight(kMinPageHeight);
+    m_tabs->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
     connect(m_paths, &PathAttributionView::keyKindChanged, this, &ComparePanel::prepare);
     connect(m_lanes, &SwimlaneView::layoutReady, this, &ComparePanel::lanesReady);
     connect(state, &ViewState::storeChanged, this, &ComparePanel::rebuildDimensions);

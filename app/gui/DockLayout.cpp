@@ -72,3 +72,12 @@ void DockLayout::fit()
         m_window->resizeDocks({distributions, detail}, {column * 7 / 10, column * 3 / 10}, Qt::Vertical);
     }
 }
+
+void DockLayout::giveRoom(QDockWidget *dock, double share)
+{
+    if (!dock || dock->isFloating() || m_window->dockWidgetArea(dock) != Qt::BottomDockWidgetArea)
+        return;
+    const int wanted = int(m_window->height() * share);
+    if (dock->height() < wanted)
+        m_window->resizeDocks({dock}, {wanted}, Qt::Vertical);
+}

@@ -4,6 +4,7 @@
 #include <QObject>
 #include <QSize>
 
+class QDockWidget;
 class QMainWindow;
 
 // The main window's default dock arrangement, fitted to the window's size.
@@ -33,6 +34,10 @@ public:
     // The default arrangement, fitted to the window's current size.
     void reset();
     Density density() const { return m_density; }
+    // A bottom dock the user turns to (the Compare dock when a comparison
+    // starts) gets at least `share` of the window's height; a dock already
+    // taller, or one floating, is left as it is.
+    void giveRoom(QDockWidget *dock, double share);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;

@@ -50,6 +50,14 @@
 
 #include <cmath>
 
+namespace {
+
+// The Compare dock's least share of the window's height once a comparison
+// starts: at 1600x1000 the table, verdict and CDFs fit without scrolling.
+constexpr double kCompareShare = 0.5;
+
+} // namespace
+
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_state(new ViewState(this))
@@ -623,6 +631,7 @@ void MainWindow::usePrediction(double q, double e2eSavingMs, double ttftSavingMs
     m_compare->setPredictedSavingMs(saving);
     m_compareDock->show();
     m_compareDock->raise();
+    m_dockLayout->giveRoom(m_compareDock, kCompareShare);
     const QString what = tr("Predicted p%1 %2 saving of %3 ms set in the Compare dock")
                              .arg(QLocale().toString(q * 100.0, 'g', 4), ttft ? tr("TTFT") : tr("E2E"),
                                   QLocale().toString(saving, 'f', 2));
@@ -651,6 +660,8 @@ void MainWindow::compareWith(const QString &path)
     m_message->setText(tr("Loading %1 as the candidate\u2026").arg(name));
     m_compareDock->show();
     m_compareDock->raise();
+    // Table, verdict and CDFs at once, not behind the dock's scroll bar.
+    m_dockLayout->giveRoom(m_compareDock, kCompareShare);
     m_candidateLoad->start(path); // the same job runner as the main load: cancel is final
 }
 

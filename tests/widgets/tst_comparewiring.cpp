@@ -3,9 +3,11 @@
 // baseline does to the comparison.
 
 #include "ComparePanel.h"
+#include "ComparisonCdfPlot.h"
 #include "ComparisonTableModel.h"
 #include "ComparisonVerdictView.h"
 #include "MainWindow.h"
+#include "SwimlaneView.h"
 #include "ViewState.h"
 #include "WhatIfPanel.h"
 #include "WorkflowPanel.h"
@@ -16,6 +18,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QTest>
 #include <QUrl>
@@ -63,6 +66,7 @@ private slots:
     void initTestCase() { QLocale::setDefault(QLocale::c()); }
     void menuOffersCompareWith();
     void compareWithLoadsTheCandidate();
+    void compareGetsTheRoomItNeeds();
     void shiftDropComparesAndPlainDropOpens();
     void badCandidateIsExplained();
     void newBaselineDropsTheCandidate();
@@ -100,6 +104,48 @@ void tst_CompareWiring::compareWithLoadsTheCandidate()
     // The baseline is still what every other view shows.
     QCOMPARE(f.state().requestCount(), 600);
     QVERIFY(f.state().requests()->idText(0).startsWith(QStringLiteral("base-")));
+}
+
+// At 1600x1000 the Compare dock kept the third of the height the Requests
+// dock had, and the hidden lanes page set the panel's minimum height: the
+// CDFs were cut off behind the dock's scroll bar, axis and all. A comparison
+// now makes the dock tall enough for the page in front.
+void tst_CompareWiring::compareGetsTheRoomItNeeds()
+{
+    Fixture f;
+    QVERIFY(f.dock()->height() < 400);
+    QSignalSpy ready(f.window.comparePanel(), &ComparePanel::comparisonReady);
+    f.window.compareWith(fixture(QStringLiteral("candidate.jsonl")));
+    QVERIFY(ready.wait(30'000));
+    QVERIFY(settle(f.window));
+    QTest::qWait(50);
+    QVERIFY2(f.dock()->height() >= 400, qPrintable(QString::number(f.dock()->height())));
+    auto *scroll = qobject_cast<QScrollArea *>(f.dock()->widget());
+    QVERIFY(scroll);
+    QWidget *cdf = f.window.comparePanel()->cdfPlot();
+    QVERIFY(cdf->isVisible());
+    const QRect shown(cdf->mapTo(scroll->viewport(), QPoint(0, 0)), cdf->size());
+    QVERIFY2(scroll->viewport()->rect().contains(shown),
+             qPrintable(QStringLiteral("the CDFs at %1,%2 %3x%4 in a viewport of %5x%6")
+                            .arg(shown.x())
+                            .arg(shown.y())
+                            .arg(shown.width())
+                            .arg(shown.height())
+                            .arg(scroll->viewport()->width())
+                            .arg(scroll->viewport()->height())));
+    QVERIFY(cdf->height() >= 250);
+    // The lanes keep room above it.
+    QVERIFY(f.window.swimlanes()->height() >= 250);
+    // A user who made it taller keeps that: a second comparison does not shrink it.
+    const int given = f.dock()->height();
+    f.window.resizeDocks({f.dock()}, {given + 80}, Qt::Vertical);
+    QTest::qWait(50);
+    const int chosen = f.dock()->height();
+    QVERIFY2(chosen > given + 40, qPrintable(QStringLiteral("%1 after %2").arg(chosen).arg(given)));
+    f.window.compareWith(fixture(QStringLiteral("candidate.jsonl")));
+    QVERIFY(ready.wait(30'000));
+    QVERIFY(settle(f.window));
+    QCOMPARE(f.dock()->height(), chosen);
 }
 
 void tst_CompareWiring::shiftDropComparesAndPlainDropOpens()
