@@ -164,6 +164,7 @@ void ClassTablePanel::recompute()
             const RequestSlice slice = scope.sliced ? RequestSlice::fromRows(table.rowCount(), scope.rows.rows())
                                                     : RequestSlice::all(table.rowCount());
             std::vector<ClassColumn> columns;
+            columns.reserve(chosen.size());
             for (const auto &dimension : chosen)
                 columns.push_back(ClassColumn::build(table, dimension, bands));
             Result result;

@@ -161,7 +161,7 @@ void DistributionPanel::recompute()
             }
             return result;
         },
-        [this](Result result) { apply(result); });
+        [this](const Result &result) { apply(result); });
 }
 
 void DistributionPanel::apply(const Result &result)

@@ -6,7 +6,7 @@
 
 #include <new>
 
-QString JobFailure::message(std::exception_ptr error)
+QString JobFailure::message(const std::exception_ptr &error)
 {
     try {
         std::rethrow_exception(error);
@@ -22,7 +22,7 @@ QString JobFailure::message(std::exception_ptr error)
     return QStringLiteral("Computing this view failed.");
 }
 
-void JobFailure::report(QObject *context, std::exception_ptr error)
+void JobFailure::report(QObject *context, const std::exception_ptr &error)
 {
     const QString text = message(error);
     qWarning("%s", qPrintable(text));

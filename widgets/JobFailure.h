@@ -14,10 +14,10 @@ namespace JobFailure {
 
 // The sentence shown to the user for `error` (a QUnhandledException is
 // unwrapped to what it holds).
-QString message(std::exception_ptr error);
+QString message(const std::exception_ptr &error);
 
 // Tells the user (a warning box on `context`'s window, if it has one, and
 // the log); the window keeps working.
-void report(QObject *context, std::exception_ptr error);
+void report(QObject *context, const std::exception_ptr &error);
 
 } // namespace JobFailure

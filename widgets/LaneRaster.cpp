@@ -23,8 +23,6 @@ namespace {
 // From this many slots an aggregated frame's pixel rows are split across the pool.
 constexpr qint64 kPoolSlots = 20000;
 
-using SwimlaneCoordinates::LaneWindow;
-
 constexpr double kMinTickSpacingPx = 90.0;
 
 void drawGrid(QImage &image, const LaneFrameKey &key)
@@ -44,7 +42,7 @@ void drawGrid(QImage &image, const LaneFrameKey &key)
 
 QRgb blend(QRgb under, float r, float g, float b, float alpha)
 {
-    auto mix = [alpha](int from, float to) { return int(float(from) + (to - float(from)) * alpha + 0.5f); };
+    auto mix = [alpha](int from, float to) { return int(std::lround(float(from) + (to - float(from)) * alpha)); };
     return qRgb(mix(qRed(under), r), mix(qGreen(under), g), mix(qBlue(under), b));
 }
 
@@ -190,7 +188,7 @@ void addWorkflowSegments(std::array<std::vector<QRect>, kWorkKindCount> &lists, 
 // type (root name), trace id and flag.
 QString labelOf(const TraceStore &store, qint32 row, const WorkflowLanes *workflows)
 {
-    const QString id = store.requests.idText(row);
+    QString id = store.requests.idText(row);
     const qint32 lane = workflows ? workflows->laneOfRow(row) : -1;
     if (lane < 0)
         return id;
@@ -413,6 +411,7 @@ QImage render(const LaneFrameKey &key, int threads)
         return image;
     }
     std::vector<std::pair<int, int>> bands;
+    bands.reserve(size_t(threads));
     for (int i = 0; i < threads; ++i)
         bands.emplace_back(height * i / threads, height * (i + 1) / threads);
     QtConcurrent::blockingMap(BackgroundPool::instance(), bands, [=, &key](const std::pair<int, int> &band) {

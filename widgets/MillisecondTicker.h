@@ -23,7 +23,7 @@ inline SwimlaneCoordinates::TimeUnit unitFor(double maxMs)
 class Linear : public QCPAxisTicker
 {
 public:
-    explicit Linear(SwimlaneCoordinates::TimeUnit unit)
+    explicit Linear(const SwimlaneCoordinates::TimeUnit &unit)
         : m_msPerUnit(double(unit.ns) / 1e6)
     { }
 
@@ -44,7 +44,7 @@ private:
 class Logarithmic : public QCPAxisTickerLog
 {
 public:
-    explicit Logarithmic(SwimlaneCoordinates::TimeUnit unit)
+    explicit Logarithmic(const SwimlaneCoordinates::TimeUnit &unit)
         : m_msPerUnit(double(unit.ns) / 1e6)
     { }
 

@@ -67,7 +67,7 @@ void OverviewStrip::paintEvent(QPaintEvent *)
             for (int c = 0; c < LaneActivity::kCategories; ++c)
                 column[size_t(c)] += m_profile->value(b, c) / float(b1 - b0);
             for (int k = 0; kinds && k < WorkActivity::kCategories; ++k)
-                column[size_t(LaneActivity::kCategories + k)] += m_kinds->value(b, k) / float(b1 - b0);
+                column[size_t(LaneActivity::kCategories) + size_t(k)] += m_kinds->value(b, k) / float(b1 - b0);
         }
         float total = 0.0f;
         for (const float v : column)

@@ -244,7 +244,8 @@ void PathTreeView::paintEvent(QPaintEvent *)
     const double power = std::pow(10.0, std::floor(std::log10(raw)));
     const double step = raw <= power ? power : raw <= 2 * power ? 2 * power : raw <= 5 * power ? 5 * power : 10 * power;
     painter.setPen(palette().color(QPalette::Mid));
-    for (double tick = 0.0; tick <= scale * 1.0001; tick += step) {
+    for (int i = 0; i < 1000 && i * step <= scale * 1.0001; ++i) {
+        const double tick = i * step;
         const double tx = area.left() + area.width() * tick / scale;
         painter.setPen(palette().color(QPalette::Mid));
         painter.drawLine(QPointF(tx, header - 4), QPointF(tx, height()));

@@ -5,6 +5,8 @@
 
 #include <QPainter>
 
+#include <cmath>
+
 RequestTimeline::RequestTimeline(QWidget *parent)
     : QWidget(parent)
 {
@@ -94,7 +96,7 @@ void RequestTimeline::paintEvent(QPaintEvent *)
     const int axisY = bar.bottom() + 4;
     painter.drawLine(bar.left(), axisY, bar.right(), axisY);
     for (qint64 t = 0; t <= window.duration(); t += step) {
-        const int x = int(xOf(first + t) + 0.5);
+        const int x = int(std::lround(xOf(first + t)));
         painter.drawLine(x, axisY, x, axisY + 4);
         const QString label = SwimlaneCoordinates::formatTick(t, step, unit);
         const int w = fontMetrics().horizontalAdvance(label);

@@ -26,6 +26,7 @@
 #include <QVBoxLayout>
 
 #include <array>
+#include <cmath>
 
 namespace {
 
@@ -313,7 +314,7 @@ void SwimlaneView::rebuildLayout()
             Q_UNUSED(store);
             return result;
         },
-        [this](LayoutResult result) { applyLayout(result); });
+        [this](const LayoutResult &result) { applyLayout(result); });
 }
 
 void SwimlaneView::applyLayout(const LayoutResult &result)
@@ -345,7 +346,7 @@ void SwimlaneView::syncScrollBar()
     m_scrollBar->setRange(0, int(qMax<qint64>(0, slotTotal - page)));
     m_scrollBar->setPageStep(page);
     m_scrollBar->setSingleStep(qMax(1, page / 20));
-    m_scrollBar->setValue(int(lanes.first + 0.5));
+    m_scrollBar->setValue(int(std::lround(lanes.first)));
     m_syncing = false;
 }
 

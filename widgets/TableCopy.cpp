@@ -138,6 +138,7 @@ Grid grid(const QAbstractItemView *view)
         if (table && table->isRowHidden(row))
             continue;
         std::vector<QString> cells;
+        cells.reserve(order.size());
         for (const int column : order)
             cells.push_back(oneLine(model->index(row, column).data(Qt::DisplayRole).toString()));
         result.rows.push_back(std::move(cells));

@@ -6,6 +6,8 @@
 
 #include <QPainter>
 
+#include <cmath>
+
 TimeRuler::TimeRuler(ViewState *state, QWidget *parent)
     : QWidget(parent)
     , m_state(state)
@@ -80,7 +82,7 @@ void TimeRuler::paintEvent(QPaintEvent *)
     const int baseline = height() - 1;
     painter.drawLine(m_leftInset, baseline, width(), baseline);
     for (qint64 t = SwimlaneCoordinates::firstTick(window.begin, m_tickOrigin, step); t < window.end; t += step) {
-        const int x = m_leftInset + int(SwimlaneCoordinates::timeToX(t, window, axisWidth()) + 0.5);
+        const int x = m_leftInset + int(std::lround(SwimlaneCoordinates::timeToX(t, window, axisWidth())));
         painter.drawLine(x, baseline - 5, x, baseline);
         const QString label = SwimlaneCoordinates::formatTick(t - m_tickOrigin, step, unit);
         const int labelWidth = fontMetrics().horizontalAdvance(label);

@@ -262,7 +262,7 @@ void TokenStreamStrip::paintEvent(QPaintEvent *)
     painter.setPen(palette().color(QPalette::Text));
     painter.drawLine(client.left(), axisY, client.right(), axisY);
     for (qint64 t = 0; t <= span; t += step) {
-        const int x = int(client.left() + SwimlaneCoordinates::timeToX(t, window, client.width()) + 0.5);
+        const int x = int(std::lround(client.left() + SwimlaneCoordinates::timeToX(t, window, client.width())));
         painter.drawLine(x, axisY, x, axisY + 4);
         const QString label = SwimlaneCoordinates::formatTick(t, step, unit);
         const int w = fontMetrics().horizontalAdvance(label);

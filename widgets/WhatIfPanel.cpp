@@ -284,6 +284,7 @@ std::pair<qint32, qint32> WhatIfPanel::defaultDependency() const
     const qint32 n = std::min(m_graph->spanCount(), 5000);
     // Siblings grouped by parent (roots under -1).
     std::vector<std::pair<qint32, qint32>> byParent;
+    byParent.reserve(size_t(std::max(n, 0)));
     for (qint32 span = 0; span < n; ++span)
         byParent.emplace_back(m_graph->parent(span), span);
     std::sort(byParent.begin(), byParent.end());

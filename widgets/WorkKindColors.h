@@ -5,6 +5,8 @@
 
 #include <QColor>
 
+#include <cmath>
+
 // Colours of workflow kinds, shared by the workflow swimlanes and the span
 // Gantt. A model call's phases keep the request phase colours (queue orange,
 // prefill blue, first token vermillion, decode green as the stream); the
@@ -55,7 +57,7 @@ inline QColor faint(WorkKind kind, const QColor &background)
 {
     constexpr double kStrength = 0.4;
     const QColor colour = of(kind);
-    const auto mix = [](int from, int to) { return int(from + (to - from) * kStrength + 0.5); };
+    const auto mix = [](int from, int to) { return int(std::lround(from + (to - from) * kStrength)); };
     return QColor(mix(background.red(), colour.red()), mix(background.green(), colour.green()),
                   mix(background.blue(), colour.blue()));
 }

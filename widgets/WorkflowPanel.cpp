@@ -271,7 +271,7 @@ void WorkflowPanel::runWhatIf()
     }
     const auto schedule = m_analysis.schedule;
     m_whatIfJob.start([schedule, edits](const std::atomic<bool> *) { return WhatIf::run(*schedule, edits); },
-                      [this](WhatIfOutcome outcome) { applyWhatIf(outcome); });
+                      [this](const WhatIfOutcome &outcome) { applyWhatIf(outcome); });
 }
 
 void WorkflowPanel::applyWhatIf(const WhatIfOutcome &outcome)
@@ -482,7 +482,7 @@ void WorkflowPanel::runPopulationWhatIf()
             }
             return Result{population.result(q), qint64(workflows.size())};
         },
-        [this](Result result) {
+        [this](const Result &result) {
             m_whatIf->showPopulation(result.population, result.workflows);
             emit populationShown();
         });

@@ -397,7 +397,7 @@ void MainWindow::updateRecentMenu()
     m_recentMenu->clear();
     const QStringList files = m_persistent ? RecentFiles::load() : QStringList();
     for (int i = 0; i < files.size(); ++i) {
-        const QString path = files[i];
+        const QString &path = files[i];
         QAction *action = m_recentMenu->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(QFileInfo(path).fileName()),
                                                   this, [this, path] { openFile(path); });
         action->setToolTip(path);

@@ -58,13 +58,13 @@ bool ServerOrderStatistics::run(const ClickHouseClient &client, const QString &r
     const QStringList &fields = answer.front();
     for (size_t k = 0; k < asked.size(); ++k) {
         auto &column = m_columns[asked[k]];
-        if (fields[qsizetype(2 * k)].toLongLong() != column.n) {
+        if (fields[2 * qsizetype(k)].toLongLong() != column.n) {
             *error = QStringLiteral("the rows changed while they were read (%1 values where %2 were counted)")
-                         .arg(fields[qsizetype(2 * k)])
+                         .arg(fields[2 * qsizetype(k)])
                          .arg(column.n);
             return false;
         }
-        QString text = fields[qsizetype(2 * k + 1)];
+        QString text = fields[2 * qsizetype(k) + 1];
         text.remove(QLatin1Char('[')).remove(QLatin1Char(']'));
         const QStringList bits = text.isEmpty() ? QStringList() : text.split(QLatin1Char(','));
         if (bits.size() != qsizetype(column.ranks.size())) {

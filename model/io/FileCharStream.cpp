@@ -4,7 +4,7 @@
 
 namespace {
 
-constexpr qint64 kBlockBytes = 1024 * 1024;
+constexpr qint64 kBlockBytes = qint64{1024} * 1024;
 
 } // namespace
 

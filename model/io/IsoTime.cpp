@@ -93,7 +93,7 @@ bool toNanoseconds(std::string_view text, qint64 *ns, bool *hadZone)
                 ++next;
             if (!digits(text, next, 2, &zoneMinute) || zoneHour > 23 || zoneMinute > 59)
                 return false;
-            offsetSeconds = sign * (qint64(zoneHour) * 3600 + zoneMinute * 60);
+            offsetSeconds = sign * (qint64(zoneHour) * 3600 + qint64(zoneMinute) * 60);
             zone = true;
             at = next + 2;
         }
@@ -103,7 +103,7 @@ bool toNanoseconds(std::string_view text, qint64 *ns, bool *hadZone)
     if (hadZone)
         *hadZone = zone;
     const qint64 days = daysFromCivil(year, unsigned(month), unsigned(day));
-    const qint64 seconds = days * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds;
+    const qint64 seconds = days * 86400 + qint64(hour) * 3600 + qint64(minute) * 60 + second - offsetSeconds;
     constexpr qint64 kLimit = std::numeric_limits<qint64>::max() / 1'000'000'000 - 1;
     if (seconds > kLimit || seconds < -kLimit)
         return false;

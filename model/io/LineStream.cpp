@@ -8,7 +8,7 @@
 
 namespace {
 
-constexpr qint64 kBlockBytes = 4 * 1024 * 1024;
+constexpr qint64 kBlockBytes = qint64{4} * 1024 * 1024;
 
 } // namespace
 
@@ -25,7 +25,7 @@ std::vector<ByteRange> splitFileIntoLineRanges(const QString &path, qint64 size,
         return {{0, size}};
     qint64 begin = 0;
     const qint64 target = size / count + 1;
-    std::vector<char> window(64 * 1024);
+    std::vector<char> window(size_t{64} * 1024);
     while (begin < size) {
         qint64 end = qMin(size, begin + target);
         // Move the cut forward to just after the next newline.

@@ -4,7 +4,7 @@
 
 QString MixedFormats::foreignReason(std::string_view record)
 {
-    if (record.size() > 16 * 1024 * 1024)
+    if (record.size() > size_t{16} * 1024 * 1024)
         return {};
     const QByteArray text(record.data(), qsizetype(record.size()));
     const TraceFormat format = detectTraceFormat(text);

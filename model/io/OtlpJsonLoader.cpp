@@ -40,7 +40,7 @@ void readFirstLines(const QString &path, qint64 limit, QByteArray *first, QByteA
     bool atEnd = false;
     bool firstLineEnds = false;
     while (buffer.size() < limit) {
-        const QByteArray block = file.read(qMin<qint64>(256 * 1024, qMax<qint64>(1, file.size() - file.pos())));
+        const QByteArray block = file.read(qMin<qint64>(qint64{256} * 1024, qMax<qint64>(1, file.size() - file.pos())));
         if (block.isEmpty()) {
             atEnd = true;
             break;

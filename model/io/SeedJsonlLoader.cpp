@@ -449,7 +449,7 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     }
     const int hardware = int(std::thread::hardware_concurrency());
     int threads = options.threads > 0 ? options.threads : qMax(1, hardware);
-    threads = int(qMin<qint64>(threads, qMax<qint64>(1, result.bytes / (1024 * 1024))));
+    threads = int(qMin<qint64>(threads, qMax<qint64>(1, result.bytes / (qint64{1024} * 1024))));
     const auto ranges = splitFileIntoLineRanges(path, result.bytes, threads);
 
     std::vector<ChunkOutput> outputs(ranges.size());

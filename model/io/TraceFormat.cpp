@@ -233,7 +233,7 @@ FileFormat detectFileFormat(const QString &path)
     if (first != '{' && first != '[') {
         // Not JSON: CSV and the like are told by their first line.
         QByteArray line;
-        for (; it != end && *it != '\n' && line.size() < 64 * 1024; ++it)
+        for (; it != end && *it != '\n' && line.size() < qsizetype{64} * 1024; ++it)
             line.append(*it);
         result.format = detectTraceFormat(line);
         return result;

@@ -18,14 +18,14 @@
 
 namespace {
 
-constexpr qint64 kBlockBytes = 1024 * 1024;
+constexpr qint64 kBlockBytes = qint64{1024} * 1024;
 constexpr int kPollMs = 100;
 
 QString byteSize(qint64 bytes)
 {
     if (bytes < 1000)
         return QStringLiteral("%1 bytes").arg(bytes);
-    if (bytes < 1000 * 1000)
+    if (bytes < qint64{1000} * 1000)
         return QString::number(double(bytes) / 1e3, 'f', 1) + QStringLiteral(" kB");
     return QString::number(double(bytes) / 1e6, 'f', 1) + QStringLiteral(" MB");
 }

@@ -159,7 +159,6 @@ SpanContract read(const SpanRecord &record, std::vector<Problem> *problems)
                      .arg(contract.stamps[size_t(previous)])});
             contract.stamps.fill(kNoTime);
             contract.hasStamps = false;
-            previous = -1;
             break;
         }
         contract.stamps[size_t(i)] = ns;

@@ -14,7 +14,7 @@ Result inflate(const QByteArray &compressed, qint64 limit, QByteArray *out, QStr
     }
     stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(compressed.constData()));
     stream.avail_in = uInt(compressed.size());
-    constexpr qint64 kChunk = 256 * 1024;
+    constexpr qint64 kChunk = qint64{256} * 1024;
     int status = Z_OK;
     while (status != Z_STREAM_END) {
         const qint64 room = qMin<qint64>(kChunk, limit + 1 - out->size());

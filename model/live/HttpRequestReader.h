@@ -16,7 +16,7 @@ class HttpRequestReader
 public:
     enum class State { Incomplete, Complete, Failed };
 
-    explicit HttpRequestReader(qint64 maxBodyBytes, qint64 maxHeaderBytes = 64 * 1024)
+    explicit HttpRequestReader(qint64 maxBodyBytes, qint64 maxHeaderBytes = qint64{64} * 1024)
         : m_maxBody(maxBodyBytes)
         , m_maxHeader(maxHeaderBytes)
     { }

@@ -10,12 +10,12 @@
 struct ReceiveLimits
 {
     // Body as sent (compressed or not).
-    qint64 maxBodyBytes = 16 * 1024 * 1024;
+    qint64 maxBodyBytes = qint64{16} * 1024 * 1024;
     // Body after gzip: a small body that inflates past this is a gzip bomb.
-    qint64 maxDecompressedBytes = 64 * 1024 * 1024;
+    qint64 maxDecompressedBytes = qint64{64} * 1024 * 1024;
     // Per span (resource and scope attributes count too, on their own).
     int maxAttributes = 128;
-    qint64 maxAttributeBytes = 64 * 1024; // one key or value as text
+    qint64 maxAttributeBytes = qint64{64} * 1024; // one key or value as text
     int maxEvents = 4096;
     int maxLinks = 1024;
     // A live span this far from the receiver's clock has a broken or

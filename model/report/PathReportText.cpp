@@ -113,8 +113,9 @@ QString tree(const PathTree &tree, int maxDepth)
             ++hidden;
             continue;
         }
-        text.addRow({QString(node.depth * 2, QLatin1Char(' ')) + node.key, ms(node.setMeanMs), ms(node.restMeanMs),
-                     ms(node.setMeanMs - node.restMeanMs), ms(node.setSelfMeanMs), ms(node.restSelfMeanMs),
+        text.addRow({QString(qsizetype(node.depth) * 2, QLatin1Char(' ')) + node.key, ms(node.setMeanMs),
+                     ms(node.restMeanMs), ms(node.setMeanMs - node.restMeanMs), ms(node.setSelfMeanMs),
+                     ms(node.restSelfMeanMs),
                      ReportFormat::share(share(node.setOnPath, tree.setN())) + QStringLiteral(" / ")
                          + ReportFormat::share(share(node.restOnPath, tree.restN()))});
     }

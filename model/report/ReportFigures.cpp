@@ -335,7 +335,7 @@ QString criticalPath(const WorkflowSchedule &schedule, const std::vector<PathSec
     for (size_t i = 0; i < rows.size(); ++i) {
         const qint32 span = rows[i].span;
         const double y = top + rowHeight * double(i);
-        const QString label = QString(rows[i].depth * 2, QLatin1Char(' ')) + graph.label(span);
+        const QString label = QString(qsizetype(rows[i].depth) * 2, QLatin1Char(' ')) + graph.label(span);
         canvas.text(labelWidth - 8, y + 13, SvgCanvas::elide(label, labelWidth - 10, 10.5),
                     style(10.5, SvgCanvas::Anchor::End));
         const qint64 start = clipped.start[size_t(span)];
@@ -360,6 +360,7 @@ QString criticalPath(const WorkflowSchedule &schedule, const std::vector<PathSec
 QString whatIfSavings(const std::vector<std::pair<QString, double>> &savingsMs)
 {
     std::vector<std::tuple<QString, double, QString>> bars;
+    bars.reserve(savingsMs.size());
     for (const auto &[label, saving] : savingsMs)
         bars.emplace_back(label, saving, saving >= 0 ? QStringLiteral("#009e73") : FigurePalette::criticalPath());
     return signedBars(QStringLiteral("What each change would save"), bars,
@@ -434,7 +435,7 @@ QString tokenShape(const RequestTable &table, std::span<const qint32> rows)
             return;
         const int p = std::min(kBins - 1, int(std::log2(double(prompt))));
         const int o = std::min(kBins - 1, int(std::log2(double(output))));
-        ++counts[size_t(p * kBins + o)];
+        ++counts[size_t(p) * kBins + size_t(o)];
         maxPrompt = std::max(maxPrompt, p);
         maxOutput = std::max(maxOutput, o);
         ++total;
@@ -453,7 +454,7 @@ QString tokenShape(const RequestTable &table, std::span<const qint32> rows)
     qint64 peak = 0;
     for (int p = 0; p < kBins; ++p) {
         for (int o = 0; o < kBins; ++o) {
-            const qint64 c = counts[size_t(p * kBins + o)];
+            const qint64 c = counts[size_t(p) * kBins + size_t(o)];
             if (c > 0) {
                 minPrompt = std::min(minPrompt, p);
                 minOutput = std::min(minOutput, o);
@@ -475,7 +476,7 @@ QString tokenShape(const RequestTable &table, std::span<const qint32> rows)
     };
     for (int p = 0; p < columns; ++p) {
         for (int o = 0; o < lines; ++o) {
-            const qint64 c = counts[size_t((p + minPrompt) * kBins + o + minOutput)];
+            const qint64 c = counts[size_t(p + minPrompt) * kBins + size_t(o + minOutput)];
             // White to blue by log count, so rare combinations still show.
             const double t = c == 0 ? 0.0 : 0.15 + 0.85 * std::log1p(double(c)) / std::log1p(double(peak));
             const int r = int(std::lround(255 - t * (255 - 0x00)));

@@ -38,7 +38,7 @@ namespace ReportHtml {
 QString render(const ReportDocument &document)
 {
     QString html;
-    html.reserve(64 * 1024);
+    html.reserve(qsizetype{64} * 1024);
     html += QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
                            "style-src 'unsafe-inline'; img-src data:\">\n"

@@ -62,14 +62,18 @@ std::vector<double> SvgAxis::ticks(int wanted) const
 {
     std::vector<double> values;
     if (m_log) {
-        for (double decade = std::pow(10.0, std::ceil(std::log10(m_min) - 1e-9)); decade <= m_max * (1 + 1e-9);
-             decade *= 10.0)
-            values.push_back(decade);
+        // Integer counters: a double one can stop advancing (v + step == v).
+        const int first = int(std::ceil(std::log10(m_min) - 1e-9));
+        for (int power = first; power < first + 400 && std::pow(10.0, power) <= m_max * (1 + 1e-9); ++power)
+            values.push_back(std::pow(10.0, power));
         return values;
     }
     const double step = niceStep(m_max - m_min, wanted);
-    for (double v = std::ceil(m_min / step - 1e-9) * step; v <= m_max + step * 1e-9; v += step)
+    const double first = std::ceil(m_min / step - 1e-9);
+    for (int i = 0; i < 1000 && (first + i) * step <= m_max + step * 1e-9; ++i) {
+        const double v = (first + i) * step;
         values.push_back(std::abs(v) < step * 1e-9 ? 0.0 : v);
+    }
     return values;
 }
 

@@ -471,8 +471,8 @@ void addComparison(ReportDocument &document, const DiagnosisRecord &record, cons
 
 namespace DesignReport {
 
-ReportDocument build(const DiagnosisRecord &record, std::shared_ptr<const TraceStore> store, const Options &options,
-                     const std::atomic<bool> *cancelled)
+ReportDocument build(const DiagnosisRecord &record, const std::shared_ptr<const TraceStore> &store,
+                     const Options &options, const std::atomic<bool> *cancelled)
 {
     ReportDocument document;
     document.title = record.title.isEmpty() ? QStringLiteral("Latency diagnosis") : record.title;

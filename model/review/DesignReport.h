@@ -39,8 +39,8 @@ struct Options
 
 // `record` as measured on this trace (RecordDraft::measure). Polls
 // `cancelled` between sections; a cancelled build returns what it has.
-ReportDocument build(const DiagnosisRecord &record, std::shared_ptr<const TraceStore> store, const Options &options,
-                     const std::atomic<bool> *cancelled = nullptr);
+ReportDocument build(const DiagnosisRecord &record, const std::shared_ptr<const TraceStore> &store,
+                     const Options &options, const std::atomic<bool> *cancelled = nullptr);
 
 // Sets the record's verdict from a comparison's stop rule.
 void judge(DiagnosisRecord &record, const TraceComparison &comparison, const QString &candidate);

@@ -32,7 +32,7 @@ QString timeText(qint64 ns)
     return QStringLiteral("t = %1 ms").arg(QString::number(double(ns) / 1e6, 'f', 3));
 }
 
-std::pair<ComparisonSide, ComparisonSide> atTime(std::shared_ptr<const TraceStore> store, qint64 splitNs,
+std::pair<ComparisonSide, ComparisonSide> atTime(const std::shared_ptr<const TraceStore> &store, qint64 splitNs,
                                                  const QString &file)
 {
     const auto &sends = store->requests.stampColumn(Stamp::ClientSend);
@@ -51,7 +51,7 @@ std::pair<ComparisonSide, ComparisonSide> atTime(std::shared_ptr<const TraceStor
     return {std::move(baseline), std::move(candidate)};
 }
 
-std::pair<ComparisonSide, ComparisonSide> byClasses(std::shared_ptr<const TraceStore> store,
+std::pair<ComparisonSide, ComparisonSide> byClasses(const std::shared_ptr<const TraceStore> &store,
                                                     const ClassFilter &baseline, const ClassFilter &candidate,
                                                     const ClassBands &bands, const QString &file, QString *error)
 {

@@ -15,12 +15,12 @@ namespace ComparisonSplit {
 
 // Requests whose client send lies before `splitNs` are the baseline, those at
 // or after it the candidate; requests without a send time are on neither.
-std::pair<ComparisonSide, ComparisonSide> atTime(std::shared_ptr<const TraceStore> store, qint64 splitNs,
+std::pair<ComparisonSide, ComparisonSide> atTime(const std::shared_ptr<const TraceStore> &store, qint64 splitNs,
                                                  const QString &file);
 
 // Requests matching `baseline` and `candidate` (ClassFilter syntax); an
 // unknown dimension or value is reported through `error`.
-std::pair<ComparisonSide, ComparisonSide> byClasses(std::shared_ptr<const TraceStore> store,
+std::pair<ComparisonSide, ComparisonSide> byClasses(const std::shared_ptr<const TraceStore> &store,
                                                     const ClassFilter &baseline, const ClassFilter &candidate,
                                                     const ClassBands &bands, const QString &file, QString *error);
 

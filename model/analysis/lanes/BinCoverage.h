@@ -50,7 +50,7 @@ public:
     bool walksEvents() const
     {
         return !m_eventsOverflowed && !m_finished && m_lastTouched >= m_firstTouched
-            && m_events.size() * kEventCostInBins < size_t(m_lastTouched - m_firstTouched + 1);
+            && m_events.size() * kEventCostInBins < size_t(m_lastTouched - m_firstTouched) + 1;
     }
     static constexpr size_t kEventCostInBins = 4;
 
@@ -202,6 +202,7 @@ template<int Categories> template<typename Run> void BinCoverage<Categories>::fo
             // Bitwise: a fixed-size memcmp compiles to a few vector compares,
             // a float loop to a branch per category, in the hottest loop of
             // the view.
+            // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison): bitwise equality is what is meant
             if (bin <= m_lastTouched && std::memcmp(binValues(bin), binValues(from), sizeof(float) * kCategories) == 0)
                 continue;
             run(from, bin - 1, binValues(from));

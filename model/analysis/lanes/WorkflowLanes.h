@@ -59,7 +59,7 @@ public:
     const std::array<qint64, kWorkKindCount> &pathTotals() const { return m_pathTotals; }
     // Whether any lane shows `kind` on or off its path.
     bool shows(WorkKind kind) const { return m_present[size_t(kind)] != 0; }
-    qint64 segmentCount() const { return qint64(m_path.kind.size() + m_offPath.kind.size()); }
+    qint64 segmentCount() const { return qint64(m_path.kind.size()) + qint64(m_offPath.kind.size()); }
     size_t memoryBytes() const;
 
     // Empty (and early) when `cancelled` becomes true.

@@ -72,6 +72,7 @@ bool metricFromKey(const QString &key, Metric *metric)
 std::vector<Metric> allMetrics()
 {
     std::vector<Metric> metrics;
+    metrics.reserve(size_t(kMetricCount));
     for (int i = 0; i < kMetricCount; ++i)
         metrics.push_back(static_cast<Metric>(i));
     return metrics;

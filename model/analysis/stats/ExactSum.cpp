@@ -38,7 +38,7 @@ bool fixedPoint(double value, Words *magnitude, bool *negative)
     const int bit = shift % 64;
     (*magnitude)[size_t(word)] = mantissa << bit;
     if (bit != 0 && word + 1 < 3)
-        (*magnitude)[size_t(word + 1)] = mantissa >> (64 - bit);
+        (*magnitude)[size_t(word) + 1] = mantissa >> (64 - bit);
     return true;
 }
 

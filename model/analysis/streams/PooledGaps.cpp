@@ -341,7 +341,7 @@ PooledGaps compute(const TokenTimeline &timeline, StreamSide side, const RowSet 
         for (int key = 0; key < kBuckets; ++key)
             groupN[size_t(g)] += groups[size_t(g) * kBuckets + size_t(key)];
     }
-    const bool enoughRequests = result.requests >= 2 * kGroups;
+    const bool enoughRequests = result.requests >= qint64{2} * kGroups;
     for (size_t i = 0; i < result.quantiles.size(); ++i) {
         PooledQuantile &quantile = result.quantiles[i];
         const double rank = double(n - 1) * quantile.q;

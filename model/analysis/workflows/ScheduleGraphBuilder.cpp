@@ -110,7 +110,7 @@ void ScheduleGraphBuilder::layOutLists()
     // Dependencies first: they win ties in S(to)'s preference order.
     std::vector<qint32> fill(m_dependencies.empty() ? 0 : m_dependencyCount.size(), 0);
     for (const auto &[from, to] : m_dependencies)
-        m_out.m_preds[size_t(begin[size_t(startNode(to))] + fill[size_t(to)]++)] = endNode(from);
+        m_out.m_preds[size_t(begin[size_t(startNode(to))]) + size_t(fill[size_t(to)]++)] = endNode(from);
 }
 
 void ScheduleGraphBuilder::addChildren(qint32 parent, std::span<const qint32> children)
