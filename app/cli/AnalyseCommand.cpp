@@ -4,11 +4,10 @@
 #include "ClickHouseAnalyses.h"
 
 #include "analysis/requests/ProfileReport.h"
+#include "remote/TraceSource.h"
 #include "report/ReportJson.h"
 #include "report/ReportText.h"
 #include "scenarios/SeedScenarios.h"
-
-#include <QFileInfo>
 
 #include <nlohmann/json.hpp>
 
@@ -23,7 +22,7 @@ void printJson(const CliContext &context, const nlohmann::json &document)
 
 int runAnalyse(const CliContext &context)
 {
-    if (context.arguments.size() == 1 && isClickHouseArgument(context.arguments.first()))
+    if (context.arguments.size() == 1 && computesOnServer(context.arguments.first()))
         return runAnalyseOnClickHouse(context);
     if (!expectOneFile(context, QStringLiteral("analyse")))
         return ExitUsage;
@@ -34,7 +33,7 @@ int runAnalyse(const CliContext &context)
     const auto &store = *result.store;
     if (!requireRequests(context, path, store))
         return ExitFailure;
-    const QString label = path == QLatin1String("-") ? QStringLiteral("standard input") : QFileInfo(path).fileName();
+    const QString label = TraceSource::displayName(path);
     auto report = profileRequests(store.requests, context.boundary, label, QStringLiteral("trace replay"));
     report.rejected = qint64(store.rejected.size());
     if (context.json) {

@@ -1,7 +1,7 @@
 #include "CliContext.h"
 
 #include "io/LoadControl.h"
-#include "io/TraceFileLoader.h"
+#include "remote/TraceSource.h"
 #include "report/ReportText.h"
 #include "store/TraceStore.h"
 
@@ -18,7 +18,7 @@ bool loadForCli(const CliContext &context, const QString &path, LoadResult *resu
     const bool showProgress = isatty(STDERR_FILENO) != 0;
     std::atomic<bool> finished{false};
     std::thread worker([&] {
-        *result = TraceFileLoader::load(path, context.loadOptions, &control);
+        *result = TraceSource::load(path, context.loadOptions, &control);
         finished.store(true);
     });
     if (showProgress) {

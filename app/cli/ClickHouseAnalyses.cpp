@@ -8,6 +8,7 @@
 #include "clickhouse/ServerExceedance.h"
 #include "clickhouse/ServerProfile.h"
 #include "clickhouse/ServerRequests.h"
+#include "clickhouse/ServerTableKind.h"
 #include "report/ClassTableJson.h"
 #include "report/ClassTableText.h"
 #include "report/ExceedanceJson.h"
@@ -54,6 +55,21 @@ int prepare(const CliContext &context, const QString &command, ClassOptions::Val
 bool isClickHouseArgument(const QString &argument)
 {
     return ClickHouseSource::isUrl(argument);
+}
+
+bool isSpanTableArgument(const QString &argument)
+{
+    ClickHouseSource source;
+    QString error;
+    if (!isClickHouseArgument(argument) || !ClickHouseSource::parse(argument, &source, &error))
+        return false;
+    ServerTableKind kind = ServerTableKind::Unknown;
+    return ServerTable::kind(ClickHouseClient(source), &kind, &error) && kind == ServerTableKind::OtelTraces;
+}
+
+bool computesOnServer(const QString &argument)
+{
+    return isClickHouseArgument(argument) && !isSpanTableArgument(argument);
 }
 
 int runSliceOnClickHouse(const CliContext &context)

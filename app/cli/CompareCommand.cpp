@@ -11,6 +11,7 @@
 #include "io/DecimalTime.h"
 #include "io/IsoTime.h"
 #include "io/TraceFileLoader.h"
+#include "remote/TraceSource.h"
 #include "report/ComparisonJson.h"
 #include "report/ComparisonText.h"
 #include "report/ReportText.h"
@@ -50,7 +51,7 @@ void printLoadProblems(const CliContext &context, const QString &path, const Tra
 {
     if (store.rejected.empty())
         return;
-    context.err << QStringLiteral("%1: ").arg(QFileInfo(path).fileName())
+    context.err << QStringLiteral("%1: ").arg(TraceSource::displayName(path))
                 << ReportText::rejectedSummary(store.rejected, 3) << '\n';
 }
 
@@ -212,7 +213,7 @@ int runCompare(const CliContext &context)
         if (!loadForCli(context, path, &load))
             return ExitFailure;
         printLoadProblems(context, path, *load.store);
-        const QString file = QFileInfo(path).fileName();
+        const QString file = TraceSource::displayName(path);
         std::shared_ptr<const TraceStore> store = load.store;
         if (byTime) {
             qint64 split = 0;

@@ -18,7 +18,7 @@
 
 int runExceed(const CliContext &context)
 {
-    if (context.arguments.size() == 1 && isClickHouseArgument(context.arguments.first()))
+    if (context.arguments.size() == 1 && computesOnServer(context.arguments.first()))
         return runExceedOnClickHouse(context);
     ClassCommandInput input;
     if (const int code = prepareClassCommand(context, QStringLiteral("exceed"), &input); code >= 0)

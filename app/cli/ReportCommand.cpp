@@ -4,6 +4,7 @@
 #include "CliContext.h"
 
 #include "ReportWriter.h"
+#include "remote/TraceSource.h"
 #include "review/DesignReport.h"
 #include "review/RecordDraft.h"
 #include "review/RecordJson.h"
@@ -72,7 +73,7 @@ bool readSession(const CliContext &context, const QString &path, Session *sessio
     for (const SessionTrace &trace : {session->traces.front(), session->candidate}) {
         if (trace.isEmpty())
             continue;
-        if (!QFileInfo::exists(trace.path)) {
+        if (!TraceSource::isUrl(trace.path) && !QFileInfo::exists(trace.path)) {
             context.err << QStringLiteral("tracelane-cli report: the session's trace was not found: %1\n")
                                .arg(QDir::toNativeSeparators(trace.path));
             return false;
@@ -127,7 +128,7 @@ int runReport(const CliContext &context)
     if (!loadForCli(context, path, &load))
         return ExitFailure;
     const std::shared_ptr<const TraceStore> store = load.store;
-    const QString trace = QFileInfo(path).fileName();
+    const QString trace = TraceSource::displayName(path);
 
     DesignReport::Options report;
     QStringList notes;
@@ -187,7 +188,7 @@ int runReport(const CliContext &context)
         LoadResult candidate;
         if (!loadForCli(context, candidatePath, &candidate))
             return ExitFailure;
-        ReportComparison::attach(record, report, store, candidate.store, QFileInfo(candidatePath).fileName());
+        ReportComparison::attach(record, report, store, candidate.store, TraceSource::displayName(candidatePath));
     }
 
     const ReportDocument document = DesignReport::build(record, store, report);

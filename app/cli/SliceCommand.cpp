@@ -14,7 +14,7 @@
 
 int runSlice(const CliContext &context)
 {
-    if (context.arguments.size() == 1 && isClickHouseArgument(context.arguments.first()))
+    if (context.arguments.size() == 1 && computesOnServer(context.arguments.first()))
         return runSliceOnClickHouse(context);
     ClassCommandInput input;
     if (const int code = prepareClassCommand(context, QStringLiteral("slice"), &input); code >= 0)

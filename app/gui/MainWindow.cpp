@@ -3,6 +3,7 @@
 #include "AboutDialog.h"
 #include "Appearance.h"
 #include "ClassTablePanel.h"
+#include "ClickHouseOpenDialog.h"
 #include "ComparePanel.h"
 #include "CountText.h"
 #include "DistributionPanel.h"
@@ -28,6 +29,7 @@
 #include "analysis/requests/ProfileReport.h"
 #include "analysis/workflows/WorkflowAnalysis.h"
 #include "io/LoadVerdict.h"
+#include "remote/TraceSource.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -243,6 +245,8 @@ void MainWindow::createActions()
     });
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("Open from C&lickHouse\u2026"), this, &MainWindow::openFromClickHouse)
+        ->setToolTip(tr("Open the spans of an OpenTelemetry Collector otel_traces table in a time range"));
     file->addAction(tr("Compare &With\u2026"), this, &MainWindow::chooseCandidate)
         ->setToolTip(tr("Put a second trace (the candidate) beside the loaded one (the baseline)"));
     file->addSeparator();
@@ -398,8 +402,9 @@ void MainWindow::updateRecentMenu()
     const QStringList files = m_persistent ? RecentFiles::load() : QStringList();
     for (int i = 0; i < files.size(); ++i) {
         const QString &path = files[i];
-        QAction *action = m_recentMenu->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(QFileInfo(path).fileName()),
-                                                  this, [this, path] { openFile(path); });
+        QAction *action
+            = m_recentMenu->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(TraceSource::displayName(path)), this,
+                                      [this, path] { openFile(path); });
         action->setToolTip(path);
     }
     if (files.isEmpty())
@@ -439,10 +444,25 @@ void MainWindow::openFile(const QString &path)
     m_banner->clearMessage();
     m_openNote.clear();
     m_load->start(path); // drops a load still running: its result never arrives
-    m_progress->start(QFileInfo(path).fileName());
+    m_progress->start(TraceSource::displayName(path));
     m_progress->show();
     m_cancelAction->setEnabled(true);
     m_progressTimer->start();
+}
+
+void MainWindow::openFromClickHouse()
+{
+    ClickHouseOpenDialog dialog(this);
+    const QString key = QStringLiteral("clickHouseUrl");
+    if (m_persistent)
+        dialog.setUrl(QSettings().value(key).toString());
+    if (TraceSource::isUrl(m_currentFile))
+        dialog.setUrl(m_currentFile);
+    if (dialog.exec() != QDialog::Accepted || dialog.url().isEmpty())
+        return;
+    if (m_persistent)
+        QSettings().setValue(key, dialog.url());
+    openFile(dialog.url());
 }
 
 void MainWindow::reload()
@@ -459,7 +479,7 @@ void MainWindow::cancelLoad()
     // Final: the load is dropped now, whatever its worker still does.
     stopLoadFeedback();
     m_message->setText(
-        tr("Loading %1 was cancelled; the previous view is kept.").arg(QFileInfo(m_load->path()).fileName()));
+        tr("Loading %1 was cancelled; the previous view is kept.").arg(TraceSource::displayName(m_load->path())));
     emit loadFinished(false);
 }
 
@@ -491,7 +511,7 @@ void MainWindow::finishLoad(const LoadOutcome &outcome, const QString &path)
 {
     stopLoadFeedback();
     const LoadResult &result = outcome.result;
-    const QString name = QFileInfo(path).fileName();
+    const QString name = TraceSource::displayName(path);
     // A file that is not a trace (or is empty) loads "fine" into nothing: the
     // trace on screen stays, and the banner says why the new one did not load.
     const QString why = LoadVerdict::whyNothingLoaded(result, name);
@@ -509,9 +529,9 @@ void MainWindow::finishLoad(const LoadOutcome &outcome, const QString &path)
         return;
     }
     // A reload (F5) comes back to the slow request being looked at.
-    const bool reloaded = QFileInfo(path).absoluteFilePath() == m_currentFile;
+    const bool reloaded = TraceSource::canonical(path) == m_currentFile;
     const ExceedancePanel::MemberKey member = reloaded ? m_exceedance->memberKey() : ExceedancePanel::MemberKey{};
-    m_currentFile = QFileInfo(path).absoluteFilePath();
+    m_currentFile = TraceSource::canonical(path);
     m_spanNs = outcome.lastNs - outcome.firstNs;
     m_state->setStore(result.store);
     if (member.position >= 0)
@@ -534,7 +554,7 @@ void MainWindow::updateReport()
         return;
     }
     const Boundary boundary = m_state->boundary();
-    const QString label = QFileInfo(m_currentFile).fileName();
+    const QString label = TraceSource::displayName(m_currentFile);
     m_reportJob.start(
         [store, boundary, label](const std::atomic<bool> *) {
             auto report = profileRequests(store->requests, boundary, label, QStringLiteral("trace replay"));

@@ -52,6 +52,10 @@ public:
     // trace (the baseline) with, and shows the Compare dock.
     void compareWith(const QString &path);
     void openFiles(const QStringList &paths);
+    // File → Open from ClickHouse…: asks for the server, table and time range
+    // and opens the clickhouse:// URL like a file (spans fetched off the GUI
+    // thread, with progress and cancel).
+    void openFromClickHouse();
     void reload();
     void closeTrace();
     void cancelLoad();

@@ -1,5 +1,7 @@
 #include "RecentFiles.h"
 
+#include "remote/TraceSource.h"
+
 #include <QFileInfo>
 #include <QSettings>
 
@@ -20,14 +22,15 @@ QStringList RecentFiles::load()
 {
     QStringList files = QSettings().value(kKey).toStringList();
     files.erase(
-        std::remove_if(files.begin(), files.end(), [](const QString &path) { return !QFileInfo::exists(path); }),
+        std::remove_if(files.begin(), files.end(),
+                       [](const QString &path) { return !TraceSource::isUrl(path) && !QFileInfo::exists(path); }),
         files.end());
     return files;
 }
 
 void RecentFiles::add(const QString &path)
 {
-    QSettings().setValue(kKey, withAdded(load(), QFileInfo(path).absoluteFilePath()));
+    QSettings().setValue(kKey, withAdded(load(), TraceSource::canonical(path)));
 }
 
 void RecentFiles::remove(const QString &path)

@@ -3,7 +3,8 @@
 #include <QStringList>
 
 // The last traces opened, newest first, kept in QSettings so they survive
-// restarts. Missing files are dropped when the list is read.
+// restarts. Missing files are dropped when the list is read; clickhouse://
+// URLs are kept (whether the server answers is found out on opening).
 class RecentFiles
 {
 public:

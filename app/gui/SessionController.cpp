@@ -16,6 +16,7 @@
 #include "WorkflowPanel.h"
 #include "analysis/requests/RequestQuery.h"
 #include "analysis/workflows/WhatIfEdit.h"
+#include "remote/TraceSource.h"
 #include "review/SessionJson.h"
 #include "store/TraceStore.h"
 
@@ -155,6 +156,9 @@ std::vector<qint32> SessionController::rowsOf(const QStringList &ids) const
 
 SessionTrace SessionController::traceOf(const QString &path) const
 {
+    // A table on a server changes as spans arrive: no fingerprint to check.
+    if (TraceSource::isUrl(path))
+        return {path, TraceFingerprint{}};
     const QString absolute = QFileInfo(path).absoluteFilePath();
     // Hashed after the load; a save before that hash finished reads it here.
     const auto cached = m_fingerprints.constFind(absolute);
@@ -165,9 +169,10 @@ void SessionController::fingerprintTraces()
 {
     const ViewState *state = m_window->viewState();
     QStringList paths;
-    if (!m_window->currentFile().isEmpty())
+    if (!m_window->currentFile().isEmpty() && !TraceSource::isUrl(m_window->currentFile()))
         paths.append(QFileInfo(m_window->currentFile()).absoluteFilePath());
-    if (state->candidate() && !state->candidate()->sourceFiles.isEmpty())
+    if (state->candidate() && !state->candidate()->sourceFiles.isEmpty()
+        && !TraceSource::isUrl(state->candidate()->sourceFiles.first()))
         paths.append(QFileInfo(state->candidate()->sourceFiles.first()).absoluteFilePath());
     // A file (re)loaded is hashed again: it may have changed on disk.
     m_fingerprints.clear();
@@ -316,13 +321,14 @@ bool SessionController::open(const QString &path, QString *error)
     if (session.traces.empty())
         return fail(tr("%1: the session names no trace").arg(path));
     QString &trace = session.traces.front().path;
-    if (!QFileInfo::exists(trace)) {
+    if (!TraceSource::isUrl(trace) && !QFileInfo::exists(trace)) {
         const QString located = locate(trace, path);
         if (located.isEmpty())
             return fail(tr("The session's trace was not found: %1").arg(trace));
         trace = located;
     }
-    if (!session.candidate.isEmpty() && !QFileInfo::exists(session.candidate.path)) {
+    if (!session.candidate.isEmpty() && !TraceSource::isUrl(session.candidate.path)
+        && !QFileInfo::exists(session.candidate.path)) {
         if (const QString located = locate(session.candidate.path, path); !located.isEmpty())
             session.candidate.path = located; // else reported once the trace has loaded
     }
@@ -388,7 +394,7 @@ void SessionController::applyViews()
     compare->setPredictedSavingMs(session.hasComparePrediction ? session.comparePredictedMs
                                                                : std::numeric_limits<double>::quiet_NaN());
     if (!session.candidate.isEmpty()) {
-        if (QFileInfo::exists(session.candidate.path))
+        if (TraceSource::isUrl(session.candidate.path) || QFileInfo::exists(session.candidate.path))
             m_window->compareWith(session.candidate.path);
         else
             m_problems.append(tr("The session's compared trace was not found: %1")

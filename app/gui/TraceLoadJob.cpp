@@ -1,7 +1,7 @@
 #include "TraceLoadJob.h"
 
 #include "io/LoadControl.h"
-#include "io/TraceFileLoader.h"
+#include "remote/TraceSource.h"
 
 #include <limits>
 
@@ -39,7 +39,7 @@ void TraceLoadJob::start(const QString &path)
             // One cancel flag for the whole job: the loader polls it too.
             control->followCancel(cancelled);
             LoadOutcome outcome;
-            outcome.result = TraceFileLoader::load(path, LoadOptions{}, control.get());
+            outcome.result = TraceSource::load(path, LoadOptions{}, control.get());
             timeSpan(outcome.result.store->requests, &outcome.firstNs, &outcome.lastNs);
             return outcome;
         },

@@ -32,7 +32,14 @@ QString serverMessage(const QByteArray &body)
 
 ClickHouseClient::ClickHouseClient(ClickHouseSource source, const std::atomic<bool> *cancel)
     : m_source(std::move(source))
-    , m_cancel(cancel)
+{
+    if (cancel)
+        m_cancelled = [cancel] { return cancel->load(); };
+}
+
+ClickHouseClient::ClickHouseClient(ClickHouseSource source, std::function<bool()> cancelled)
+    : m_source(std::move(source))
+    , m_cancelled(std::move(cancelled))
 { }
 
 bool ClickHouseClient::run(const QString &sql, QByteArray *answer, QString *error, const QByteArray &data) const
@@ -83,7 +90,7 @@ bool ClickHouseClient::run(const QString &sql, QByteArray *answer, QString *erro
     });
     QTimer poll;
     QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
-        if (m_cancel && m_cancel->load()) {
+        if (m_cancelled && m_cancelled()) {
             cancelled = true;
             reply->abort();
         }

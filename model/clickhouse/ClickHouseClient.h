@@ -6,6 +6,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
 #include <vector>
 
 // ClickHouse's HTTP interface, one blocking call at a time (a caller off the
@@ -18,6 +19,8 @@ class ClickHouseClient
 {
 public:
     explicit ClickHouseClient(ClickHouseSource source, const std::atomic<bool> *cancel = nullptr);
+    // `cancelled` is polled while a call waits (a loader's own cancel test).
+    ClickHouseClient(ClickHouseSource source, std::function<bool()> cancelled);
 
     const ClickHouseSource &source() const { return m_source; }
 
@@ -36,5 +39,5 @@ public:
 
 private:
     ClickHouseSource m_source;
-    const std::atomic<bool> *m_cancel = nullptr;
+    std::function<bool()> m_cancelled;
 };

@@ -128,10 +128,18 @@ bool ClickHouseSource::parse(const QString &text, ClickHouseSource *source, QStr
                 return false;
             }
             result.timeoutMs = int(seconds * 1000);
+        } else if (key == QLatin1String("max_spans")) {
+            bool ok = false;
+            const qint64 spans = value.toLongLong(&ok);
+            if (!ok || spans <= 0) {
+                *error = QStringLiteral("max_spans=%1: a positive number of spans").arg(value);
+                return false;
+            }
+            result.maxSpans = spans;
         } else if (key == QLatin1String("ca")) {
             result.caFile = value;
         } else {
-            *error = QStringLiteral("unknown URL parameter '%1' (table, from, to, timeout, ca)").arg(key);
+            *error = QStringLiteral("unknown URL parameter '%1' (table, from, to, timeout, max_spans, ca)").arg(key);
             return false;
         }
     }

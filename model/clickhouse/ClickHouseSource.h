@@ -12,7 +12,9 @@
 // PORT is the HTTP interface's (8123 when left out, 8443 for https). `from`
 // and `to` bound the requests' client send time: integer nanoseconds, or an
 // ISO-8601 time (UTC unless it says otherwise). `timeout` is seconds for
-// every request (default 30). `ca=PATH` (or TRACELANE_CLICKHOUSE_CA) names a
+// every request (default 30). `max_spans=N` caps the spans a span table
+// (the OpenTelemetry Collector's otel_traces) may bring into memory
+// (default 5,000,000; more is refused before anything is fetched). `ca=PATH` (or TRACELANE_CLICKHOUSE_CA) names a
 // PEM file of certificate authorities an https server's certificate may be
 // signed by, besides the system's (a cluster's own CA, a self-signed server).
 // The user and password never come from the URL
@@ -30,6 +32,7 @@ struct ClickHouseSource
     qint64 from = kNoBound; // client send >= from (ns)
     qint64 to = kNoBound;   // client send < to (ns)
     int timeoutMs = 30'000;
+    qint64 maxSpans = 5'000'000;
     QString caFile; // PEM: extra certificate authorities for https
     QString user;
     QString password;

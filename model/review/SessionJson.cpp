@@ -24,9 +24,18 @@ Json texts(const QStringList &list)
     return array;
 }
 
+// A trace opened from a server (clickhouse://, clickhouses://) is named by
+// its URL, kept as it is; a file by its path relative to the session.
+bool isServerUrl(const QString &path)
+{
+    return path.startsWith(QLatin1String("clickhouse://")) || path.startsWith(QLatin1String("clickhouses://"));
+}
+
 Json traceJson(const SessionTrace &trace, const QDir &dir)
 {
-    Json json{{"path", utf8(QDir::fromNativeSeparators(dir.relativeFilePath(trace.path)))}};
+    Json json{
+        {"path",
+         utf8(isServerUrl(trace.path) ? trace.path : QDir::fromNativeSeparators(dir.relativeFilePath(trace.path)))}};
     if (trace.fingerprint.isKnown()) {
         json["bytes"] = trace.fingerprint.bytes;
         json["sha256"] = utf8(trace.fingerprint.sha256);
@@ -55,7 +64,7 @@ void readTrace(JsonReader &in, const Json &json, const QString &path, const QDir
         in.fail(path, QStringLiteral("\"bytes\" (0 or more) and \"sha256\" come together"));
     else if (hasHash && !hex.match(trace->fingerprint.sha256).hasMatch())
         in.fail(JsonReader::join(path, "sha256"), QStringLiteral("expected 64 lowercase hex digits"));
-    trace->path = QDir::cleanPath(dir.absoluteFilePath(relative));
+    trace->path = isServerUrl(relative) ? relative : QDir::cleanPath(dir.absoluteFilePath(relative));
 }
 
 QString base64(const QByteArray &bytes)

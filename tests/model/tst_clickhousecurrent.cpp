@@ -3,6 +3,7 @@
 // node. Tracelane's schema, push, and slice/exceed/analyse from clickhouse:// equal
 // to the file, as on Debian's 18.16 cluster in tst_clickhouseread.
 
+#include "support/ChdbServer.h"
 #include "support/CliRun.h"
 #include "support/TestData.h"
 
@@ -38,16 +39,10 @@ private:
 private slots:
     void initTestCase()
     {
-        const QString folder = TestData::source(QStringLiteral("tests/clickhouse"));
-        QVERIFY2(QFileInfo::exists(folder + QStringLiteral("/node_modules/chdb")),
-                 "npm's chdb is missing: run `npm ci` in tests/clickhouse (.ci/bootstrap does)");
-        m_shim.setWorkingDirectory(folder);
-        m_shim.start(QStringLiteral("node"), {QStringLiteral("chdb-http.mjs"), QStringLiteral("0")});
-        QVERIFY2(m_shim.waitForStarted(10'000), "node did not start (.ci/bootstrap installs nodejs)");
-        QTRY_VERIFY_WITH_TIMEOUT(m_shim.canReadLine() || m_shim.state() != QProcess::Running, 60'000);
-        const QByteArray line = m_shim.readLine().trimmed();
-        QVERIFY2(line.startsWith("listening "), QByteArray(line + m_shim.readAllStandardError()).constData());
-        m_port = line.mid(10).toInt();
+        m_chdb.start();
+        if (QTest::currentTestFailed())
+            return;
+        m_port = m_chdb.port();
         for (const QString &table : {QStringLiteral("mixed"), QStringLiteral("vllm")}) {
             const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(table)});
             QVERIFY2(run.exitCode == 0, qPrintable(run.err));
@@ -64,12 +59,7 @@ private slots:
         }
     }
 
-    void cleanupTestCase()
-    {
-        m_shim.terminate();
-        if (!m_shim.waitForFinished(10'000))
-            m_shim.kill();
-    }
+    void cleanupTestCase() { m_chdb.stop(); }
 
     void equalsTheFile_data()
     {
@@ -135,7 +125,7 @@ private slots:
     }
 
 private:
-    QProcess m_shim;
+    ChdbServer m_chdb;
     int m_port = 0;
     QMap<QString, QString> m_files;
 };

@@ -139,6 +139,15 @@ void tst_Session::pathsRelativeToTheSessionFile()
     outside.traces = {{QDir(dir.path()).filePath(QStringLiteral("a/b.jsonl")), {}}};
     QVERIFY(SessionJson::write(outside, QDir(dir.path()).filePath(QStringLiteral("sessions")))
                 .contains("\"path\": \"../a/b.jsonl\""));
+    // A trace opened from ClickHouse is its URL, wherever the session is.
+    const QString url = QStringLiteral("clickhouse://db.example:8123/otel?table=otel_traces&from=1&to=2");
+    Session remote;
+    remote.traces = {{url, {}}};
+    const QByteArray remoteBytes = SessionJson::write(remote, dir.path());
+    QVERIFY2(remoteBytes.contains(QByteArray("\"path\": \"" + url.toUtf8() + "\"")), remoteBytes.constData());
+    Session remoteBack;
+    QVERIFY(SessionJson::read(remoteBytes, moved.path(), &remoteBack, &error));
+    QCOMPARE(remoteBack.traces.front().path, url);
 }
 
 void tst_Session::whatIfCommands_data()

@@ -1,0 +1,116 @@
+// File → Open from ClickHouse…: the dialog builds and checks the URL, and the
+// window opens an otel_traces table (on a current ClickHouse, npm chdb) like
+// the OTLP file its spans came from, with the URL as the trace's name.
+
+#include "ClickHouseOpenDialog.h"
+#include "MainWindow.h"
+#include "RecentFiles.h"
+#include "io/TraceFileLoader.h"
+#include "store/TraceStore.h"
+#include "support/ChdbServer.h"
+#include "support/OtelTracesTable.h"
+#include "support/TestData.h"
+
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTest>
+
+class tst_ClickHouseOpen : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void theDialogBuildsTheUrl()
+    {
+        ClickHouseOpenDialog dialog;
+        QCOMPARE(dialog.url(), QStringLiteral("clickhouse://localhost:8123/default?table=otel_traces"));
+        QVERIFY(dialog.openButton()->isEnabled());
+        dialog.serverEdit()->setText(QStringLiteral("clickhouses://db.example:8443/"));
+        dialog.databaseEdit()->setText(QStringLiteral("otel"));
+        dialog.fromEdit()->setText(QStringLiteral("2026-12-01T10:00:00Z"));
+        dialog.toEdit()->setText(QStringLiteral("1764585000000000000"));
+        dialog.maxSpansBox()->setValue(200'000);
+        QCOMPARE(dialog.url(),
+                 QStringLiteral("clickhouses://db.example:8443/otel?table=otel_traces&from=2026-12-01T10:"
+                                "00:00Z&to=1764585000000000000&max_spans=200000"));
+        // A URL opened before fills the fields again.
+        ClickHouseOpenDialog again;
+        again.setUrl(dialog.url());
+        QCOMPARE(again.url(), dialog.url());
+        QCOMPARE(again.maxSpansBox()->value(), 200'000);
+    }
+
+    void aWrongFieldDisablesOpenAndSaysWhy()
+    {
+        ClickHouseOpenDialog dialog;
+        dialog.fromEdit()->setText(QStringLiteral("yesterday"));
+        QVERIFY(dialog.url().isEmpty());
+        QVERIFY(!dialog.openButton()->isEnabled());
+        QVERIFY2(dialog.problem().contains(QStringLiteral("from=yesterday: not a time")), qPrintable(dialog.problem()));
+        dialog.fromEdit()->clear();
+        dialog.tableEdit()->setText(QStringLiteral("otel traces"));
+        QVERIFY(!dialog.openButton()->isEnabled());
+        QVERIFY2(dialog.problem().contains(QStringLiteral("letters, digits and '_'")), qPrintable(dialog.problem()));
+        dialog.tableEdit()->setText(QStringLiteral("otel_traces"));
+        QVERIFY(dialog.openButton()->isEnabled());
+    }
+
+    void theWindowOpensTheTableLikeTheFile()
+    {
+        ChdbServer chdb;
+        chdb.start();
+        if (QTest::currentTestFailed())
+            return;
+        const QString file = TestData::source(QStringLiteral("resources/examples/adviser.otlp.json"));
+        QVERIFY(OtelTracesTable::run(chdb.port(), QStringLiteral("CREATE DATABASE IF NOT EXISTS tracelane")));
+        QVERIFY(OtelTracesTable::create(chdb.port(), QStringLiteral("adviser"), OtelTracesTable::rowsOf(file)));
+        const LoadResult fromFile = TraceFileLoader::load(file, LoadOptions{});
+        QVERIFY(fromFile.ok());
+
+        MainWindow window;
+        window.setPersistent(false);
+        window.resize(1280, 800);
+        window.show();
+        QSignalSpy finished(&window, &MainWindow::loadFinished);
+        const QString url = QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?table=adviser").arg(chdb.port());
+        window.openFile(url);
+        QVERIFY(finished.wait(60'000));
+        QCOMPARE(finished.first().first().toBool(), true);
+        const auto store = window.store();
+        QVERIFY(store);
+        QCOMPARE(store->spans.rowCount(), fromFile.store->spans.rowCount());
+        QCOMPARE(store->workflows.rowCount(), fromFile.store->workflows.rowCount());
+        QCOMPARE(store->requests.rowCount(), fromFile.store->requests.rowCount());
+        QCOMPARE(window.currentFile(), url);
+        QVERIFY2(window.windowTitle().contains(QStringLiteral("table=adviser")), qPrintable(window.windowTitle()));
+
+        // A table that is not there: the message names it and the trace stays.
+        finished.clear();
+        window.openFile(QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?table=nosuch").arg(chdb.port()));
+        QVERIFY(finished.wait(60'000));
+        QCOMPARE(finished.first().first().toBool(), false);
+        QCOMPARE(window.store(), store);
+        QCOMPARE(window.currentFile(), url);
+    }
+
+    void recentFilesKeepUrls()
+    {
+        // Missing files drop out of the list; a URL stays (its server is asked
+        // when it is opened).
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("tracelane-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_clickhouseopen"));
+        RecentFiles::clear();
+        const QString url = QStringLiteral("clickhouse://db.example:8123/otel?table=otel_traces");
+        RecentFiles::add(url);
+        RecentFiles::add(QStringLiteral("/no/such/file.jsonl"));
+        QCOMPARE(RecentFiles::load(), QStringList{url});
+        RecentFiles::clear();
+    }
+};
+
+QTEST_MAIN(tst_ClickHouseOpen)
+#include "tst_clickhouseopen.moc"
