@@ -47,6 +47,12 @@ int prepare(const CliContext &context, const QString &command, ClassOptions::Val
         context.err << QStringLiteral("tracelane-cli %1: %2\n").arg(command, error);
         return ExitUsage;
     }
+    if (!source->where.isEmpty()) {
+        context.err << QStringLiteral("tracelane-cli %1: where= filters span tables (otel_traces); on Tracelane's "
+                                      "own tables bound the rows with from= and to=\n")
+                           .arg(command);
+        return ExitUsage;
+    }
     return -1;
 }
 

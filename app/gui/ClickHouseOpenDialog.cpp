@@ -18,6 +18,7 @@ ClickHouseOpenDialog::ClickHouseOpenDialog(QWidget *parent)
     , m_table(new QLineEdit(QStringLiteral("otel_traces"), this))
     , m_from(new QLineEdit(this))
     , m_to(new QLineEdit(this))
+    , m_filter(new QLineEdit(this))
     , m_maxSpans(new QSpinBox(this))
     , m_url(new QLineEdit(this))
     , m_problem(new QLabel(this))
@@ -30,6 +31,9 @@ ClickHouseOpenDialog::ClickHouseOpenDialog(QWidget *parent)
         edit->setPlaceholderText(tr("optional: 2026-12-01T10:00:00Z or ns since 1970"));
         edit->setToolTip(tr("Traces with a span starting in [from, to) are opened whole; empty: no bound"));
     }
+    m_filter->setPlaceholderText(tr("optional: ServiceName = 'vllm'"));
+    m_filter->setToolTip(tr("Opens the traces with a span for which this ClickHouse expression holds, over the "
+                            "table's columns (SpanName, ServiceName, SpanAttributes['key'], Duration, …)"));
     m_maxSpans->setRange(1, 100'000'000);
     m_maxSpans->setSingleStep(1'000'000);
     m_maxSpans->setGroupSeparatorShown(true);
@@ -53,6 +57,7 @@ ClickHouseOpenDialog::ClickHouseOpenDialog(QWidget *parent)
     form->addRow(tr("&Table:"), m_table);
     form->addRow(tr("&From:"), m_from);
     form->addRow(tr("T&o:"), m_to);
+    form->addRow(tr("F&ilter:"), m_filter);
     form->addRow(tr("&Most spans:"), m_maxSpans);
     form->addRow(tr("URL:"), m_url);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this);
@@ -64,7 +69,7 @@ ClickHouseOpenDialog::ClickHouseOpenDialog(QWidget *parent)
     layout->addWidget(m_problem);
     layout->addWidget(note);
     layout->addWidget(buttons);
-    for (QLineEdit *edit : {m_server, m_database, m_table, m_from, m_to})
+    for (QLineEdit *edit : {m_server, m_database, m_table, m_from, m_to, m_filter})
         connect(edit, &QLineEdit::textChanged, this, &ClickHouseOpenDialog::update);
     connect(m_maxSpans, &QSpinBox::valueChanged, this, &ClickHouseOpenDialog::update);
     setMinimumWidth(560);
@@ -85,6 +90,7 @@ void ClickHouseOpenDialog::setUrl(const QString &text)
     m_table->setText(query.queryItemValue(QStringLiteral("table"), QUrl::FullyDecoded));
     m_from->setText(query.queryItemValue(QStringLiteral("from"), QUrl::FullyDecoded));
     m_to->setText(query.queryItemValue(QStringLiteral("to"), QUrl::FullyDecoded));
+    m_filter->setText(query.queryItemValue(QStringLiteral("where"), QUrl::FullyDecoded));
     if (query.hasQueryItem(QStringLiteral("max_spans")))
         m_maxSpans->setValue(query.queryItemValue(QStringLiteral("max_spans")).toInt());
 }
@@ -110,6 +116,8 @@ void ClickHouseOpenDialog::update()
         query.addQueryItem(QStringLiteral("from"), m_from->text().trimmed());
     if (!m_to->text().trimmed().isEmpty())
         query.addQueryItem(QStringLiteral("to"), m_to->text().trimmed());
+    if (!m_filter->text().trimmed().isEmpty())
+        query.addQueryItem(QStringLiteral("where"), m_filter->text().trimmed());
     if (qint64(m_maxSpans->value()) != ClickHouseSource{}.maxSpans)
         query.addQueryItem(QStringLiteral("max_spans"), QString::number(m_maxSpans->value()));
     const QString text = server + QLatin1Char('/') + m_database->text().trimmed() + QLatin1Char('?')

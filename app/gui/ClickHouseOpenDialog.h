@@ -9,7 +9,7 @@ class QSpinBox;
 
 // File → Open from ClickHouse…: the server, database and table of the
 // OpenTelemetry Collector's otel_traces (or any table with its columns), an
-// optional time range and the most spans to bring into memory, shown as the
+// optional time range and filter, and the most spans to bring into memory, shown as the
 // clickhouse:// URL the window then opens like a file (model/remote). The
 // URL is checked as it is typed; OK stays disabled while it is wrong and the
 // reason is shown. Credentials never go in the URL: the note says where they
@@ -31,6 +31,7 @@ public:
     QLineEdit *tableEdit() const { return m_table; }
     QLineEdit *fromEdit() const { return m_from; }
     QLineEdit *toEdit() const { return m_to; }
+    QLineEdit *filterEdit() const { return m_filter; }
     QSpinBox *maxSpansBox() const { return m_maxSpans; }
     QPushButton *openButton() const { return m_open; }
 
@@ -42,6 +43,7 @@ private:
     QLineEdit *m_table = nullptr;
     QLineEdit *m_from = nullptr;
     QLineEdit *m_to = nullptr;
+    QLineEdit *m_filter = nullptr;
     QSpinBox *m_maxSpans = nullptr;
     QLineEdit *m_url = nullptr;
     QLabel *m_problem = nullptr;

@@ -136,10 +136,13 @@ bool ClickHouseSource::parse(const QString &text, ClickHouseSource *source, QStr
                 return false;
             }
             result.maxSpans = spans;
+        } else if (key == QLatin1String("where")) {
+            result.where = value.trimmed();
         } else if (key == QLatin1String("ca")) {
             result.caFile = value;
         } else {
-            *error = QStringLiteral("unknown URL parameter '%1' (table, from, to, timeout, max_spans, ca)").arg(key);
+            *error = QStringLiteral("unknown URL parameter '%1' (table, from, to, timeout, max_spans, where, ca)")
+                         .arg(key);
             return false;
         }
     }

@@ -14,7 +14,10 @@
 // ISO-8601 time (UTC unless it says otherwise). `timeout` is seconds for
 // every request (default 30). `max_spans=N` caps the spans a span table
 // (the OpenTelemetry Collector's otel_traces) may bring into memory
-// (default 5,000,000; more is refused before anything is fetched). `ca=PATH` (or TRACELANE_CLICKHOUSE_CA) names a
+// (default 5,000,000; more is refused before anything is fetched);
+// `where=EXPR` keeps the traces with a span for which the ClickHouse
+// expression holds (`ServiceName = 'vllm'`, `SpanAttributes['gen_ai.request.model'] = 'm'`),
+// span tables only. `ca=PATH` (or TRACELANE_CLICKHOUSE_CA) names a
 // PEM file of certificate authorities an https server's certificate may be
 // signed by, besides the system's (a cluster's own CA, a self-signed server).
 // The user and password never come from the URL
@@ -33,6 +36,7 @@ struct ClickHouseSource
     qint64 to = kNoBound;   // client send < to (ns)
     int timeoutMs = 30'000;
     qint64 maxSpans = 5'000'000;
+    QString where;  // a span table's filter (SQL over its columns); empty: none
     QString caFile; // PEM: extra certificate authorities for https
     QString user;
     QString password;

@@ -55,7 +55,8 @@ QString tableSql(const ClickHouseSource &source)
     return source.requestsTable();
 }
 
-// Traces with a span starting in [from, to), or every row.
+// Traces with a span starting in [from, to) for which `where` holds, or
+// every row.
 QString whereSql(const ClickHouseSource &source)
 {
     QStringList bounds;
@@ -63,6 +64,8 @@ QString whereSql(const ClickHouseSource &source)
         bounds << QStringLiteral("toUnixTimestamp64Nano(Timestamp) >= %1").arg(source.from);
     if (source.to != ClickHouseSource::kNoBound)
         bounds << QStringLiteral("toUnixTimestamp64Nano(Timestamp) < %1").arg(source.to);
+    if (!source.where.isEmpty())
+        bounds << QStringLiteral("(%1)").arg(source.where);
     if (bounds.isEmpty())
         return QStringLiteral("1");
     return QStringLiteral("TraceId IN (SELECT TraceId FROM %1 WHERE %2)")

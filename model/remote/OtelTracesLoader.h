@@ -13,8 +13,8 @@ class LoadControl;
 // the same SpanTraceBuilder as an OTLP file: one set of rules.
 //
 // Which spans: with from/to in the URL, every span of each trace that has a
-// span starting in [from, to), so a trace is never cut at the window's edge;
-// without them the whole table. The spans are counted first: more than the
+// span starting in [from, to) (and matching the URL's where=), so a trace is
+// never cut at the window's edge; without them the whole table. The spans are counted first: more than the
 // URL's max_spans is refused with the count before anything is fetched.
 // They are then fetched in parts (whole traces by a hash of the trace id, at
 // most ~250,000 spans each), so progress shows and cancel stops between parts.

@@ -116,6 +116,14 @@ private slots:
         }
     }
 
+    void aFilterIsForSpanTablesOnly()
+    {
+        const auto run = runCli({QStringLiteral("slice"), url(QStringLiteral("mixed")) + QStringLiteral("&where=1"),
+                                 QStringLiteral("--by"), QStringLiteral("region")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(QStringLiteral("where= filters span tables (otel_traces)")), qPrintable(run.err));
+    }
+
     void aMissingTableIsNamed()
     {
         const auto run = runCli(

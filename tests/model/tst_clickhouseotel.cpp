@@ -235,6 +235,48 @@ private slots:
         QCOMPARE(fetched, inRange);
     }
 
+    void aFilterKeepsTheTracesItMatchesWhole()
+    {
+        std::set<std::string> matching;
+        std::map<std::string, int> spanCount;
+        const std::string rows = rowsOf(m_files[QStringLiteral("otel_tui")]);
+        for (size_t begin = 0; begin < rows.size();) {
+            const size_t end = rows.find('\n', begin);
+            const json span = json::parse(rows.substr(begin, end - begin));
+            ++spanCount[span["TraceId"].get<std::string>()];
+            if (span["ServiceName"] == json("frontend") && span["SpanName"] != json("GET"))
+                matching.insert(span["TraceId"].get<std::string>());
+            begin = end + 1;
+        }
+        QVERIFY(matching.size() > 3 && matching.size() < spanCount.size());
+        const QString where = QString::fromLatin1(
+            QUrl::toPercentEncoding(QStringLiteral("ServiceName = 'frontend' AND SpanName != 'GET'")));
+        const auto run
+            = runCli({QStringLiteral("critical-path"),
+                      url(QStringLiteral("otel_tui"), QStringLiteral("&where=") + where), QStringLiteral("--json")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        std::set<std::string> fetched;
+        const json report = json::parse(run.out.toStdString());
+        for (const json &workflow : report["workflows"]) {
+            const std::string id = workflow["workflow"].get<std::string>();
+            fetched.insert(id);
+            QCOMPARE(workflow["spans"].get<int>(), spanCount[id]);
+        }
+        std::string differ;
+        for (const std::string &id : matching)
+            if (!fetched.count(id))
+                differ += "missing " + id + "\n";
+        for (const std::string &id : fetched)
+            if (!matching.count(id))
+                differ += "extra " + id + "\n";
+        QVERIFY2(differ.empty(), differ.c_str());
+        // A filter the server cannot parse: its message, exit 1.
+        const auto bad = runCli(
+            {QStringLiteral("analyse"), url(QStringLiteral("otel_tui"), QStringLiteral("&where=NoSuchColumn%3D1"))});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains(QStringLiteral("NoSuchColumn")), qPrintable(bad.err));
+    }
+
     void tooManySpansAreRefusedBeforeFetching()
     {
         const auto run

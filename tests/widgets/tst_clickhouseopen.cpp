@@ -5,6 +5,7 @@
 #include "ClickHouseOpenDialog.h"
 #include "MainWindow.h"
 #include "RecentFiles.h"
+#include "clickhouse/ClickHouseSource.h"
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
 #include "support/ChdbServer.h"
@@ -41,6 +42,21 @@ private slots:
         again.setUrl(dialog.url());
         QCOMPARE(again.url(), dialog.url());
         QCOMPARE(again.maxSpansBox()->value(), 200'000);
+    }
+
+    void aFilterSurvivesTheUrl()
+    {
+        // Quotes, '&', '=', '+' and spaces in the filter reach the server as typed.
+        ClickHouseOpenDialog dialog;
+        const QString filter = QStringLiteral("SpanAttributes['a&b'] = 'x y+z' AND Duration > 1e6");
+        dialog.filterEdit()->setText(filter);
+        ClickHouseSource source;
+        QString error;
+        QVERIFY2(ClickHouseSource::parse(dialog.url(), &source, &error), qPrintable(error));
+        QCOMPARE(source.where, filter);
+        ClickHouseOpenDialog again;
+        again.setUrl(dialog.url());
+        QCOMPARE(again.filterEdit()->text(), filter);
     }
 
     void aWrongFieldDisablesOpenAndSaysWhy()
