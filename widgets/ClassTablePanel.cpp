@@ -5,6 +5,7 @@
 #include "ClassTableModel.h"
 #include "ClassTableSortModel.h"
 #include "CountText.h"
+#include "InSightWork.h"
 #include "ViewState.h"
 #include "analysis/classes/ClassCellRows.h"
 #include "analysis/classes/ClassColumn.h"
@@ -41,6 +42,7 @@ ClassTablePanel::ClassTablePanel(ViewState *state, QWidget *parent)
     , m_sort(new ClassTableSortModel(this))
     , m_view(new QTableView(this))
     , m_cdf(new ClassCdfPlot(this))
+    , m_refresh(new InSightWork(this, [this] { recompute(); }))
 {
     setObjectName(QStringLiteral("classTablePanel"));
     m_mixture->setObjectName(QStringLiteral("classMixtureWarning"));
@@ -106,7 +108,7 @@ void ClassTablePanel::rebuildDimensions()
     m_cellRows.clear();
     m_model->setTable({});
     m_split->setTable(m_state->requests());
-    recompute();
+    m_refresh->run(m_state->isStoreRefresh());
 }
 
 bool ClassTablePanel::setDimensions(const QStringList &keys)
@@ -147,6 +149,8 @@ void ClassTablePanel::onSliceChanged()
 
 void ClassTablePanel::recompute()
 {
+    if (m_refresh->isPending())
+        return; // out of sight since a live refresh: done once looked at
     const auto store = m_state->store();
     const std::vector<ClassDimension> chosen = m_split->chosen();
     if (!store || chosen.empty()) {

@@ -15,6 +15,7 @@ class ClassSplitBar;
 class ClassTableModel;
 class ClassTableSortModel;
 class ColumnCache;
+class InSightWork;
 class QItemSelection;
 class QLabel;
 class QTableView;
@@ -94,4 +95,6 @@ private:
     ClassTableSortModel *m_sort = nullptr;
     QTableView *m_view = nullptr;
     ClassCdfPlot *m_cdf = nullptr;
+    // A live refresh while out of sight: recomputed once it is looked at.
+    InSightWork *m_refresh = nullptr;
 };

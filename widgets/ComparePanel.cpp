@@ -4,6 +4,7 @@
 #include "ComparisonCdfPlot.h"
 #include "ComparisonTableModel.h"
 #include "ComparisonVerdictView.h"
+#include "InSightWork.h"
 #include "PathAttributionView.h"
 #include "PhaseShiftBars.h"
 #include "SwimlaneView.h"
@@ -66,6 +67,7 @@ ComparePanel::ComparePanel(ViewState *state, QWidget *parent)
     , m_paths(new PathAttributionView(this))
     , m_lanesState(new ViewState(this))
     , m_lanes(new SwimlaneView(m_lanesState, this))
+    , m_refresh(new InSightWork(this, [this] { prepare(); }))
 {
     setObjectName(QStringLiteral("comparePanel"));
     m_sides->setObjectName(QStringLiteral("compareSides"));
@@ -255,7 +257,7 @@ void ComparePanel::selectRows(const QList<int> &rows)
 void ComparePanel::rebuildDimensions()
 {
     m_split->setTable(m_state->requests());
-    prepare();
+    m_refresh->run(m_state->isStoreRefresh());
 }
 
 void ComparePanel::showIdle(const QString &message)
@@ -275,6 +277,8 @@ void ComparePanel::showIdle(const QString &message)
 
 void ComparePanel::prepare()
 {
+    if (m_refresh->isPending())
+        return; // out of sight since a live refresh: done once looked at
     const auto baseline = m_state->store();
     const auto candidate = m_state->candidate();
     m_lanesStale = true;

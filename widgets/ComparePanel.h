@@ -12,6 +12,7 @@ class ComparisonCdfPlot;
 class ComparisonSamples;
 class ComparisonTableModel;
 class ComparisonVerdictView;
+class InSightWork;
 class PathAttributionView;
 class PhaseShiftBars;
 class QCheckBox;
@@ -104,4 +105,6 @@ private:
     PathAttributionView *m_paths = nullptr;
     ViewState *m_lanesState = nullptr;
     SwimlaneView *m_lanes = nullptr;
+    // A live refresh while out of sight: prepared once it is looked at.
+    InSightWork *m_refresh = nullptr;
 };

@@ -2,6 +2,7 @@
 
 #include "CountText.h"
 #include "FeatureText.h"
+#include "InSightWork.h"
 #include "MemberComparisonModel.h"
 #include "PathAttributionView.h"
 #include "PathTreeView.h"
@@ -60,6 +61,7 @@ ExceedancePanel::ExceedancePanel(ViewState *state, QWidget *parent)
     , m_comparison(new SetComparisonView(this))
     , m_next(new QAction(tr("&Next Slow Request"), this))
     , m_previous(new QAction(tr("&Previous Slow Request"), this))
+    , m_present(new InSightWork(this, [this] { present(); }))
 {
     setObjectName(QStringLiteral("exceedancePanel"));
     m_metric->setObjectName(QStringLiteral("exceedanceMetric"));
@@ -148,8 +150,12 @@ ExceedancePanel::ExceedancePanel(ViewState *state, QWidget *parent)
         m_pathJob.cancel();
         m_paths.reset();
         m_pathAttribution.reset();
-        m_comparison->setWorkflowTrace(m_state->store() && m_state->store()->workflows.rowCount() > 0);
-        m_comparison->clear();
+        // A live refresh keeps showing the last set until the new one is in.
+        m_presentMayWait = m_state->isStoreRefresh();
+        if (!m_presentMayWait) {
+            m_comparison->setWorkflowTrace(m_state->store() && m_state->store()->workflows.rowCount() > 0);
+            m_comparison->clear();
+        }
         showMember(-1);
         recompute();
     });
@@ -205,7 +211,8 @@ void ExceedancePanel::recompute()
     spec.order = static_cast<ExceedanceOrder>(m_order->currentData().toInt());
     const bool sliced = m_state->hasSlice();
     RowSet scope = sliced ? m_state->slice() : RowSet();
-    m_summary->setText(tr("Computing\u2026"));
+    if (!m_presentMayWait)
+        m_summary->setText(tr("Computing\u2026"));
     m_job.start(
         [cache = m_cache, spec, sliced, scope = std::move(scope)](const std::atomic<bool> *) {
             const RequestTable &table = cache->table();
@@ -226,6 +233,7 @@ void ExceedancePanel::apply(Result result)
     m_analysis = std::move(result.analysis);
     m_timeline->setMinimumSpan(result.longestMemberNs);
     if (!m_analysis) {
+        m_present->markDone(); // nothing to show but the empty state, now
         m_comparison->clear();
         m_state->clearExceedance();
         showMember(-1);
@@ -243,16 +251,23 @@ void ExceedancePanel::apply(Result result)
               .arg(metricLabel(set.spec.metric), QLocale().toString(set.spec.q * 100.0, 'g', 4),
                    FeatureText::withUnit(set.threshold, metricUnit(set.spec.metric)), boundaryKey(set.boundary));
     marks.members = RowSet::fromRows(set.members);
-    m_comparison->setAnalysis(*m_analysis);
     m_state->setExceedance(std::move(marks)); // drops the cursor when it left the set
-    if (m_pendingMember.position >= 0) {
+    if (m_pendingMember.position >= 0)
         stepToPending();
-    } else {
-        showMember(m_state->exceedanceCursor());
-    }
+    m_present->run(m_presentMayWait);
+    emit analysisReady();
+}
+
+// What the panel shows of the set; at once, or once in sight after a refresh.
+void ExceedancePanel::present()
+{
+    if (!m_analysis)
+        return;
+    m_comparison->setWorkflowTrace(m_state->store() && m_state->store()->workflows.rowCount() > 0);
+    m_comparison->setAnalysis(*m_analysis);
+    showMember(m_state->exceedanceCursor());
     updateSummary();
     recomputePaths();
-    emit analysisReady();
 }
 
 ExceedancePanel::MemberKey ExceedancePanel::memberKey() const
@@ -384,6 +399,10 @@ void ExceedancePanel::showMember(qint32 row)
 {
     const RequestTable *table = m_state->requests();
     m_position = (m_analysis && row >= 0) ? m_analysis->set.positionOf(row) : -1;
+    if (m_present->isPending()) {
+        emit memberShown(table ? m_position : -1); // drawn once in sight (present)
+        return;
+    }
     std::array<qint64, kStampCount> stamps;
     stamps.fill(kNoTime);
     if (m_position < 0 || !table) {

@@ -10,6 +10,7 @@
 #include <memory>
 
 class ColumnCache;
+class InSightWork;
 class MemberComparisonModel;
 class QAction;
 class QComboBox;
@@ -100,6 +101,7 @@ private:
     void showMember(qint32 row);
     void stepToPending();
     void updateSummary();
+    void present();
 
     ViewState *m_state = nullptr;
     std::shared_ptr<ColumnCache> m_cache;
@@ -123,4 +125,9 @@ private:
     SetComparisonView *m_comparison = nullptr;
     QAction *m_next = nullptr;
     QAction *m_previous = nullptr;
+    // After a live refresh, what the panel shows of a new set (the set
+    // comparison, summary, member and path attribution) waits until it is
+    // in sight; the set itself (the swimlanes' marks, N / P) never does.
+    InSightWork *m_present = nullptr;
+    bool m_presentMayWait = false;
 };

@@ -1,5 +1,6 @@
 #include "FigureExport.h"
 
+#include "InSightWork.h"
 #include "report/Markup.h"
 
 #include <QAction>
@@ -177,12 +178,18 @@ bool write(const QString &path, const FigureSource &source, QString *error)
             *error = QObject::tr("%1 is not shown.").arg(source.name);
         return false;
     }
+    // A panel out of sight since a live refresh draws what it kept first.
+    InSightWork::flushAround(widget);
     const FigurePainter paint = source.paint ? source.paint : widgetPainter(widget);
     return write(path, widget->size(), paint, source.caption(), error);
 }
 
 void exportWithDialog(const FigureSource &source, QWidget *parent)
 {
+    // Started before the dialog: background work kept out of sight is in by
+    // the time a file is chosen.
+    if (QWidget *widget = source.widget())
+        InSightWork::flushAround(widget);
     QString selected;
     QString path = QFileDialog::getSaveFileName(parent, QObject::tr("Export %1").arg(source.name), QString(),
                                                 fileFilter(), &selected);

@@ -1,5 +1,6 @@
 #include "LoadPanel.h"
 
+#include "InSightWork.h"
 #include "PlotPalette.h"
 #include "SwimlaneCoordinates.h"
 #include "ViewState.h"
@@ -173,7 +174,8 @@ LoadPanel::LoadPanel(ViewState *state, QWidget *parent)
         if (m_state->hasSlice() && m_state->sliceLabel() == m_pickLabel)
             m_state->clearSlice();
     });
-    connect(state, &ViewState::storeChanged, this, &LoadPanel::recompute);
+    m_refresh = new InSightWork(this, [this] { recompute(); });
+    connect(state, &ViewState::storeChanged, this, [this] { m_refresh->run(m_state->isStoreRefresh()); });
     connect(state, &ViewState::sliceChanged, this, &LoadPanel::recompute);
     connect(state, &ViewState::boundaryChanged, this, &LoadPanel::recompute);
     connect(state, &ViewState::timeWindowChanged, this, &LoadPanel::followTimeWindow);
@@ -190,6 +192,8 @@ qint64 LoadPanel::binNs() const
 
 void LoadPanel::recompute()
 {
+    if (m_refresh->isPending())
+        return; // out of sight since a live refresh: done once looked at
     const std::shared_ptr<const TraceStore> store = m_state->store();
     if (!store) {
         m_job.cancel();
@@ -339,7 +343,7 @@ void LoadPanel::redraw()
 
 void LoadPanel::followTimeWindow()
 {
-    if (m_result.timeline.binCount() == 0)
+    if (m_result.timeline.binCount() == 0 || m_refresh->isPending())
         return;
     const TimeWindow window = m_state->timeWindow();
     QCPRange range(toPlot(m_result.timeline.startNs), toPlot(m_result.timeline.endNs()));

@@ -10,6 +10,7 @@ class QCPAxisRect;
 class QCPItemRect;
 class QCustomPlot;
 class QDoubleSpinBox;
+class InSightWork;
 class QLabel;
 class QPushButton;
 class ViewState;
@@ -78,6 +79,8 @@ private:
     Result m_result;
     LatestJob m_job{this};
     LatestJob m_littleJob{this};
+    // A live refresh while out of sight: recomputed once it is looked at.
+    InSightWork *m_refresh = nullptr;
     QString m_pickLabel; // the slice label this panel set, to recognise its own pick
     qint64 m_pickFrom = 0;
     qint64 m_pickTo = 0;

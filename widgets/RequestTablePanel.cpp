@@ -1,6 +1,7 @@
 #include "RequestTablePanel.h"
 
 #include "CountText.h"
+#include "InSightWork.h"
 #include "RequestTableModel.h"
 #include "TableColumns.h"
 #include "ViewState.h"
@@ -32,6 +33,10 @@ RequestTablePanel::RequestTablePanel(ViewState *state, QWidget *parent)
     , m_sliceNote(new QLabel(this))
     , m_clearSlice(new QToolButton(this))
     , m_debounce(new QTimer(this))
+    , m_fitColumns(new InSightWork(this, [this] {
+        if (m_state->requests())
+            TableColumns::fitToSample(m_view);
+    }))
 {
     setObjectName(QStringLiteral("requestTablePanel"));
     m_filter->setObjectName(QStringLiteral("requestFilter"));
@@ -151,7 +156,7 @@ void RequestTablePanel::storeChanged()
     if (const RequestTable *table = m_state->requests()) {
         for (const AttributeColumn &column : table->attributes())
             m_attribute->addItem(column.name(), column.name());
-        TableColumns::fitToSample(m_view);
+        m_fitColumns->run(m_state->isStoreRefresh());
     }
     fillValueCombo();
     m_sliceNote->hide();

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class InSightWork;
 class QComboBox;
 class QItemSelection;
 class QLabel;
@@ -69,4 +70,6 @@ private:
     bool m_writingSlice = false;
     bool m_syncingSelection = false;
     bool m_externalSlice = false;
+    // Columns fitted to the rows: after a live refresh out of sight, once looked at.
+    InSightWork *m_fitColumns = nullptr;
 };

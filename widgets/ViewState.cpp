@@ -18,6 +18,13 @@ qsizetype ViewState::requestCount() const
     return m_store ? m_store->requests.rowCount() : 0;
 }
 
+void ViewState::refreshStore(std::shared_ptr<const TraceStore> store)
+{
+    m_storeRefresh = true;
+    setStore(std::move(store));
+    m_storeRefresh = false;
+}
+
 void ViewState::setStore(std::shared_ptr<const TraceStore> store)
 {
     if (store == m_store)

@@ -37,6 +37,12 @@ public:
     const RequestTable *requests() const;
     qsizetype requestCount() const;
     void setStore(std::shared_ptr<const TraceStore> store);
+    // A live refresh: the same capture with more received since (LiveWiring).
+    // While its storeChanged() is delivered, isStoreRefresh() is true: views
+    // out of sight may leave their rebuild until they are looked at
+    // (InSightWork); a trace opened in their place never is a refresh.
+    void refreshStore(std::shared_ptr<const TraceStore> store);
+    bool isStoreRefresh() const { return m_storeRefresh; }
 
     // Coordinates every figure names ----------------------------------------
     Boundary boundary() const { return m_boundary; }
@@ -128,6 +134,7 @@ private:
     bool isValidRow(qint32 row) const { return row >= 0 && row < requestCount(); }
 
     std::shared_ptr<const TraceStore> m_store;
+    bool m_storeRefresh = false;
     Boundary m_boundary = Boundary::Client;
     Metric m_metric = Metric::Ttft;
     Metric m_chosenMetric = Metric::Ttft; // what setMetric() asked for; a store without it shows E2E

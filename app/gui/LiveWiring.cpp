@@ -193,7 +193,8 @@ void LiveWiring::show(std::shared_ptr<const TraceStore> store)
     qint64 first = 0;
     qint64 last = 0;
     TraceLoadJob::timeSpan(store->requests, &first, &last);
-    m_state->setStore(std::move(store));
+    // A refresh: views out of sight rebuild once they are looked at.
+    m_state->refreshStore(std::move(store));
     m_window->setTraceSpan(last - first);
     if (!currentId.isEmpty()) {
         const RequestTable &requests = m_state->store()->requests;

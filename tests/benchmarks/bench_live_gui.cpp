@@ -26,8 +26,10 @@
 #include "store/TraceStore.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QHash>
 #include <QThread>
 #include <QTimer>
 
@@ -37,6 +39,7 @@
 #include <cstdio>
 #include <ctime>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 using namespace OtlpBench;
@@ -201,6 +204,7 @@ public:
     struct Slow
     {
         double ms = 0;
+        double cpuMs = 0; // the GUI thread's own CPU time within it
         QString what;
     };
     bool notify(QObject *receiver, QEvent *event) override
@@ -215,16 +219,28 @@ public:
         // freed, when that delivery took over 20 ms on the loaded machine).
         const char *className = receiver->metaObject()->className();
         const QString objectName = receiver->objectName();
+        // Where it sits: its nearest ancestor with a name (a panel, a dock).
+        QString where;
+        for (QObject *up = receiver->parent(); up && where.isEmpty(); up = up->parent())
+            where = up->objectName();
         const int type = int(event->type());
         const int depth = m_depth++;
         QElapsedTimer clock;
         clock.start();
+        const qint64 cpu0 = depth == 0 ? threadCpuNs() : 0;
         const bool result = QApplication::notify(receiver, event); // `receiver` may be gone now
         --m_depth;
         const double ms = double(clock.nsecsElapsed()) / 1e6;
+        if (depth == 0) {
+            auto &[count, cpuMs] = m_byKind
+                [QStringLiteral("%1 event %2 in '%3'").arg(QString::fromLatin1(className)).arg(type).arg(where)];
+            ++count;
+            cpuMs += double(threadCpuNs() - cpu0) / 1e6;
+        }
         if (depth == 0 && ms > 20)
             m_slow.push_back(
-                {ms, QStringLiteral("%1 '%2' event %3").arg(QString::fromLatin1(className), objectName).arg(type)});
+                {ms, double(threadCpuNs() - cpu0) / 1e6,
+                 QStringLiteral("%1 '%2' event %3").arg(QString::fromLatin1(className), objectName).arg(type)});
         return result;
     }
     void setTiming(bool on) { m_timing = on; }
@@ -236,7 +252,21 @@ public:
         return m_slow;
     }
 
+    // The receiver classes and event types whose deliveries took the most
+    // GUI-thread CPU in all: (what, deliveries, CPU ms).
+    std::vector<std::tuple<QString, qint64, double>> costliest(size_t n) const
+    {
+        std::vector<std::tuple<QString, qint64, double>> all;
+        for (auto it = m_byKind.begin(); it != m_byKind.end(); ++it)
+            all.emplace_back(it.key(), it.value().first, it.value().second);
+        std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) { return std::get<2>(a) > std::get<2>(b); });
+        if (all.size() > n)
+            all.resize(n);
+        return all;
+    }
+
 private:
+    QHash<QString, std::pair<qint64, double>> m_byKind;
     bool m_timing = false;
     int m_depth = 0;
     std::vector<Slow> m_slow;
@@ -313,6 +343,7 @@ int main(int argc, char *argv[])
     std::atomic<int> running{4};
     probe.start();
     app.setTiming(true);
+    const qint64 loadCpu0 = threadCpuNs();
     const auto begin = Clock::now();
     for (int i = 0; i < 4; ++i) {
         exporters.emplace_back([&, i] {
@@ -335,6 +366,7 @@ int main(int argc, char *argv[])
     poll.start();
     loop.exec();
     poll.stop();
+    const double loadCpuMs = double(threadCpuNs() - loadCpu0) / 1e6;
     const std::vector<double> underLoad = probe.stop();
     const std::vector<double> underLoadCpu = probe.cpuMs();
     const std::vector<double> underLoadWait = probe.waitMs();
@@ -369,9 +401,15 @@ int main(int argc, char *argv[])
     std::printf("GUI thread (gap beyond a 5 ms timer's period):\n");
     printGaps("idle window, 3 s (reference)", idle, idleCpu, idleWait);
     printGaps("under load", underLoad, underLoadCpu, underLoadWait);
+    std::printf("    GUI-thread CPU under load in all: %.0f ms of %.1f s (%.0f%%), %.1f ms per snapshot shown\n",
+                loadCpuMs, elapsed, loadCpuMs / 10.0 / std::max(0.001, elapsed),
+                loadCpuMs / double(std::max<qint64>(1, shown)));
     std::printf("  the slowest events delivered on the GUI thread under load (over 20 ms):\n");
     for (const auto &slow : app.slowest(8))
-        std::printf("    %.1f ms  %s\n", slow.ms, qPrintable(slow.what));
+        std::printf("    %.1f ms (%.1f ms of GUI-thread CPU)  %s\n", slow.ms, slow.cpuMs, qPrintable(slow.what));
+    std::printf("  the deliveries that took the most GUI-thread CPU in all (receiver class, event type):\n");
+    for (const auto &[what, count, cpuMs] : app.costliest(16))
+        std::printf("    %.0f ms in %lld  %s\n", cpuMs, static_cast<long long>(count), qPrintable(what));
     std::printf("  ratio of the longest gaps, under load / idle: %.1fx\n",
                 percentile(underLoad, 1.0) / std::max(0.1, percentile(idle, 1.0)));
     std::printf("views: %lld snapshots shown (%.1f per second); store thread: %lld built, longest build %.0f ms, last "
@@ -381,6 +419,15 @@ int main(int argc, char *argv[])
                 double(status.longestStepNs) / 1e6, static_cast<long long>(status.held.spansHeld),
                 static_cast<long long>(status.held.workflowsHeld),
                 static_cast<long long>(status.held.evictedWorkflows));
+    QStringList inSight;
+    QStringList behind;
+    for (const QDockWidget *dock : window.findChildren<QDockWidget *>()) {
+        if (!dock->isVisible())
+            continue;
+        (dock->visibleRegion().isEmpty() ? behind : inSight) << dock->objectName();
+    }
+    std::printf("docks in sight: %s; behind a tab: %s\n", qPrintable(inSight.join(QStringLiteral(", "))),
+                qPrintable(behind.join(QStringLiteral(", "))));
     std::printf("load average after: %s\n", qPrintable(loadAverage()));
     return sent == status.received.acceptedSpans && errors == 0 ? 0 : 1;
 }
