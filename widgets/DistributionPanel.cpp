@@ -314,8 +314,11 @@ void DistributionPanel::redraw()
         m_plot->xAxis->setRange(lo - pad, hi + pad);
     m_plot->yAxis->setRange(0.0, maxCount * 1.08);
     m_plot->yAxis2->setRange(0.0, 1.04);
-    // Lay the plot out once to learn where its axis rect is, then place the labels.
-    m_plot->replot();
+    // Lay the plot out (QCustomPlot::updateLayout's phases, without drawing)
+    // to learn where its axis rect is, then place the labels: one replot, in
+    // placeMarkLabels, not two per result.
+    for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        m_plot->plotLayout()->update(phase);
     placeMarkLabels();
 }
 

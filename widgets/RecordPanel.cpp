@@ -1,5 +1,6 @@
 #include "RecordPanel.h"
 
+#include "InSightWork.h"
 #include "ViewState.h"
 #include "review/RecordDraft.h"
 #include "review/RecordJson.h"
@@ -88,6 +89,7 @@ RecordPanel::RecordPanel(ViewState *state, QWidget *parent)
     : QWidget(parent)
     , m_state(state)
     , m_status(new QLabel(this))
+    , m_show(new InSightWork(this, [this] { showMeasured(); }))
 {
     setObjectName(QStringLiteral("recordPanel"));
     auto *measure = new QPushButton(tr("&Measure on View"), this);
@@ -355,8 +357,11 @@ void RecordPanel::showMeasured(const DiagnosisRecord &record)
 
 void RecordPanel::setRecord(const DiagnosisRecord &record)
 {
-    // A record set from outside (opened, restored) wins over a measurement under way.
+    // A record set from outside (opened, restored) wins over a measurement
+    // under way, and over one kept for when the panel is in sight.
     m_job.cancel();
+    m_kept.reset();
+    m_show->markDone();
     m_measured = record;
     m_title->setText(record.title);
     m_author->setText(record.author);
@@ -399,6 +404,14 @@ void RecordPanel::setRecord(const DiagnosisRecord &record)
 }
 
 DiagnosisRecord RecordPanel::record() const
+{
+    // A measurement kept while out of sight is part of the record: shown now.
+    if (m_kept)
+        m_show->flush();
+    return shownRecord();
+}
+
+DiagnosisRecord RecordPanel::shownRecord() const
 {
     DiagnosisRecord record = m_measured;
     record.title = m_title->text();
@@ -452,6 +465,7 @@ void RecordPanel::onStoreChanged()
         return;
     }
     m_traceName = traceNameOf(*store);
+    m_showMayWait = m_state->isStoreRefresh();
     measure();
 }
 
@@ -465,13 +479,16 @@ void RecordPanel::measure()
         m_status->setText(tr("The slice is empty: nothing to measure."));
         return;
     }
-    DiagnosisRecord record = this->record();
+    // Measured again from the newest measurement, kept or shown (measuring
+    // out of sight never draws the kept one; nobody can edit it meanwhile).
+    DiagnosisRecord record = m_kept ? *m_kept : shownRecord();
     const bool fresh = record.title.isEmpty() && record.objectives.empty() && record.measuredOn.isEmpty();
     const RowSet rows = m_state->hasSlice() ? m_state->slice() : RowSet();
     const QString slice = m_state->hasSlice() ? m_state->sliceLabel() : QString();
     const Boundary boundary = m_state->boundary();
     const Metric metric = m_state->metric();
-    m_status->setText(tr("Measuring on %1\u2026").arg(trace));
+    if (!m_showMayWait || !InSightWork::isOutOfSight(this))
+        m_status->setText(tr("Measuring on %1\u2026").arg(trace));
     m_job.start(
         [store, record, rows, trace, slice, fresh, boundary, metric](const std::atomic<bool> *) mutable {
             const RecordDraft::Scope scope{rows.rows(), trace, slice};
@@ -481,10 +498,20 @@ void RecordPanel::measure()
             return record;
         },
         [this](const DiagnosisRecord &measured) {
-            setRecord(measured);
-            m_status->setText(tr("Measured on %1.").arg(measured.measuredOn));
-            emit recordReplaced();
+            m_kept = measured;
+            m_show->run(m_showMayWait);
         });
+}
+
+void RecordPanel::showMeasured()
+{
+    if (!m_kept)
+        return;
+    const DiagnosisRecord measured = std::move(*m_kept);
+    m_kept.reset();
+    setRecord(measured);
+    m_status->setText(tr("Measured on %1.").arg(measured.measuredOn));
+    emit recordReplaced();
 }
 
 bool RecordPanel::saveTo(const QString &path, QString *error) const

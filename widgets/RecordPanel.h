@@ -5,6 +5,9 @@
 
 #include <QWidget>
 
+#include <optional>
+
+class InSightWork;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -54,6 +57,9 @@ private:
     QWidget *createEvidenceBox();
     QWidget *createStopRuleBox();
     void onStoreChanged();
+    // The record as the panel shows it (fields and the last measurement shown).
+    DiagnosisRecord shownRecord() const;
+    void showMeasured();
     void addObjectiveRow(const Objective &objective, const ObjectiveCheck *check);
     void addConfigurationRow(const ManifestEntry &entry);
     void showMeasured(const DiagnosisRecord &record);
@@ -92,4 +98,9 @@ private:
     QLineEdit *m_representativeLoad = nullptr;
     QPlainTextEdit *m_guardrails = nullptr;
     QLabel *m_verdict = nullptr;
+    // A measurement taken after a live refresh while out of sight: shown
+    // once the panel is looked at, or when the record is read (record()).
+    std::optional<DiagnosisRecord> m_kept;
+    InSightWork *m_show = nullptr;
+    bool m_showMayWait = false;
 };

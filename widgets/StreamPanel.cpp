@@ -1,5 +1,6 @@
 #include "StreamPanel.h"
 
+#include "InSightWork.h"
 #include "ViewState.h"
 #include "report/StreamReport.h"
 #include "store/TraceStore.h"
@@ -18,6 +19,7 @@ StreamPanel::StreamPanel(ViewState *state, QWidget *parent)
     , m_minimum(new QDoubleSpinBox(this))
     , m_verdict(new QLabel(this))
     , m_report(new QPlainTextEdit(this))
+    , m_refresh(new InSightWork(this, [this] { recompute(); }))
 {
     setObjectName(QStringLiteral("streamPanel"));
     m_factor->setObjectName(QStringLiteral("stallFactor"));
@@ -58,7 +60,7 @@ StreamPanel::StreamPanel(ViewState *state, QWidget *parent)
     };
     connect(m_factor, &QDoubleSpinBox::valueChanged, this, ruleEdited);
     connect(m_minimum, &QDoubleSpinBox::valueChanged, this, ruleEdited);
-    connect(state, &ViewState::storeChanged, this, &StreamPanel::recompute);
+    connect(state, &ViewState::storeChanged, this, [this] { m_refresh->run(m_state->isStoreRefresh()); });
     connect(state, &ViewState::sliceChanged, this, &StreamPanel::recompute);
     recompute();
 }
@@ -88,6 +90,8 @@ QString StreamPanel::verdictText() const
 
 void StreamPanel::recompute()
 {
+    if (m_refresh->isPending())
+        return; // out of sight since a live refresh: done once looked at
     const std::shared_ptr<const TraceStore> store = m_state->store();
     if (!store) {
         m_job.cancel();

@@ -5,6 +5,8 @@
 
 #include <QWidget>
 
+class InSightWork;
+
 class QDoubleSpinBox;
 class QLabel;
 class QPlainTextEdit;
@@ -44,4 +46,6 @@ private:
     QPlainTextEdit *m_report = nullptr;
     StreamSummary m_summary;
     LatestJob m_job{this};
+    // A live refresh while out of sight: recomputed once it is looked at.
+    InSightWork *m_refresh = nullptr;
 };

@@ -80,11 +80,16 @@ void WorkflowPicker::reload()
     m_model->setStore(store && store->workflows.rowCount() > 0 ? store : nullptr, m_state->slice(),
                       !m_state->hasSlice());
     m_model->setSlow(m_state->exceedance().members);
-    m_view->resizeColumnToContents(WorkflowListModel::Workflow);
-    m_view->setColumnWidth(WorkflowListModel::Workflow,
-                           std::min(m_view->columnWidth(WorkflowListModel::Workflow), 140));
-    m_view->resizeColumnToContents(WorkflowListModel::Type);
-    m_view->setColumnWidth(WorkflowListModel::Type, std::min(m_view->columnWidth(WorkflowListModel::Type), 120));
+    // A live refresh keeps the widths fitted on the first rows: the same
+    // columns, and measuring them was most of this handler's time.
+    if (!m_state->isStoreRefresh() || !m_columnsFitted) {
+        m_view->resizeColumnToContents(WorkflowListModel::Workflow);
+        m_view->setColumnWidth(WorkflowListModel::Workflow,
+                               std::min(m_view->columnWidth(WorkflowListModel::Workflow), 140));
+        m_view->resizeColumnToContents(WorkflowListModel::Type);
+        m_view->setColumnWidth(WorkflowListModel::Type, std::min(m_view->columnWidth(WorkflowListModel::Type), 120));
+        m_columnsFitted = m_model->rowCount() > 0;
+    }
     updateSummary();
 }
 

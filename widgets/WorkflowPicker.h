@@ -40,4 +40,5 @@ private:
     QPushButton *m_previous = nullptr;
     QPushButton *m_next = nullptr;
     bool m_selecting = false;
+    bool m_columnsFitted = false; // on a store with workflows, since the last non-refresh
 };

@@ -9,8 +9,12 @@
 #include "ExceedancePanel.h"
 #include "InSightWork.h"
 #include "LoadPanel.h"
+#include "RecordPanel.h"
 #include "RequestTablePanel.h"
+#include "StreamPanel.h"
 #include "ViewState.h"
+#include "WorkflowListModel.h"
+#include "WorkflowPicker.h"
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
 
@@ -304,6 +308,100 @@ private slots:
         QVERIFY(fresh.summaryLabel()->text().contains(QStringLiteral("250 requests")));
         QVERIFY2(panel->positionLabel()->text().startsWith(QStringLiteral("1 of ")),
                  qPrintable(panel->positionLabel()->text()));
+    }
+
+    // The diagnosis record measures every refresh but shows it once in sight;
+    // reading the record (a report, a session) takes the newest measurement.
+    void recordPanelShowsTheNewestMeasurementOnceRaisedOrRead()
+    {
+        ViewState state;
+        auto *panel = new RecordPanel(&state);
+        TabbedWindow tabs(panel);
+        {
+            QSignalSpy replaced(panel, &RecordPanel::recordReplaced);
+            state.setStore(load(QStringLiteral("mixture.jsonl")));
+            QVERIFY(replaced.wait(10'000));
+        }
+        QCOMPARE(panel->statusLabel()->text(), QStringLiteral("Measured on mixture.jsonl."));
+
+        tabs.putBehind();
+        QSignalSpy replaced(panel, &RecordPanel::recordReplaced);
+        state.refreshStore(load(QStringLiteral("region-tail.jsonl")));
+        QTRY_VERIFY(!panel->isComputing());
+        QTest::qWait(50);
+        QCOMPARE(replaced.count(), 0);
+        QCOMPARE(panel->statusLabel()->text(), QStringLiteral("Measured on mixture.jsonl.")); // unseen
+        QCOMPARE(panel->record().measuredOn, QStringLiteral("region-tail.jsonl"));
+        QCOMPARE(replaced.count(), 1);
+        QCOMPARE(panel->statusLabel()->text(), QStringLiteral("Measured on region-tail.jsonl."));
+
+        // Two refreshes unseen: the second measures on the kept first, draws nothing.
+        state.refreshStore(load(QStringLiteral("region-queue.jsonl")));
+        QTRY_VERIFY(!panel->isComputing());
+        state.refreshStore(load(QStringLiteral("mixture.jsonl")));
+        QTRY_VERIFY(!panel->isComputing());
+        QTest::qWait(50);
+        QCOMPARE(replaced.count(), 1);
+        QCOMPARE(panel->statusLabel()->text(), QStringLiteral("Measured on region-tail.jsonl."));
+        tabs.bringToFront();
+        QTRY_COMPARE(panel->statusLabel()->text(), QStringLiteral("Measured on mixture.jsonl."));
+        QCOMPARE(replaced.count(), 2);
+        QCOMPARE(panel->record().measuredOn, QStringLiteral("mixture.jsonl"));
+    }
+
+    void streamPanelOutOfSightSummarisesTheNewestStoreOnceRaised()
+    {
+        ViewState state;
+        auto *panel = new StreamPanel(&state);
+        TabbedWindow tabs(panel);
+        {
+            QSignalSpy ready(panel, &StreamPanel::summaryReady);
+            state.setStore(load(QStringLiteral("mixture.jsonl")));
+            QVERIFY(ready.wait(10'000));
+        }
+        const QString mixtureReport = panel->reportText();
+        tabs.putBehind();
+        QSignalSpy ready(panel, &StreamPanel::summaryReady);
+        state.refreshStore(load(QStringLiteral("region-tail.jsonl")));
+        QTest::qWait(300);
+        QCOMPARE(ready.count(), 0);
+        QCOMPARE(panel->reportText(), mixtureReport);
+        tabs.bringToFront();
+        QVERIFY(ready.wait(10'000));
+        ViewState freshState;
+        StreamPanel fresh(&freshState);
+        QSignalSpy freshReady(&fresh, &StreamPanel::summaryReady);
+        freshState.setStore(state.store());
+        QVERIFY(freshReady.wait(10'000));
+        QVERIFY(fresh.reportText() != mixtureReport);
+        QCOMPARE(panel->reportText(), fresh.reportText());
+        QCOMPARE(panel->verdictText(), fresh.verdictText());
+    }
+
+    // The workflow list keeps its fitted widths on a live refresh (measuring
+    // them again on every refresh was most of its handler's time) and fits
+    // them again on a trace opened in its place.
+    void workflowListFitsItsColumnsOncePerTrace()
+    {
+        const auto adviser = [] {
+            const LoadResult loaded = TraceFileLoader::load(
+                QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/adviser.otlp.json"), LoadOptions{});
+            if (!loaded.ok())
+                qFatal("cannot load the adviser example: %s", qPrintable(loaded.fatalError));
+            return loaded.store;
+        };
+        ViewState state;
+        WorkflowPicker picker(&state);
+        picker.resize(700, 400);
+        state.setStore(adviser());
+        QVERIFY(picker.view()->model()->rowCount() > 0);
+        const int fitted = picker.view()->columnWidth(WorkflowListModel::Type);
+        QVERIFY(fitted > 20);
+        picker.view()->setColumnWidth(WorkflowListModel::Type, fitted + 37); // as a user might
+        state.refreshStore(adviser());
+        QCOMPARE(picker.view()->columnWidth(WorkflowListModel::Type), fitted + 37);
+        state.setStore(adviser());
+        QCOMPARE(picker.view()->columnWidth(WorkflowListModel::Type), fitted);
     }
 
     // The Compare dock (closed in the live window) names the newest baseline
