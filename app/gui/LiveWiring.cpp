@@ -22,6 +22,7 @@
 #include <QToolButton>
 
 #include <algorithm>
+#include <string>
 
 bool LiveWiring::parseListen(const QString &text, LiveReceiver::Settings *settings, QString *error)
 {
@@ -187,23 +188,30 @@ void LiveWiring::show(std::shared_ptr<const TraceStore> store)
 {
     // The workflow being looked at stays current across refreshes, by id.
     const std::shared_ptr<const TraceStore> old = m_state->store();
-    QString currentId;
-    if (old && m_state->currentRow() >= 0 && m_state->currentRow() < old->requests.rowCount())
-        currentId = old->requests.idText(m_state->currentRow());
+    const qint32 oldRow = m_state->currentRow();
+    std::string currentId;
+    if (old && oldRow >= 0 && oldRow < old->requests.rowCount())
+        currentId = std::string(old->requests.id(oldRow));
     qint64 first = 0;
     qint64 last = 0;
     TraceLoadJob::timeSpan(store->requests, &first, &last);
     // A refresh: views out of sight rebuild once they are looked at.
     m_state->refreshStore(std::move(store));
     m_window->setTraceSpan(last - first);
-    if (!currentId.isEmpty()) {
+    if (!currentId.empty()) {
+        // Traces keep the order they were first seen in: without evictions the
+        // row is the same one, so that is tried first; the ids are compared as
+        // bytes (no text made per row on the GUI thread).
         const RequestTable &requests = m_state->store()->requests;
-        for (qsizetype row = 0; row < requests.rowCount(); ++row) {
-            if (requests.idText(row) == currentId) {
-                m_state->setCurrentRow(qint32(row));
-                break;
-            }
+        qint32 found = -1;
+        if (oldRow < requests.rowCount() && requests.id(oldRow) == currentId)
+            found = oldRow;
+        for (qsizetype row = 0; found < 0 && row < requests.rowCount(); ++row) {
+            if (requests.id(row) == currentId)
+                found = qint32(row);
         }
+        if (found >= 0)
+            m_state->setCurrentRow(found);
     }
     updateStatus();
     emit snapshotShown();
