@@ -51,6 +51,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 
 namespace {
 
@@ -115,8 +116,12 @@ MainWindow::MainWindow(QWidget *parent)
         updateReport();
     });
     // A span trace opens on its workflow's Gantt; a flat one on the requests.
-    connect(m_state, &ViewState::storeChanged, this, [this] {
+    // A live refresh of the same kind of trace leaves the tabs as the user put them.
+    connect(m_state, &ViewState::storeChanged, this, [this, hadWorkflows = false]() mutable {
         const auto &store = m_state->store();
+        const bool workflows = store && store->workflows.rowCount() > 0;
+        if (std::exchange(hadWorkflows, workflows) == workflows && m_state->isStoreRefresh())
+            return;
         if (!m_pinnedDock.isEmpty()) {
             showPanel(m_pinnedDock); // the command line asked for this one
         } else if (store && store->workflows.rowCount() > 0) {

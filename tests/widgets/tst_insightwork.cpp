@@ -9,6 +9,7 @@
 #include "ExceedancePanel.h"
 #include "InSightWork.h"
 #include "LoadPanel.h"
+#include "MainWindow.h"
 #include "RecordPanel.h"
 #include "RequestTablePanel.h"
 #include "StreamPanel.h"
@@ -402,6 +403,41 @@ private slots:
         QCOMPARE(picker.view()->columnWidth(WorkflowListModel::Type), fitted + 37);
         state.setStore(adviser());
         QCOMPARE(picker.view()->columnWidth(WorkflowListModel::Type), fitted);
+    }
+
+    // The main window raises the Workflow dock for a span trace, but a live
+    // refresh leaves the tab the user brought to the front (else every
+    // refresh, twice a second, pushed it back behind the Workflow dock).
+    void liveRefreshLeavesTheTabTheUserChose()
+    {
+        const auto adviser = [] {
+            const LoadResult loaded = TraceFileLoader::load(
+                QStringLiteral(TRACELANE_SOURCE_DIR "/resources/examples/adviser.otlp.json"), LoadOptions{});
+            if (!loaded.ok())
+                qFatal("cannot load the adviser example: %s", qPrintable(loaded.fatalError));
+            return loaded.store;
+        };
+        MainWindow window;
+        window.setPersistent(false);
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *workflow = window.findChild<QDockWidget *>(QStringLiteral("workflowDock"));
+        auto *classes = window.findChild<QDockWidget *>(QStringLiteral("classesDock"));
+        QVERIFY(workflow && classes);
+        window.viewState()->refreshStore(adviser()); // the first live snapshot: a span trace now
+        QCoreApplication::processEvents();
+        QVERIFY(!InSightWork::isOutOfSight(workflow->widget()));
+        classes->raise();
+        QCoreApplication::processEvents();
+        QVERIFY(InSightWork::isOutOfSight(workflow->widget()));
+        window.viewState()->refreshStore(adviser());
+        QCoreApplication::processEvents();
+        QVERIFY(!InSightWork::isOutOfSight(classes->widget()));
+        QVERIFY(InSightWork::isOutOfSight(workflow->widget()));
+        window.viewState()->setStore(adviser()); // a trace opened: its Gantt again
+        QCoreApplication::processEvents();
+        QVERIFY(!InSightWork::isOutOfSight(workflow->widget()));
     }
 
     // The Compare dock (closed in the live window) names the newest baseline
