@@ -254,6 +254,8 @@ void MainWindow::createActions()
         ->setToolTip(tr("Open the spans of an OpenTelemetry Collector otel_traces table in a time range"));
     file->addAction(tr("Compare &With\u2026"), this, &MainWindow::chooseCandidate)
         ->setToolTip(tr("Put a second trace (the candidate) beside the loaded one (the baseline)"));
+    file->addAction(tr("Compare With ClickHo&use\u2026"), this, &MainWindow::compareWithClickHouse)
+        ->setToolTip(tr("Put the spans of an otel_traces table in a time range beside the loaded trace"));
     file->addSeparator();
     m_live->addFileActions(file);
     file->addSeparator();
@@ -455,19 +457,36 @@ void MainWindow::openFile(const QString &path)
     m_progressTimer->start();
 }
 
-void MainWindow::openFromClickHouse()
+QString MainWindow::askClickHouseUrl(const QString &title)
 {
     ClickHouseOpenDialog dialog(this);
+    dialog.setWindowTitle(title);
     const QString key = QStringLiteral("clickHouseUrl");
     if (m_persistent)
         dialog.setUrl(QSettings().value(key).toString());
     if (TraceSource::isUrl(m_currentFile))
         dialog.setUrl(m_currentFile);
     if (dialog.exec() != QDialog::Accepted || dialog.url().isEmpty())
-        return;
+        return {};
     if (m_persistent)
         QSettings().setValue(key, dialog.url());
-    openFile(dialog.url());
+    return dialog.url();
+}
+
+void MainWindow::openFromClickHouse()
+{
+    if (const QString url = askClickHouseUrl(tr("Open from ClickHouse")); !url.isEmpty())
+        openFile(url);
+}
+
+void MainWindow::compareWithClickHouse()
+{
+    if (!store()) {
+        m_message->setText(tr("Open the baseline trace first; then compare it with a candidate."));
+        return;
+    }
+    if (const QString url = askClickHouseUrl(tr("Compare with a candidate from ClickHouse")); !url.isEmpty())
+        compareWith(url);
 }
 
 void MainWindow::reload()
@@ -681,7 +700,7 @@ void MainWindow::chooseCandidate()
 
 void MainWindow::compareWith(const QString &path)
 {
-    const QString name = QFileInfo(path).fileName();
+    const QString name = TraceSource::displayName(path);
     m_message->setText(tr("Loading %1 as the candidate\u2026").arg(name));
     m_compareDock->show();
     m_compareDock->raise();
@@ -693,7 +712,7 @@ void MainWindow::compareWith(const QString &path)
 void MainWindow::finishCandidate(const LoadOutcome &outcome, const QString &path)
 {
     const LoadResult &result = outcome.result;
-    const QString name = QFileInfo(path).fileName();
+    const QString name = TraceSource::displayName(path);
     if (const QString why = LoadVerdict::whyNothingLoaded(result, name); !why.isEmpty()) {
         m_message->setText(why);
         if (!result.cancelled)

@@ -56,6 +56,9 @@ public:
     // and opens the clickhouse:// URL like a file (spans fetched off the GUI
     // thread, with progress and cancel).
     void openFromClickHouse();
+    // File → Compare With ClickHouse…: the same dialog, the table's spans as
+    // the candidate beside the loaded trace.
+    void compareWithClickHouse();
     void reload();
     void closeTrace();
     void cancelLoad();
@@ -101,6 +104,9 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    // The Open from ClickHouse dialog under `title`, starting from the last URL;
+    // the URL chosen, or empty.
+    QString askClickHouseUrl(const QString &title);
     void createDocks();
     void createCompareDock();
     // A population what-if's saving becomes the Compare dock's prediction,

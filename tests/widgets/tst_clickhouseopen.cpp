@@ -5,6 +5,7 @@
 #include "ClickHouseOpenDialog.h"
 #include "MainWindow.h"
 #include "RecentFiles.h"
+#include "ViewState.h"
 #include "clickhouse/ClickHouseSource.h"
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
@@ -102,6 +103,13 @@ private slots:
         QCOMPARE(store->requests.rowCount(), fromFile.store->requests.rowCount());
         QCOMPARE(window.currentFile(), url);
         QVERIFY2(window.windowTitle().contains(QStringLiteral("table=adviser")), qPrintable(window.windowTitle()));
+
+        // The same table as the candidate beside it.
+        window.compareWith(url);
+        QTRY_VERIFY_WITH_TIMEOUT(window.viewState()->candidate() != nullptr, 60'000);
+        QCOMPARE(window.viewState()->candidate()->spans.rowCount(), fromFile.store->spans.rowCount());
+        QCOMPARE(window.viewState()->candidate()->sourceFiles.first(),
+                 QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?table=adviser").arg(chdb.port()));
 
         // A table that is not there: the message names it and the trace stays.
         finished.clear();
