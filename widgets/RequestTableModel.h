@@ -35,6 +35,9 @@ public:
     // view's selection and current index) follow their requests.
     void setOrder(std::vector<qint32> rows);
 
+    const std::shared_ptr<const TraceStore> &store() const { return m_store; }
+    // The store rows shown, in display order.
+    const std::vector<qint32> &order() const { return m_rows; }
     const std::vector<RequestColumn> &columns() const { return m_columns; }
     RequestColumn columnAt(int column) const { return m_columns[size_t(column)]; }
     // Table row of a store row, or -1 when it is filtered out.

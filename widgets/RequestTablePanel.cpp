@@ -18,6 +18,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -141,27 +142,90 @@ RequestTablePanel::~RequestTablePanel() = default;
 void RequestTablePanel::storeChanged()
 {
     m_job.cancel();
+    // A live refresh keeps what the user asked of the table (filter, sort)
+    // and applies it to the grown capture; a new trace starts afresh.
+    const bool refresh = m_state->isStoreRefresh();
+    const std::shared_ptr<const TraceStore> old = m_model->store();
+    const QString sortAttribute = refresh && old ? sortAttributeName(old->requests) : QString();
+    std::vector<qint32> shownOrder;
+    if (m_state->refreshKeepsRows() && (m_query.filters() || m_query.sorted))
+        shownOrder = m_model->order();
     m_model->setStore(m_state->store());
     m_model->setBoundary(m_state->boundary());
-    m_query = {};
-    m_query.boundary = m_state->boundary();
+    // The slice went with the old store: the table's own filter writes it
+    // again below; one set elsewhere is for its owner to set again.
     m_externalSlice = false;
-    {
+    m_sliceNote->hide();
+    m_clearSlice->hide();
+    if (!refresh) {
+        m_query = {};
         const QSignalBlocker blocker(m_filter);
         m_filter->clear();
     }
-    m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_query.boundary = m_state->boundary();
+    const QString attribute = m_query.attribute;
     m_attribute->clear();
     m_attribute->addItem(tr("any attribute"), QString());
     if (const RequestTable *table = m_state->requests()) {
         for (const AttributeColumn &column : table->attributes())
             m_attribute->addItem(column.name(), column.name());
-        m_fitColumns->run(m_state->isStoreRefresh());
+        m_fitColumns->run(refresh);
     }
+    m_attribute->setCurrentIndex(qMax(0, m_attribute->findData(attribute)));
+    m_query.attribute = m_attribute->currentData().toString();
     fillValueCombo();
-    m_sliceNote->hide();
-    m_clearSlice->hide();
+    if (m_query.attribute.isEmpty())
+        m_query.value.clear();
+    else
+        m_value->setCurrentIndex(qMax(0, m_value->findText(m_query.value)));
+    restoreSort(sortAttribute);
+    if (refresh && (m_query.filters() || m_query.sorted)) {
+        // Until the query answers, the rows shown before (still the same
+        // requests) rather than the whole capture in arrival order.
+        if (!shownOrder.empty())
+            m_model->setOrder(std::move(shownOrder));
+        runQuery();
+    }
+    stateSelectionChanged();
     updateCountLabel();
+}
+
+QString RequestTablePanel::sortAttributeName(const RequestTable &table) const
+{
+    const RequestColumn &column = m_query.sortColumn;
+    if (!m_query.sorted || column.kind != RequestColumn::Kind::Attribute || column.attribute < 0
+        || size_t(column.attribute) >= table.attributes().size())
+        return {};
+    return table.attributes()[size_t(column.attribute)].name();
+}
+
+void RequestTablePanel::restoreSort(const QString &attribute)
+{
+    int section = -1;
+    if (m_query.sorted) {
+        // An attribute column is found by its name: a new attribute in the
+        // capture moves the columns after it.
+        RequestColumn wanted = m_query.sortColumn;
+        if (wanted.kind == RequestColumn::Kind::Attribute) {
+            const RequestTable *table = m_state->requests();
+            wanted.attribute = -1;
+            for (size_t a = 0; table && !attribute.isEmpty() && a < table->attributes().size(); ++a) {
+                if (table->attributes()[a].name() == attribute)
+                    wanted.attribute = qsizetype(a);
+            }
+        }
+        const std::vector<RequestColumn> &columns = m_model->columns();
+        const auto found = std::find(columns.begin(), columns.end(), wanted);
+        if (found != columns.end() && (wanted.kind != RequestColumn::Kind::Attribute || wanted.attribute >= 0)) {
+            section = int(found - columns.begin());
+            m_query.sortColumn = wanted;
+        } else {
+            m_query.sorted = false;
+        }
+    }
+    const QSignalBlocker blocker(m_view->horizontalHeader());
+    m_view->horizontalHeader()->setSortIndicator(section,
+                                                 m_query.descending ? Qt::DescendingOrder : Qt::AscendingOrder);
 }
 
 void RequestTablePanel::fillValueCombo()

@@ -13,6 +13,7 @@ class QLineEdit;
 class QTableView;
 class QTimer;
 class QToolButton;
+class RequestTable;
 class RequestTableModel;
 class ViewState;
 
@@ -21,7 +22,8 @@ class ViewState;
 // filter by one attribute's value; the filter becomes the ViewState's slice,
 // so every aggregate view follows it. A slice set elsewhere (a class table
 // cell) is shown here too. Sorting and filtering run off the GUI thread and
-// come back as a new row order. Selection is shared through ViewState.
+// come back as a new row order. Selection is shared through ViewState. A
+// live refresh keeps the filter and sort and applies them to the new rows.
 class RequestTablePanel : public QWidget
 {
     Q_OBJECT
@@ -48,6 +50,9 @@ signals:
 
 private:
     void storeChanged();
+    // The sort column, when an attribute, by name (its index may move).
+    QString sortAttributeName(const RequestTable &table) const;
+    void restoreSort(const QString &attribute);
     void runQuery();
     void fillValueCombo();
     void externalSliceChanged();

@@ -18,21 +18,44 @@ qsizetype ViewState::requestCount() const
     return m_store ? m_store->requests.rowCount() : 0;
 }
 
-void ViewState::refreshStore(std::shared_ptr<const TraceStore> store)
+void ViewState::refreshStore(std::shared_ptr<const TraceStore> store, bool rowsKept)
 {
+    if (store == m_store)
+        return;
+    Kept kept;
+    if (rowsKept) {
+        kept.selection = m_selection;
+        kept.currentRow = m_currentRow;
+    }
+    kept.candidate = m_candidate;
+    kept.candidateLabel = m_candidateLabel;
+    const bool keptSelection = !kept.selection.isEmpty();
     m_storeRefresh = true;
-    setStore(std::move(store));
+    m_rowsKept = rowsKept;
+    replaceStore(std::move(store), std::move(kept));
     m_storeRefresh = false;
+    m_rowsKept = false;
+    // Views rebuilt on storeChanged() learn of what was kept as they would
+    // of a new choice.
+    if (keptSelection && !m_selection.isEmpty())
+        emit selectionChanged();
+    if (m_currentRow >= 0)
+        emit currentRowChanged(m_currentRow);
 }
 
 void ViewState::setStore(std::shared_ptr<const TraceStore> store)
 {
     if (store == m_store)
         return;
+    replaceStore(std::move(store), {});
+}
+
+void ViewState::replaceStore(std::shared_ptr<const TraceStore> store, Kept kept)
+{
     m_store = std::move(store);
-    // Rows of the old trace mean nothing in the new one.
-    m_selection = {};
-    m_currentRow = -1;
+    // Rows of the old trace mean nothing in the new one, unless kept.
+    m_selection = std::move(kept.selection);
+    m_currentRow = isValidRow(kept.currentRow) ? kept.currentRow : -1;
     m_hasSlice = false;
     m_slice = {};
     m_sliceLabel.clear();
@@ -40,8 +63,8 @@ void ViewState::setStore(std::shared_ptr<const TraceStore> store)
     m_exceedanceCursor = -1;
     m_bookmarks = {};
     m_timeWindow = {};
-    m_candidate.reset();
-    m_candidateLabel.clear();
+    m_candidate = std::move(kept.candidate);
+    m_candidateLabel = m_candidate ? std::move(kept.candidateLabel) : QString();
     // Open on a metric the trace has: a span trace whose model calls record
     // no token time has no TTFT, so it opens on E2E; the next trace that has
     // TTFT goes back to what the user chose.

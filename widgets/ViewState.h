@@ -41,8 +41,16 @@ public:
     // While its storeChanged() is delivered, isStoreRefresh() is true: views
     // out of sight may leave their rebuild until they are looked at
     // (InSightWork); a trace opened in their place never is a refresh.
-    void refreshStore(std::shared_ptr<const TraceStore> store);
+    // `rowsKept` says the new store's first rows are the old store's
+    // requests in the same order (nothing evicted or reordered since): the
+    // selection and the current request then stay, and
+    // refreshKeepsRows() tells views their row-based state still holds. The
+    // slice is dropped either way (it would miss the new requests): the view
+    // that set it from a definition sets it again (the request table's
+    // filter). A candidate put beside the capture stays.
+    void refreshStore(std::shared_ptr<const TraceStore> store, bool rowsKept = false);
     bool isStoreRefresh() const { return m_storeRefresh; }
+    bool refreshKeepsRows() const { return m_storeRefresh && m_rowsKept; }
 
     // Coordinates every figure names ----------------------------------------
     Boundary boundary() const { return m_boundary; }
@@ -104,7 +112,7 @@ public:
     // Before/after ------------------------------------------------------------
     // A candidate trace put beside the loaded one (the baseline) by File →
     // Compare With…; nullptr for none. A new store drops it (no signal
-    // beyond storeChanged()).
+    // beyond storeChanged()); a live refresh keeps it.
     const std::shared_ptr<const TraceStore> &candidate() const { return m_candidate; }
     const QString &candidateLabel() const { return m_candidateLabel; }
     void setCandidate(std::shared_ptr<const TraceStore> store, const QString &label);
@@ -131,10 +139,20 @@ signals:
     void bookmarksChanged();
 
 private:
+    // What survives the store being replaced (setStore: nothing).
+    struct Kept
+    {
+        RowSet selection;
+        qint32 currentRow = -1;
+        std::shared_ptr<const TraceStore> candidate;
+        QString candidateLabel;
+    };
+    void replaceStore(std::shared_ptr<const TraceStore> store, Kept kept);
     bool isValidRow(qint32 row) const { return row >= 0 && row < requestCount(); }
 
     std::shared_ptr<const TraceStore> m_store;
     bool m_storeRefresh = false;
+    bool m_rowsKept = false;
     Boundary m_boundary = Boundary::Client;
     Metric m_metric = Metric::Ttft;
     Metric m_chosenMetric = Metric::Ttft; // what setMetric() asked for; a store without it shows E2E

@@ -186,35 +186,49 @@ void LiveWiring::setPaused(bool paused)
 
 void LiveWiring::show(std::shared_ptr<const TraceStore> store)
 {
-    // The workflow being looked at stays current across refreshes, by id.
     const std::shared_ptr<const TraceStore> old = m_state->store();
+    // Traces keep the order they were first seen in: until something is
+    // evicted, the old rows lead the new store as the same requests, and the
+    // selection and current request hold as they are (ids compared as bytes:
+    // no text made per row on the GUI thread).
+    const bool rowsKept = old && startsWith(store->requests, old->requests);
     const qint32 oldRow = m_state->currentRow();
     std::string currentId;
-    if (old && oldRow >= 0 && oldRow < old->requests.rowCount())
+    if (!rowsKept && old && oldRow >= 0 && oldRow < old->requests.rowCount())
         currentId = std::string(old->requests.id(oldRow));
     qint64 first = 0;
     qint64 last = 0;
     TraceLoadJob::timeSpan(store->requests, &first, &last);
     // A refresh: views out of sight rebuild once they are looked at.
-    m_state->refreshStore(std::move(store));
+    m_state->refreshStore(std::move(store), rowsKept);
     m_window->setTraceSpan(last - first);
     if (!currentId.empty()) {
-        // Traces keep the order they were first seen in: without evictions the
-        // row is the same one, so that is tried first; the ids are compared as
-        // bytes (no text made per row on the GUI thread).
+        // Rows moved: the workflow being looked at stays current, by id.
         const RequestTable &requests = m_state->store()->requests;
-        qint32 found = -1;
-        if (oldRow < requests.rowCount() && requests.id(oldRow) == currentId)
-            found = oldRow;
-        for (qsizetype row = 0; found < 0 && row < requests.rowCount(); ++row) {
-            if (requests.id(row) == currentId)
-                found = qint32(row);
+        for (qsizetype row = 0; row < requests.rowCount(); ++row) {
+            if (requests.id(row) == currentId) {
+                m_state->setCurrentRow(qint32(row));
+                break;
+            }
         }
-        if (found >= 0)
-            m_state->setCurrentRow(found);
     }
     updateStatus();
     emit snapshotShown();
+}
+
+bool LiveWiring::startsWith(const RequestTable &requests, const RequestTable &prefix)
+{
+    const qsizetype count = prefix.rowCount();
+    if (count > requests.rowCount())
+        return false;
+    // The last row first: an eviction shifts it, and that is the usual miss.
+    if (count > 0 && requests.id(count - 1) != prefix.id(count - 1))
+        return false;
+    for (qsizetype row = 0; row < count; ++row) {
+        if (requests.id(row) != prefix.id(row))
+            return false;
+    }
+    return true;
 }
 
 QString LiveWiring::statusText() const

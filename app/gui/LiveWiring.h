@@ -13,6 +13,7 @@ class QLabel;
 class QMenu;
 class QTimer;
 class QToolButton;
+class RequestTable;
 class ViewState;
 
 // Live OTLP in the main window, kept out of MainWindow: File → Listen for
@@ -46,6 +47,9 @@ public:
     // `tracelane --listen [ADDR:]PORT[,GRPC_PORT]`: a bare port or ":PORT" is
     // loopback; gRPC only when GRPC_PORT is given, on the same address.
     static bool parseListen(const QString &text, LiveReceiver::Settings *settings, QString *error);
+    // Whether `requests` begins with `prefix`'s rows, the same ids in the same
+    // order: a refresh that evicted nothing (rows, selection stay valid).
+    static bool startsWith(const RequestTable &requests, const RequestTable &prefix);
 
 signals:
     void listeningChanged(bool listening);

@@ -156,6 +156,7 @@ private slots:
                 rowOfB = qint32(row);
         }
         window.viewState()->setCurrentRow(rowOfB);
+        window.viewState()->setSelection(RowSet::single(rowOfB));
 
         // Paused: the views keep their store while spans keep arriving.
         live->setPaused(true);
@@ -175,6 +176,9 @@ private slots:
         QCOMPARE(window.store()->spans.rowCount(), 6);
         const auto resumed = window.store();
         QCOMPARE(resumed->requests.idText(window.viewState()->currentRow()), QString::fromLatin1(kTraceB));
+        // Nothing evicted: the old rows lead the new store, so the selection holds.
+        QVERIFY(LiveWiring::startsWith(resumed->requests, store->requests));
+        QCOMPARE(window.viewState()->selection(), RowSet::single(rowOfB));
 
         // A malformed request is refused whole, with its reason; the rest still shows.
         QCOMPARE(post(network, port, QByteArray("\x0a\xff\xff\xff\x0f truncated", 15), "application/x-protobuf"), 400);
@@ -198,6 +202,10 @@ private slots:
         QCOMPARE(workflowIds(*window.store()),
                  (std::set<QString>{QString::fromLatin1(kTraceB), QString::fromLatin1(kTraceC)}));
         QTRY_VERIFY_WITH_TIMEOUT(live->statusText().contains(QStringLiteral("1 evicted")), 5'000);
+        // Rows moved up: the selection is dropped, the current workflow found again by id.
+        QVERIFY(!LiveWiring::startsWith(window.store()->requests, resumed->requests));
+        QVERIFY(window.viewState()->selection().isEmpty());
+        QCOMPARE(window.store()->requests.idText(window.viewState()->currentRow()), QString::fromLatin1(kTraceB));
         QCOMPARE(
             post(network, port, jsonTraceBody(kTraceD, "c1b174eee19b7ec3", "c1b175eee19b7ec3"), "application/json"),
             200);
@@ -436,6 +444,27 @@ private slots:
         dialog.addressBox()->setCurrentText(QStringLiteral("my-host"));
         QVERIFY(!dialog.settings(&settings, &error));
         QCOMPARE(error, QStringLiteral("'my-host' is not an IP address (use 127.0.0.1, ::1 or 0.0.0.0)"));
+    }
+
+    void startsWithComparesIdsInOrder()
+    {
+        const auto table = [](std::initializer_list<const char *> ids) {
+            RequestTable requests;
+            for (const char *id : ids) {
+                RequestTable::Row row;
+                row.id = id;
+                requests.appendRow(row);
+                requests.finishRow();
+            }
+            return requests;
+        };
+        const RequestTable grown = table({"a", "b", "c"});
+        QVERIFY(LiveWiring::startsWith(grown, table({"a", "b"})));
+        QVERIFY(LiveWiring::startsWith(grown, table({"a", "b", "c"})));
+        QVERIFY(LiveWiring::startsWith(grown, table({})));
+        QVERIFY(!LiveWiring::startsWith(grown, table({"b", "c"}))); // the first evicted
+        QVERIFY(!LiveWiring::startsWith(grown, table({"a", "c"}))); // one in between
+        QVERIFY(!LiveWiring::startsWith(table({"a"}), table({"a", "b"})));
     }
 
     void listenSyntax_data()

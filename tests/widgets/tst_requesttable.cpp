@@ -7,6 +7,8 @@
 #include "store/TraceStore.h"
 
 #include <QAbstractItemModelTester>
+#include <QFile>
+#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -61,6 +63,7 @@ private slots:
     void panelFilterBecomesTheSlice();
     void externalSliceFiltersTheTable();
     void selectionPropagates();
+    void liveRefreshKeepsFilterAndSort();
     void rejectedModelAndExport();
 };
 
@@ -268,6 +271,107 @@ void tst_RequestTable::selectionPropagates()
     // The current request follows the table's current row.
     selectionModel->setCurrentIndex(panel.model()->index(7, 0), QItemSelectionModel::NoUpdate);
     QCOMPARE(state.currentRow(), 7);
+}
+
+// A live capture grows under the table: what the user asked of it (a text
+// and attribute filter, a sort) holds for the new requests too, the slice it
+// writes follows, and a trace opened in its place starts afresh.
+void tst_RequestTable::liveRefreshKeepsFilterAndSort()
+{
+    QTemporaryDir dir;
+    QFile all(QStringLiteral(TRACELANE_TEST_DATA_DIR "/seed/multiclass.jsonl"));
+    QVERIFY(all.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = all.readAll().split('\n');
+    QFile half(dir.filePath(QStringLiteral("first-half.jsonl")));
+    QVERIFY(half.open(QIODevice::WriteOnly));
+    for (int i = 0; i < 120; ++i)
+        half.write(lines[i] + '\n');
+    half.close();
+    const auto before = TraceFileLoader::load(half.fileName(), {}).store;
+    const auto after = load(QStringLiteral("seed/multiclass.jsonl"));
+    QCOMPARE(before->requests.rowCount(), 120);
+    QCOMPARE(after->requests.rowCount(), 240);
+
+    ViewState state;
+    RequestTablePanel panel(&state);
+    QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    state.setStore(before);
+    QSignalSpy finished(&panel, &RequestTablePanel::queryFinished);
+    panel.setAttributeFilter(QStringLiteral("region"), QStringLiteral("ap-south"));
+    waitFor(finished);
+    const int e2e = columnOf(*panel.model(), RequestColumn::Kind::Metric, Metric::E2e);
+    finished.clear();
+    panel.sortBy(e2e, Qt::DescendingOrder);
+    waitFor(finished);
+    QCOMPARE(panel.model()->rowCount(), 42);
+    state.setSelection(RowSet::fromRows({panel.model()->storeRowAt(0)}));
+
+    // The ap-south requests of the grown capture, slowest first, computed here.
+    const AttributeColumn *region = after->requests.attribute(QStringLiteral("region"));
+    QVERIFY(region);
+    std::vector<std::pair<double, qint32>> expected;
+    for (qsizetype row = 0; row < after->requests.rowCount(); ++row) {
+        if (region->text(row) == QLatin1String("ap-south"))
+            expected.emplace_back(-double(after->requests.stamp(row, Stamp::LastTokenClient)
+                                          - after->requests.stamp(row, Stamp::ClientSend)),
+                                  qint32(row));
+    }
+    std::stable_sort(expected.begin(), expected.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    QCOMPARE(expected.size(), size_t(82));
+
+    finished.clear();
+    state.refreshStore(after, true);
+    // Until the query answers, the rows shown before stay (not all 240).
+    QCOMPARE(panel.model()->rowCount(), 42);
+    waitFor(finished);
+    QCOMPARE(panel.model()->rowCount(), 82);
+    // Slowest first (ties in any order), and exactly those requests.
+    std::vector<qint32> shownRows;
+    std::vector<qint32> expectedRows;
+    for (int i = 0; i < 82; ++i) {
+        const qint32 row = panel.model()->storeRowAt(i);
+        QCOMPARE(
+            -double(after->requests.stamp(row, Stamp::LastTokenClient) - after->requests.stamp(row, Stamp::ClientSend)),
+            expected[size_t(i)].first);
+        shownRows.push_back(row);
+        expectedRows.push_back(expected[size_t(i)].second);
+    }
+    std::sort(shownRows.begin(), shownRows.end());
+    std::sort(expectedRows.begin(), expectedRows.end());
+    QCOMPARE(shownRows, expectedRows);
+    QCOMPARE(panel.view()->horizontalHeader()->sortIndicatorSection(), e2e);
+    QCOMPARE(panel.view()->horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
+    QCOMPARE(panel.filterAttribute(), QStringLiteral("region"));
+    QCOMPARE(panel.filterValue(), QStringLiteral("ap-south"));
+    QVERIFY(state.hasSlice());
+    QCOMPARE(state.slice().size(), 82);
+    QCOMPARE(state.sliceLabel(), QStringLiteral("region = ap-south"));
+    // The selected request is still selected in the table.
+    QCOMPARE(panel.view()->selectionModel()->selectedRows().size(), 1);
+    QCOMPARE(panel.view()->selectionModel()->selectedRows().first().data(RequestTableModel::RowRole).toInt(),
+             state.selection().rows().front());
+
+    // A text filter typed in the box holds too.
+    finished.clear();
+    panel.setTextFilter(QStringLiteral("interactive"));
+    waitFor(finished);
+    QCOMPARE(panel.model()->rowCount(), 63);
+    finished.clear();
+    state.refreshStore(before, false); // rows moved: shown in arrival order until answered
+    waitFor(finished);
+    QCOMPARE(panel.filterEdit()->text(), QStringLiteral("interactive"));
+    QCOMPARE(panel.textFilter(), QStringLiteral("interactive"));
+    QCOMPARE(state.sliceLabel(), QStringLiteral("text ~ \"interactive\" and region = ap-south"));
+    QVERIFY(panel.model()->rowCount() > 0);
+    QVERIFY(panel.model()->rowCount() < 42);
+
+    // A trace opened in its place: no filter, no sort, no slice.
+    state.setStore(load(QStringLiteral("seed/multiclass.jsonl")));
+    QCOMPARE(panel.model()->rowCount(), 240);
+    QVERIFY(panel.filterEdit()->text().isEmpty());
+    QVERIFY(panel.filterAttribute().isEmpty());
+    QCOMPARE(panel.view()->horizontalHeader()->sortIndicatorSection(), -1);
+    QVERIFY(!state.hasSlice());
 }
 
 void tst_RequestTable::rejectedModelAndExport()

@@ -33,6 +33,7 @@ private slots:
     void invalidRowsAreIgnored_data();
     void invalidRowsAreIgnored();
     void newStoreResetsRowState();
+    void refreshKeepsRowStateOnlyWhenRowsAreKept();
     void sliceScope();
     void exceedanceCursorFollowsMembers();
     void coordinatesSignalOnlyOnChange();
@@ -137,6 +138,58 @@ void tst_ViewState::newStoreResetsRowState()
     QCOMPARE(state.requestCount(), 4);
     state.setStore(state.store());
     QCOMPARE(stores.count(), 1);
+}
+
+void tst_ViewState::refreshKeepsRowStateOnlyWhenRowsAreKept()
+{
+    ViewState state;
+    state.setStore(storeWithRows(10));
+    const auto candidate = storeWithRows(3);
+    state.setCandidate(candidate, QStringLiteral("after.jsonl"));
+    state.setSelection(RowSet::fromRows({2, 5}));
+    state.setCurrentRow(5);
+    state.setSlice(RowSet::fromRows({1, 2}), QStringLiteral("region = eu-west"));
+    bool keptDuringStoreChanged = false;
+    connect(&state, &ViewState::storeChanged, this, [&] {
+        // What views see while they rebuild: the kept state, already in place.
+        keptDuringStoreChanged
+            = state.refreshKeepsRows() && state.selection() == RowSet::fromRows({2, 5}) && state.currentRow() == 5;
+    });
+    QSignalSpy selection(&state, &ViewState::selectionChanged);
+    QSignalSpy current(&state, &ViewState::currentRowChanged);
+
+    // Grown, nothing evicted: selection and current request stay and are announced.
+    state.refreshStore(storeWithRows(12), true);
+    QVERIFY(keptDuringStoreChanged);
+    QVERIFY(!state.refreshKeepsRows()); // only while storeChanged() is delivered
+    QCOMPARE(state.selection(), RowSet::fromRows({2, 5}));
+    QCOMPARE(state.currentRow(), 5);
+    QCOMPARE(selection.count(), 1);
+    QCOMPARE(current.count(), 1);
+    QCOMPARE(current.first().first().toInt(), 5);
+    // The slice is for its owner to set again; the candidate stays beside.
+    QVERIFY(!state.hasSlice());
+    QCOMPARE(state.candidate(), std::shared_ptr<const TraceStore>(candidate));
+    QCOMPARE(state.candidateLabel(), QStringLiteral("after.jsonl"));
+
+    // Rows moved (an eviction): nothing row-based survives.
+    state.refreshStore(storeWithRows(11), false);
+    QVERIFY(!keptDuringStoreChanged);
+    QVERIFY(state.selection().isEmpty());
+    QCOMPARE(state.currentRow(), -1);
+    QCOMPARE(selection.count(), 1);
+    QCOMPARE(current.count(), 1);
+    QCOMPARE(state.candidateLabel(), QStringLiteral("after.jsonl"));
+
+    // A kept current row past the new end is dropped, not kept dangling.
+    state.setCurrentRow(10);
+    state.refreshStore(storeWithRows(4), true);
+    QCOMPARE(state.currentRow(), -1);
+
+    // A trace opened in its place drops the candidate too.
+    state.setStore(storeWithRows(5));
+    QVERIFY(!state.candidate());
+    QVERIFY(state.candidateLabel().isEmpty());
 }
 
 void tst_ViewState::sliceScope()
