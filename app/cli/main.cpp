@@ -3,7 +3,6 @@
 #include "AnalyseCommand.h"
 #include "ClassOptions.h"
 #include "CliContext.h"
-#include "ClickHouseAnalyses.h"
 #include "ClickHouseCommand.h"
 #include "CompareCommand.h"
 #include "CriticalPathCommand.h"
@@ -156,23 +155,6 @@ int main(int argc, char *argv[])
         return ExitUsage;
     }
     context.arguments = positional;
-    // A clickhouse:// URL where this command needs the rows in memory: an
-    // otel_traces table is read as spans; otherwise say so, rather than fail
-    // to open a file of that name.
-    static const QStringList onServer = {QStringLiteral("analyse"), QStringLiteral("analyze"), QStringLiteral("slice"),
-                                         QStringLiteral("exceed"), QStringLiteral("clickhouse")};
-    if (!onServer.contains(command)) {
-        for (const QString &argument : positional) {
-            if (isClickHouseArgument(argument) && !isSpanTableArgument(argument)) {
-                err << QStringLiteral("tracelane-cli %1: this command reads a clickhouse:// URL only when its table "
-                                      "holds spans (the OpenTelemetry Collector's otel_traces); on Tracelane's own "
-                                      "tables analyse, slice and exceed compute on the server. Open the file that "
-                                      "was pushed instead\n")
-                           .arg(command);
-                return ExitUsage;
-            }
-        }
-    }
     // Loads end in a message when memory runs out (TraceFileLoader); an
     // analysis that runs out on what loaded must not abort either.
     int code = ExitFailure;

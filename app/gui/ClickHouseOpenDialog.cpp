@@ -26,20 +26,23 @@ ClickHouseOpenDialog::ClickHouseOpenDialog(QWidget *parent)
     setWindowTitle(tr("Open from ClickHouse"));
     m_server->setToolTip(tr("clickhouse://HOST:PORT for HTTP (port 8123 when left out), clickhouses://HOST:PORT "
                             "for HTTPS (8443)"));
-    m_table->setToolTip(tr("A table with the OpenTelemetry Collector ClickHouse exporter's columns (otel_traces)"));
+    m_table->setToolTip(tr("A table with the OpenTelemetry Collector ClickHouse exporter's columns (otel_traces), or "
+                           "Tracelane's own requests table (tracelane-cli clickhouse push)"));
     for (QLineEdit *edit : {m_from, m_to}) {
         edit->setPlaceholderText(tr("optional: 2026-12-01T10:00:00Z or ns since 1970"));
-        edit->setToolTip(tr("Traces with a span starting in [from, to) are opened whole; empty: no bound"));
+        edit->setToolTip(tr("Traces with a span starting in [from, to) are opened whole (on Tracelane's "
+                            "table: the requests sent in it); empty: no bound"));
     }
     m_filter->setPlaceholderText(tr("optional: ServiceName = 'vllm'"));
-    m_filter->setToolTip(tr("Opens the traces with a span for which this ClickHouse expression holds, over the "
-                            "table's columns (SpanName, ServiceName, SpanAttributes['key'], Duration, …)"));
+    m_filter->setToolTip(
+        tr("Opens the traces with a span for which this ClickHouse expression holds, over the "
+           "table's columns (SpanName, ServiceName, SpanAttributes['key'], Duration, …); span tables only"));
     m_maxSpans->setRange(1, 100'000'000);
     m_maxSpans->setSingleStep(1'000'000);
     m_maxSpans->setGroupSeparatorShown(true);
     m_maxSpans->setValue(int(ClickHouseSource{}.maxSpans));
-    m_maxSpans->setToolTip(tr("More spans than this in the range are refused before anything is fetched "
-                              "(about 280 bytes of memory each)"));
+    m_maxSpans->setToolTip(tr("More spans (requests, on Tracelane's table) than this in the range are refused before "
+                              "anything is fetched (about 280 bytes of memory each)"));
     m_url->setReadOnly(true);
     m_url->setObjectName(QStringLiteral("clickHouseUrl"));
     m_url->setToolTip(tr("What is opened; tracelane-cli takes the same URL"));

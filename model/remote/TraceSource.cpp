@@ -1,6 +1,7 @@
 #include "TraceSource.h"
 
 #include "OtelTracesLoader.h"
+#include "TracelaneTableLoader.h"
 
 #include "clickhouse/ClickHouseClient.h"
 #include "clickhouse/ServerTableKind.h"
@@ -56,11 +57,7 @@ LoadResult load(const QString &pathOrUrl, const LoadOptions &options, LoadContro
             = QStringLiteral("%1: no table %2.%3 on that server").arg(source.display(), source.database, source.table);
         break;
     case ServerTableKind::Tracelane:
-        failed.fatalError = QStringLiteral("%1 is Tracelane's own requests table: analyse, slice and exceed compute "
-                                           "on it on the server (tracelane-cli); loading its rows into the window "
-                                           "is not supported yet")
-                                .arg(source.display());
-        break;
+        return TracelaneTableLoader::load(source, options, control);
     case ServerTableKind::Unknown:
         failed.fatalError = QStringLiteral("%1 is neither Tracelane's requests table nor the OpenTelemetry "
                                            "Collector's otel_traces (no TraceId, SpanAttributes and Duration columns)")

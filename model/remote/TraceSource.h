@@ -7,9 +7,10 @@
 class LoadControl;
 
 // Where a trace is opened from: a file (any format TraceFileLoader reads,
-// standard input as "-") or a clickhouse:// URL whose table holds spans the
-// desktop store can load (the OpenTelemetry Collector's otel_traces). One
-// entry point for the GUI's open and every CLI command that reads a trace.
+// standard input as "-") or a clickhouse:// URL whose table the desktop store
+// can load: the OpenTelemetry Collector's otel_traces (spans) or Tracelane's
+// own requests table (its rows fetched). One entry point for the GUI's open
+// and every CLI command that reads a trace.
 namespace TraceSource {
 
 bool isUrl(const QString &pathOrUrl);

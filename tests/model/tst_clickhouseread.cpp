@@ -5,7 +5,11 @@
 // server can fail: down, wrong table, no answer, a malformed answer.
 
 #include "clickhouse/TracelaneSchema.h"
+#include "io/LoadControl.h"
 #include "io/TraceFileLoader.h"
+#include "remote/TraceSource.h"
+#include "remote/TracelaneTableLoader.h"
+#include "store/TraceStore.h"
 #include "support/CliRun.h"
 #include "support/ClickHouseCluster.h"
 #include "support/TestData.h"
@@ -330,35 +334,230 @@ private slots:
         }
     }
 
-    void commandsThatNeedTheRowsSaySo_data()
+    void theRowsLoadAsTheFile_data()
     {
-        QTest::addColumn<QStringList>("arguments");
-        // Tracelane's own table on the test cluster: analyse, slice and exceed only.
-        const QString server = url(QStringLiteral("mixed"));
-        const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));
-        for (const char *command : {"critical-path", "whatif", "goodput", "stream", "load"})
-            QTest::addRow("%s", command) << QStringList{QString::fromLatin1(command), server};
-        QTest::addRow("report") << QStringList{QStringLiteral("report"), server, QStringLiteral("--out"),
-                                               QDir::tempPath() + QStringLiteral("/never.html")};
-        QTest::addRow("compare candidate") << QStringList{QStringLiteral("compare"), file, server};
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("table");
+        for (const auto &trace : traces())
+            QTest::addRow("%s", trace.name)
+                << TestData::source(QString::fromLatin1(trace.path)) << QString::fromLatin1(trace.name);
     }
 
-    void commandsThatNeedTheRowsSaySo()
+    void theRowsLoadAsTheFile()
     {
-        // Not a file named "clickhouse:..." that cannot be opened: the command
-        // says it does not read a server, and which ones do.
+        // What the window and the row-reading commands get from Tracelane's
+        // table: the file's requests, column for column, in its order.
+        QFETCH(QString, file);
+        QFETCH(QString, table);
+        const LoadResult expected = TraceFileLoader::load(file, {});
+        QVERIFY(expected.ok());
+        ClickHouseSource source;
+        QString error;
+        QVERIFY2(ClickHouseSource::parse(url(table), &source, &error), qPrintable(error));
+        LoadControl control;
+        // Small parts: several round trips, each of whole push batches.
+        const LoadResult loaded = TracelaneTableLoader::load(source, {}, &control, 100);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.fatalError));
+        QCOMPARE(loaded.store->format, QStringLiteral("tracelane-clickhouse"));
+        QVERIFY(loaded.store->rejected.empty());
+        QVERIFY(loaded.store->notices.empty());
+        const RequestTable &want = expected.store->requests;
+        const RequestTable &got = loaded.store->requests;
+        QCOMPARE(got.rowCount(), want.rowCount());
+        QCOMPARE(control.processedRecords(), want.rowCount());
+        for (qsizetype row = 0; row < want.rowCount(); ++row) {
+            QCOMPARE(got.id(row), want.id(row));
+            QCOMPARE(got.sourceLine(row), want.sourceLine(row));
+            QCOMPARE(got.promptTokens(row), want.promptTokens(row));
+            QCOMPARE(got.outputTokens(row), want.outputTokens(row));
+            for (int s = 0; s < kStampCount; ++s)
+                QCOMPARE(got.stamp(row, Stamp(s)), want.stamp(row, Stamp(s)));
+        }
+        QCOMPARE(got.attributes().size(), want.attributes().size());
+        for (const AttributeColumn &column : want.attributes()) {
+            const AttributeColumn *same = got.attribute(column.name());
+            QVERIFY2(same, qPrintable(column.name()));
+            QCOMPARE(same->isNumeric(), column.isNumeric());
+            for (qsizetype row = 0; row < want.rowCount(); ++row) {
+                QCOMPARE(same->isPresent(row), column.isPresent(row));
+                QCOMPARE(same->text(row), column.text(row));
+            }
+        }
+        // Through the one entry point too.
+        const LoadResult opened = TraceSource::load(url(table), {});
+        QVERIFY2(opened.ok(), qPrintable(opened.fatalError));
+        QCOMPARE(opened.store->requests.rowCount(), want.rowCount());
+    }
+
+    void commandsThatNeedTheRowsFetchThem_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        for (const char *command : {"whatif", "goodput", "load", "critical-path"})
+            QTest::addRow("%s", command) << QStringList{QString::fromLatin1(command), QStringLiteral("--json")};
+    }
+
+    void commandsThatNeedTheRowsFetchThem()
+    {
+        // The commands that compute in memory read Tracelane's table as they
+        // read the pushed file: the same JSON but for the source's name.
         QFETCH(QStringList, arguments);
-        const auto run = runCli(arguments);
-        QCOMPARE(run.exitCode, 2);
-        QCOMPARE(run.out, QString());
-        // (report starts a GUI application, which may warn about XDG first.)
-        const QString expected
-            = QStringLiteral(
-                  "tracelane-cli %1: this command reads a clickhouse:// URL only when its table holds spans "
-                  "(the OpenTelemetry Collector's otel_traces); on Tracelane's own tables analyse, slice and "
-                  "exceed compute on the server. Open the file that was pushed instead\n")
-                  .arg(arguments.first());
-        QVERIFY2(run.err.endsWith(expected) && run.err.count(QLatin1Char('\n')) <= 2, qPrintable(run.err));
+        const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));
+        QStringList onFile = arguments;
+        onFile.insert(1, file);
+        QStringList onServer = arguments;
+        onServer.insert(1, url(QStringLiteral("mixed")));
+        const auto fromFile = runCli(onFile);
+        const auto fromServer = runCli(onServer);
+        QCOMPARE(fromServer.exitCode, fromFile.exitCode);
+        if (fromFile.exitCode != 0) {
+            // (critical-path: a trace without workflows says so, from either.)
+            QCOMPARE(fromServer.err.section(QLatin1Char(':'), -1), fromFile.err.section(QLatin1Char(':'), -1));
+            return;
+        }
+        QVERIFY2(!fromFile.out.isEmpty(), qPrintable(fromFile.err));
+        QVERIFY(parsed(fromServer.out) == parsed(fromFile.out));
+    }
+
+    void compareTakesTheTableAsEitherSide()
+    {
+        const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));
+        const auto fileFile = runCli({QStringLiteral("compare"), file, file, QStringLiteral("--json")});
+        QVERIFY2(fileFile.exitCode == 0, qPrintable(fileFile.err));
+        for (const QStringList &sides :
+             {QStringList{file, url(QStringLiteral("mixed"))}, QStringList{url(QStringLiteral("mixed")), file}}) {
+            const auto run
+                = runCli(QStringList{QStringLiteral("compare")} + sides + QStringList{QStringLiteral("--json")});
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+            nlohmann::json got = parsed(run.out);
+            nlohmann::json want = parsed(fileFile.out);
+            for (auto *document : {&got, &want}) {
+                document->erase("baseline");
+                document->erase("candidate");
+            }
+            // The one difference: the table's rows are not the file's format.
+            QVERIFY(got["notes"].is_array() && !got["notes"].empty());
+            const std::string note = got["notes"].back().get<std::string>();
+            QVERIFY2(note.starts_with("formats differ (") && note.find("tracelane-clickhouse") != std::string::npos,
+                     note.c_str());
+            got["notes"].erase(got["notes"].size() - 1);
+            QVERIFY2(got == want, nlohmann::json::diff(want, got).dump().substr(0, 2000).c_str());
+        }
+    }
+
+    void aTableLoadRefusesMoreThanMaxSpans()
+    {
+        const LoadResult load = TraceSource::load(url(QStringLiteral("burst")) + QStringLiteral("&max_spans=5"), {});
+        QVERIFY(!load.ok());
+        QVERIFY2(load.fatalError.contains(QStringLiteral("requests in the time range, more than max_spans=5; narrow "
+                                                         "it with from= and to=, or raise max_spans")),
+                 qPrintable(load.fatalError));
+    }
+
+    void aTableLoadRefusesAFilter()
+    {
+        const LoadResult load
+            = TraceSource::load(url(QStringLiteral("burst")) + QStringLiteral("&where=prompt_tokens%3E10"), {});
+        QVERIFY(!load.ok());
+        QVERIFY2(load.fatalError.endsWith(QStringLiteral(
+                     ": where= filters span tables; bound Tracelane's requests table with from= and to=")),
+                 qPrintable(load.fatalError));
+    }
+
+    void badTableRowsAreRejectedAndTheRestLoads()
+    {
+        // Rows ClickHouse accepts but that are no request: arrays of unequal
+        // length, an empty id, negative tokens, an id seen before. Each is
+        // rejected with its line in the pushed file and the column.
+        for (int shard = 0; shard < 2; ++shard) {
+            const auto run
+                = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(QStringLiteral("hostile"), shard),
+                          QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        }
+        const auto row = [](int line, const char *id, const char *extra) {
+            return QStringLiteral("{\"schema_version\":1,\"source\":\"s\",\"batch\":0,\"row\":%1,\"request_id\":\"%2\","
+                                  "\"source_line\":%3,\"prompt_tokens\":10,\"output_tokens\":5,\"client_send_ns\":%4,"
+                                  "\"gateway_arrival_ns\":%4,\"queue_enter_ns\":%4,\"prefill_start_ns\":%4,"
+                                  "\"prefill_end_ns\":%4,\"first_token_server_ns\":%4,\"first_token_client_ns\":%5,"
+                                  "\"last_token_client_ns\":%6%7}")
+                .arg(line - 1)
+                .arg(QLatin1String(id))
+                .arg(line)
+                .arg(qint64(line) * 1'000'000'000)
+                .arg(qint64(line) * 1'000'000'000 + 50'000'000)
+                .arg(qint64(line) * 1'000'000'000 + 900'000'000)
+                .arg(QLatin1String(extra));
+        };
+        const QStringList rows = {
+            row(1, "good-1", ",\"attr_keys\":[\"region\"],\"attr_values\":[\"eu\"]"),
+            row(2, "uneven", ",\"attr_keys\":[\"region\",\"tier\"],\"attr_values\":[\"eu\"]"),
+            row(3, "", ""),
+            row(4, "good-2", ",\"num_keys\":[\"temperature\"],\"num_values\":[0.5]"),
+            row(5, "good-1", ""),
+            row(6, "numbers", ",\"num_keys\":[\"a\",\"b\"],\"num_values\":[1]"),
+            row(7, "negative", "")
+                .replace(QStringLiteral("\"prompt_tokens\":10"), QStringLiteral("\"prompt_tokens\":-3")),
+        };
+        QString error;
+        m_cluster.query(
+            0, QStringLiteral("INSERT INTO tracelane.hostile FORMAT JSONEachRow ") + rows.join(QLatin1Char('\n')),
+            &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const LoadResult load = TraceSource::load(url(QStringLiteral("hostile")), {});
+        QVERIFY2(load.ok(), qPrintable(load.fatalError));
+        const RequestTable &requests = load.store->requests;
+        QCOMPARE(requests.rowCount(), 2);
+        QCOMPARE(requests.idText(0), QStringLiteral("good-1"));
+        QCOMPARE(requests.idText(1), QStringLiteral("good-2"));
+        QCOMPARE(requests.attribute(QStringLiteral("region"))->text(0), QStringLiteral("eu"));
+        QCOMPARE(requests.attribute(QStringLiteral("temperature"))->number(1), 0.5);
+        QStringList rejected;
+        for (const RejectedRecord &record : load.store->rejected)
+            rejected
+                << QStringLiteral("%1 %2 %3: %4").arg(record.line).arg(record.requestId, record.field, record.reason);
+        QCOMPARE(rejected,
+                 (QStringList{
+                     QStringLiteral("2 uneven attr_values: must be an array as long as its keys (text keys and values; "
+                                    "numbers for num_values)"),
+                     QStringLiteral("3  request_id: missing or empty"),
+                     QStringLiteral("5 good-1 request id: duplicate request id; first seen on line 1"),
+                     QStringLiteral("6 numbers num_values: must be an array as long as its keys (text keys and "
+                                    "values; numbers for num_values)"),
+                     QStringLiteral("7 negative prompt_tokens: not a whole count of tokens"),
+                 }));
+        // Strict: the first one stops the load, named.
+        LoadOptions strict;
+        strict.strict = true;
+        const LoadResult stopped = TraceSource::load(url(QStringLiteral("hostile")), strict);
+        QVERIFY(!stopped.ok());
+        QVERIFY2(stopped.fatalError.startsWith(QStringLiteral("line 2, attr_values: must be an array")),
+                 qPrintable(stopped.fatalError));
+    }
+
+    void aSpanTracesTableSaysItsSpansStayedOnTheServer()
+    {
+        const QString file = TestData::source(QStringLiteral("resources/examples/adviser.otlp.json"));
+        const LoadResult expected = TraceFileLoader::load(file, {});
+        QVERIFY2(expected.ok(), qPrintable(expected.fatalError));
+        QVERIFY(expected.store->spans.rowCount() > 0);
+        for (int shard = 0; shard < 2; ++shard) {
+            const auto run
+                = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(QStringLiteral("agents"), shard),
+                          QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        }
+        const auto push
+            = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file, url(QStringLiteral("agents"))});
+        QVERIFY2(push.exitCode == 0, qPrintable(push.err));
+        const LoadResult load = TraceSource::load(url(QStringLiteral("agents")), {});
+        QVERIFY2(load.ok(), qPrintable(load.fatalError));
+        QCOMPARE(load.store->requests.rowCount(), expected.store->requests.rowCount());
+        QCOMPARE(load.store->spans.rowCount(), 0);
+        QCOMPARE(load.store->notices.size(), size_t(1));
+        QCOMPARE(load.store->notices.front().message,
+                 QStringLiteral("%1 spans of these requests' workflows in `tracelane`.`agents_spans` were not loaded: "
+                                "the window shows the requests; open the pushed file for its workflows")
+                     .arg(expected.store->spans.rowCount()));
     }
 
     void theTextTableIsTheSameToo()

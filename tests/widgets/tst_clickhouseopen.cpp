@@ -1,6 +1,7 @@
 // File → Open from ClickHouse…: the dialog builds and checks the URL, and the
 // window opens an otel_traces table (on a current ClickHouse, npm chdb) like
-// the OTLP file its spans came from, with the URL as the trace's name.
+// the OTLP file its spans came from, and Tracelane's own table (on Debian's
+// server) like the file pushed to it, with the URL as the trace's name.
 
 #include "ClickHouseOpenDialog.h"
 #include "MainWindow.h"
@@ -10,10 +11,13 @@
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
 #include "support/ChdbServer.h"
+#include "support/CliRun.h"
+#include "support/ClickHouseCluster.h"
 #include "support/OtelTracesTable.h"
 #include "support/TestData.h"
 
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -118,6 +122,50 @@ private slots:
         QCOMPARE(finished.first().first().toBool(), false);
         QCOMPARE(window.store(), store);
         QCOMPARE(window.currentFile(), url);
+    }
+
+    void theWindowOpensTracelanesTableLikeThePushedFile()
+    {
+        ClickHouseCluster server(1);
+        QString error;
+        QVERIFY2(server.start(&error), qPrintable(error));
+        QVERIFY(server.query(0, QStringLiteral("CREATE DATABASE IF NOT EXISTS tracelane"), &error).isEmpty());
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));
+        const QString url = QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?table=mixed").arg(server.httpPort(0));
+        for (const QStringList &arguments :
+             {QStringList{QStringLiteral("clickhouse"), QStringLiteral("init"), url},
+              QStringList{QStringLiteral("clickhouse"), QStringLiteral("push"), file, url}}) {
+            const CliRun run = runCli(arguments);
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        }
+        const LoadResult fromFile = TraceFileLoader::load(file, LoadOptions{});
+        QVERIFY(fromFile.ok());
+
+        MainWindow window;
+        window.setPersistent(false);
+        window.resize(1280, 800);
+        window.show();
+        QSignalSpy finished(&window, &MainWindow::loadFinished);
+        window.openFile(url);
+        QVERIFY(finished.wait(60'000));
+        QCOMPARE(finished.first().first().toBool(), true);
+        const auto store = window.store();
+        QVERIFY(store);
+        QCOMPARE(store->format, QStringLiteral("tracelane-clickhouse"));
+        QCOMPARE(store->requests.rowCount(), fromFile.store->requests.rowCount());
+        QCOMPARE(store->requests.attributes().size(), fromFile.store->requests.attributes().size());
+        QCOMPARE(window.statusSummary().section(QStringLiteral(" | "), 0, 0),
+                 QStringLiteral("%1 requests").arg(QLocale().toString(fromFile.store->requests.rowCount())));
+        QCOMPARE(window.currentFile(), url);
+        QVERIFY2(window.windowTitle().contains(QStringLiteral("table=mixed")), qPrintable(window.windowTitle()));
+
+        // More rows than the URL allows: refused with the count, the trace stays.
+        finished.clear();
+        window.openFile(url + QStringLiteral("&max_spans=10"));
+        QVERIFY(finished.wait(60'000));
+        QCOMPARE(finished.first().first().toBool(), false);
+        QCOMPARE(window.store(), store);
     }
 
     void recentFilesKeepUrls()

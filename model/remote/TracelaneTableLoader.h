@@ -1,0 +1,34 @@
+#pragma once
+
+#include "clickhouse/ClickHouseSource.h"
+#include "io/LoadResult.h"
+
+#include <QString>
+
+class LoadControl;
+
+// Tracelane's own requests table (clickhouse/CLICKHOUSE-SCHEMA.md) read back
+// into the desktop store, for what needs the rows in memory: the window, and
+// the CLI commands that do not compute on the server.
+//
+// Which rows: those whose client send time is in the URL's [from, to), in the
+// order they were pushed (by source file, then row), through the same
+// RequestRowsBuilder as a flat file's records, so a request id seen twice
+// and a row that is not a request are rejected the same way, each with its
+// line in the pushed file (its source_line) and the column. The rows are
+// counted first: more than the URL's max_spans is refused with the count
+// before anything is fetched. They are then fetched in parts of whole push
+// batches (at most ~250,000 rows each, unless one batch is larger), so
+// progress shows and cancel stops between parts.
+//
+// What the table does not hold stays out: per-token times (no stream
+// metrics), and the spans of a span trace (T_spans); when the sources have
+// spans, the store's notices say how many were left on the server.
+namespace TracelaneTableLoader {
+
+inline constexpr qint64 kRowsPerPart = 250'000;
+
+LoadResult load(const ClickHouseSource &source, const LoadOptions &options, LoadControl *control = nullptr,
+                qint64 rowsPerPart = kRowsPerPart);
+
+} // namespace TracelaneTableLoader
