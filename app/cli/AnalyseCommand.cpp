@@ -28,7 +28,8 @@ int runAnalyse(const CliContext &context)
         return ExitUsage;
     const QString path = context.arguments.first();
     LoadResult result;
-    if (!loadForCli(context, path, &result))
+    // The profile reads stamps and token counts, no class attribute.
+    if (!loadForCli(context, path, &result, AttributeProjection::none()))
         return ExitFailure;
     const auto &store = *result.store;
     if (!requireRequests(context, path, store))

@@ -18,5 +18,8 @@ struct ClassCommandInput
 };
 
 // Prints the problem and returns the exit code on failure, or -1 when the
-// command should go on.
-int prepareClassCommand(const CliContext &context, const QString &command, ClassCommandInput *input);
+// command should go on. `onlyNamedDimensions`: the command reads only the
+// dimensions --by and --where name (slice), so the other class attributes
+// are not stored.
+int prepareClassCommand(const CliContext &context, const QString &command, ClassCommandInput *input,
+                        bool onlyNamedDimensions = false);

@@ -18,14 +18,19 @@ struct CliContext
     Boundary boundary = Boundary::Client;
     bool json = false;
     LoadOptions loadOptions;
+    // --all-attributes: store every attribute even where a command reads
+    // fewer (as the GUI does), to compare with the projected load.
+    bool allAttributes = false;
 };
 
 // Exit codes shared by all subcommands.
 enum CliExit { ExitOk = 0, ExitFailure = 1, ExitUsage = 2 };
 
 // Loads `path` with a progress line on a terminal; prints the fatal error
-// and returns false when nothing could be loaded.
-bool loadForCli(const CliContext &context, const QString &path, LoadResult *result);
+// and returns false when nothing could be loaded. `attributes`: the class
+// attributes the command reads (all of them unless --all-attributes).
+bool loadForCli(const CliContext &context, const QString &path, LoadResult *result,
+                const AttributeProjection &attributes = {});
 
 // The commands that read one FILE: prints "tracelane-cli COMMAND: expected
 // exactly one FILE" and the usage, and returns false, unless exactly one

@@ -12,13 +12,17 @@
 #include <thread>
 #include <unistd.h>
 
-bool loadForCli(const CliContext &context, const QString &path, LoadResult *result)
+bool loadForCli(const CliContext &context, const QString &path, LoadResult *result,
+                const AttributeProjection &attributes)
 {
+    LoadOptions options = context.loadOptions;
+    if (!context.allAttributes)
+        options.attributes = attributes;
     LoadControl control;
     const bool showProgress = isatty(STDERR_FILENO) != 0;
     std::atomic<bool> finished{false};
     std::thread worker([&] {
-        *result = TraceSource::load(path, context.loadOptions, &control);
+        *result = TraceSource::load(path, options, &control);
         finished.store(true);
     });
     if (showProgress) {

@@ -17,7 +17,7 @@ int runSlice(const CliContext &context)
     if (context.arguments.size() == 1 && computesOnServer(context.arguments.first()))
         return runSliceOnClickHouse(context);
     ClassCommandInput input;
-    if (const int code = prepareClassCommand(context, QStringLiteral("slice"), &input); code >= 0)
+    if (const int code = prepareClassCommand(context, QStringLiteral("slice"), &input, true); code >= 0)
         return code;
     const auto &store = *input.load.store;
     const auto &options = input.options;

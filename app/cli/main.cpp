@@ -80,7 +80,11 @@ int main(int argc, char *argv[])
     const QCommandLineOption threadsOption(QStringLiteral("threads"),
                                            QStringLiteral("Loader threads (default: one per core)."),
                                            QStringLiteral("n"), QStringLiteral("0"));
-    parser.addOptions({boundaryOption, jsonOption, strictOption, threadsOption});
+    const QCommandLineOption allAttributesOption(
+        QStringLiteral("all-attributes"),
+        QStringLiteral("Store every class attribute even where the command reads fewer (analyse reads none, slice its "
+                       "dimensions); every record is judged the same either way."));
+    parser.addOptions({boundaryOption, jsonOption, strictOption, threadsOption, allAttributesOption});
     addWorkflowOptions(parser);
     addPathOptions(parser);
     parser.addOption({QStringLiteral("slo-ttft"), QStringLiteral("goodput: TTFT objective in ms (default 1200)."),
@@ -129,6 +133,7 @@ int main(int argc, char *argv[])
     context.json = parser.isSet(jsonOption);
     context.loadOptions.strict = parser.isSet(strictOption);
     context.loadOptions.threads = parser.value(threadsOption).toInt();
+    context.allAttributes = parser.isSet(allAttributesOption);
 
     if (positional.isEmpty())
         return runBuiltinCases(context);

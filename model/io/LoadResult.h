@@ -1,5 +1,6 @@
 #pragma once
 
+#include "AttributeProjection.h"
 #include "store/TraceStore.h"
 
 #include <QString>
@@ -14,6 +15,9 @@ struct LoadOptions
     int threads = 0;
     // A single record longer than this is rejected unread.
     qint64 maxRecordBytes = qint64{16} * 1024 * 1024;
+    // The class attributes to store (every one unless a command asks for
+    // fewer); only the seed formats' loaders leave any out.
+    AttributeProjection attributes;
 };
 
 // Outcome of loading one file. `fatalError` is set when nothing could be

@@ -173,6 +173,7 @@ void parseRange(const QString &path, ByteRange range, bool firstRange, bool last
 {
     ChunkBuilder builder(out);
     SeedRecord record;
+    record.projection = options.attributes.all ? nullptr : &options.attributes;
     qint64 sampledBytes = 0;
     const auto visit = [&](const LineView &line) {
         // After a sample of lines, the columns are reserved for the rows the
@@ -542,6 +543,7 @@ LoadResult loadArray(const QString &path, const LoadOptions &options, LoadContro
     ChunkOutput chunk;
     ChunkBuilder builder(chunk);
     SeedRecord record;
+    record.projection = options.attributes.all ? nullptr : &options.attributes;
     const auto visit = [&](std::string_view element, qint64 line, qint64) {
         if (qint64(element.size()) > options.maxRecordBytes) {
             chunk.rejected.push_back({{},

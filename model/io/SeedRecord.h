@@ -1,5 +1,6 @@
 #pragma once
 
+#include "AttributeProjection.h"
 #include "SeedTokenTimes.h"
 #include "store/Stamp.h"
 
@@ -47,9 +48,12 @@ struct SeedRecord
         std::string key;
         int field = 0;
         int tokenField = 0;
+        bool kept = true; // an attribute the projection stores
     };
     std::vector<KnownKey> knownKeys;
     size_t keysSeen = 0; // keys of the current record so far
+    // The attributes to store; null: every one. Kept across clear().
+    const AttributeProjection *projection = nullptr;
 
     // Why the record is refused; empty while it is acceptable.
     QString errorField;

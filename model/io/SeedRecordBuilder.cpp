@@ -65,13 +65,15 @@ void SeedRecordBuilder::key(std::string_view key)
         m_key.assign(key);
         m_field = static_cast<SeedField>(known[position].field);
         m_tokenField = static_cast<SeedTokenTimes::Field>(known[position].tokenField);
+        m_kept = known[position].kept;
         return;
     }
     m_key.assign(key);
     m_field = seedFieldOf(key);
     m_tokenField = m_field == SeedField::NotAField ? seedTokenFieldOf(key) : SeedTokenTimes::Field::None;
+    m_kept = !m_record.projection || m_record.projection->keeps(key);
     constexpr size_t kMaxKnownKeys = 64;
-    const SeedRecord::KnownKey entry{m_key, static_cast<int>(m_field), static_cast<int>(m_tokenField)};
+    const SeedRecord::KnownKey entry{m_key, static_cast<int>(m_field), static_cast<int>(m_tokenField), m_kept};
     if (position < known.size())
         known[position] = entry;
     else if (position == known.size() && position < kMaxKnownKeys)
@@ -256,6 +258,13 @@ void SeedRecordBuilder::readAttribute(Kind kind, std::string_view text, double n
         m_record.nonScalarFields.push_back(m_key);
         return;
     }
+    const bool numeric = kind == Kind::Integer || kind == Kind::HugeInteger || kind == Kind::Real;
+    if (numeric && !std::isfinite(number)) {
+        m_record.fail(fromStd(m_key), QStringLiteral("non-finite number %1").arg(fromStd(lexeme)));
+        return;
+    }
+    if (!m_kept)
+        return; // judged, not stored: the command does not read this attribute
     auto &attribute = m_record.nextAttribute();
     attribute.key = m_key;
     switch (kind) {
@@ -271,11 +280,6 @@ void SeedRecordBuilder::readAttribute(Kind kind, std::string_view text, double n
         attribute.type = SeedRecord::Attribute::Type::Null;
         return;
     default:
-        if (!std::isfinite(number)) {
-            m_record.fail(fromStd(m_key), QStringLiteral("non-finite number %1").arg(fromStd(lexeme)));
-            attribute.type = SeedRecord::Attribute::Type::Null;
-            return;
-        }
         attribute.type = SeedRecord::Attribute::Type::Number;
         attribute.number = number;
         return;

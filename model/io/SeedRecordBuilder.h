@@ -49,6 +49,7 @@ private:
     std::string m_key;
     SeedField m_field = SeedField::NotAField;
     SeedTokenTimes::Field m_tokenField = SeedTokenTimes::Field::None;
+    bool m_kept = true; // the current key is an attribute the projection stores (or not an attribute)
 };
 
 inline bool isStampField(SeedField field)

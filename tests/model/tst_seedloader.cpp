@@ -41,6 +41,9 @@ private slots:
     void malformedInputs();
     void strictModeStopsAtFirstRejected();
     void classAttributesAreDiscovered();
+    void projectionStoresOnlyNamedAttributes();
+    void projectionJudgesRecordsAlike_data();
+    void projectionJudgesRecordsAlike();
     void timestampsAreExactNanoseconds();
     void chunksAgreeWithSingleThread();
     void duplicateAcrossChunksIsRejected();
@@ -123,6 +126,10 @@ void tst_SeedLoader::malformedInputs_data()
                                    << "must be a string, got an object or array"
                                    << ""
                                    << "field 'messages' is not a scalar";
+    QTest::newRow("attribute values") << "attribute-values.jsonl" << 4 << 3 << 2 << "tenant_score"
+                                      << "non-finite number 1e999"
+                                      << ""
+                                      << "field 'tags' is not a scalar";
     QTest::newRow("UTF-16") << "utf16.jsonl" << 0 << 0 << 0 << ""
                             << ""
                             << "UTF-16"
@@ -197,6 +204,82 @@ void tst_SeedLoader::classAttributesAreDiscovered()
     QVERIFY(tier->isNumeric());
     for (qsizetype row = 0; row < requests.rowCount(); ++row)
         QVERIFY(tier->number(row) >= 1 && tier->number(row) <= 3);
+}
+
+void tst_SeedLoader::projectionStoresOnlyNamedAttributes()
+{
+    const QString path = fixture(QStringLiteral("seed/multiclass.jsonl"));
+    const LoadResult whole = TraceFileLoader::load(path, LoadOptions{});
+    LoadOptions options;
+    options.attributes = AttributeProjection::none();
+    options.attributes.names << QStringLiteral("REGION"); // compared case-insensitively
+    options.attributes.nameContains << QStringLiteral("tier");
+    const LoadResult projected = TraceFileLoader::load(path, options);
+    QVERIFY(whole.ok() && projected.ok());
+    const auto &all = whole.store->requests;
+    const auto &some = projected.store->requests;
+    QCOMPARE(int(all.attributes().size()), 4);
+    QCOMPARE(int(some.attributes().size()), 2);
+    QCOMPARE(some.attributes()[0].name(), QStringLiteral("region"));
+    QCOMPARE(some.attributes()[1].name(), QStringLiteral("tenant_tier"));
+    QCOMPARE(some.rowCount(), 240);
+    for (qsizetype row = 0; row < some.rowCount(); ++row) {
+        QCOMPARE(some.id(row), all.id(row));
+        QCOMPARE(some.sourceLine(row), all.sourceLine(row));
+        for (int s = 0; s < kStampCount; ++s)
+            QCOMPARE(some.stamp(row, Stamp(s)), all.stamp(row, Stamp(s)));
+        QCOMPARE(some.attribute(QStringLiteral("region"))->text(row),
+                 all.attribute(QStringLiteral("region"))->text(row));
+        QCOMPARE(some.attribute(QStringLiteral("tenant_tier"))->number(row),
+                 all.attribute(QStringLiteral("tenant_tier"))->number(row));
+    }
+    options.attributes = AttributeProjection::none();
+    const LoadResult bare = TraceFileLoader::load(path, options);
+    QVERIFY(bare.ok());
+    QCOMPARE(int(bare.store->requests.attributes().size()), 0);
+    QCOMPARE(bare.store->requests.rowCount(), 240);
+}
+
+void tst_SeedLoader::projectionJudgesRecordsAlike_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("threads");
+    for (const char *name :
+         {"malformed/attribute-values.jsonl", "malformed/nested-field.jsonl", "malformed/non-finite.jsonl",
+          "malformed/wrong-type.jsonl", "malformed/invalid-json.jsonl", "malformed/duplicate-id.jsonl",
+          "malformed/token-times.jsonl", "fuzz-regressions/seed-attr-pm1e308-exceed.jsonl",
+          "fuzz-regressions/seed-numeric-attribute-only-rejected.jsonl", "seed/multiclass.jsonl"}) {
+        for (const int threads : {1, 3})
+            QTest::addRow("%s, %d threads", name, threads) << QString::fromLatin1(name) << threads;
+    }
+}
+
+// A field left out of the projection is still judged: the same records
+// load and the same are rejected, with the same line, field and reason.
+void tst_SeedLoader::projectionJudgesRecordsAlike()
+{
+    QFETCH(QString, file);
+    QFETCH(int, threads);
+    LoadOptions options;
+    options.threads = threads;
+    const LoadResult whole = TraceFileLoader::load(fixture(file), options);
+    options.attributes = AttributeProjection::none();
+    const LoadResult projected = TraceFileLoader::load(fixture(file), options);
+    QCOMPARE(projected.fatalError, whole.fatalError);
+    const auto &a = *whole.store;
+    const auto &b = *projected.store;
+    QCOMPARE(b.requests.rowCount(), a.requests.rowCount());
+    QCOMPARE(b.rejected.size(), a.rejected.size());
+    for (size_t i = 0; i < a.rejected.size(); ++i)
+        QCOMPARE(b.rejected[i].toString(), a.rejected[i].toString());
+    QCOMPARE(b.notices.size(), a.notices.size());
+    for (size_t i = 0; i < a.notices.size(); ++i)
+        QCOMPARE(b.notices[i].toString(), a.notices[i].toString());
+    for (qsizetype row = 0; row < a.requests.rowCount(); ++row) {
+        QCOMPARE(b.requests.sourceLine(row), a.requests.sourceLine(row));
+        QCOMPARE(b.requests.stamp(row, Stamp::LastTokenClient), a.requests.stamp(row, Stamp::LastTokenClient));
+    }
+    QCOMPARE(int(b.requests.attributes().size()), 0);
 }
 
 void tst_SeedLoader::timestampsAreExactNanoseconds()
