@@ -85,6 +85,15 @@ bool fastToNanoseconds(std::string_view text, int unitExponent, qint64 *ns)
     }
     if (digits == 0)
         return false;
+    return scaleToNanoseconds(mantissa, fractionDigits, negative, unitExponent, ns);
+}
+
+} // namespace
+
+bool scaleToNanoseconds(qint64 mantissa, int fractionDigits, bool negative, int unitExponent, qint64 *ns)
+{
+    if (mantissa < 0 || fractionDigits < 0 || fractionDigits > 18 || unitExponent < 0 || unitExponent > 18)
+        return false;
     qint64 value = 0;
     if (fractionDigits <= unitExponent) {
         if (__builtin_mul_overflow(mantissa, kPowersOfTen[size_t(unitExponent - fractionDigits)], &value))
@@ -98,8 +107,6 @@ bool fastToNanoseconds(std::string_view text, int unitExponent, qint64 *ns)
     *ns = negative ? -value : value;
     return true;
 }
-
-} // namespace
 
 Status toNanoseconds(std::string_view text, qint64 nsPerUnit, qint64 *ns)
 {

@@ -18,7 +18,9 @@
 //
 // Handler: key(sv), text(sv), integer(qint64), decimal(sv lexeme of a valid
 // non-integer JSON number), boolean(bool), null(), and optionally
-// array(s, pos) -> bool, which consumes an array at s[pos] or declines it.
+// array(s, pos) -> bool, which consumes an array at s[pos] or declines it,
+// and fixedPoint(sv lexeme, JsonLexing::FixedPoint), which receives the
+// common decimals already split into digits (decimal() otherwise).
 namespace FlatJsonScanner {
 
 enum class Result { Ok, NeedsFullParser };
@@ -70,6 +72,41 @@ inline bool scanLiteral(std::string_view s, size_t &pos, std::string_view word)
     return true;
 }
 
+// A number value: the common shapes converted as they are read, the rest
+// lexed and handed over (false: not a valid number, or an integer beyond 64
+// bits).
+template<typename Handler> bool readNumber(std::string_view s, size_t &pos, Handler &handler)
+{
+    std::string_view lexeme;
+    JsonLexing::FixedPoint number;
+    if (JsonLexing::scanFixedPoint(s, pos, &lexeme, &number)) {
+        if (number.integral) {
+            const auto value = qint64(number.digits);
+            handler.integer(number.negative ? -value : value);
+        } else if constexpr (requires { handler.fixedPoint(lexeme, number); }) {
+            handler.fixedPoint(lexeme, number);
+        } else {
+            handler.decimal(lexeme);
+        }
+        return true;
+    }
+    bool integral = false;
+    if (!scanNumber(s, pos, &lexeme, &integral))
+        return false;
+    const char *first = lexeme.data();
+    const char *last = lexeme.data() + lexeme.size();
+    if (integral) {
+        qint64 value = 0;
+        const auto parsed = std::from_chars(first, last, value);
+        if (parsed.ec != std::errc() || parsed.ptr != last)
+            return false; // beyond 64 bits
+        handler.integer(value);
+    } else {
+        handler.decimal(lexeme); // converted only if the field needs a double
+    }
+    return true;
+}
+
 } // namespace detail
 
 template<typename Handler> Result scan(std::string_view s, Handler &handler)
@@ -103,21 +140,8 @@ template<typename Handler> Result scan(std::string_view s, Handler &handler)
                     return Result::NeedsFullParser;
                 handler.text(text);
             } else if (c == '-' || (c >= '0' && c <= '9')) {
-                std::string_view lexeme;
-                bool integral = false;
-                if (!scanNumber(s, pos, &lexeme, &integral))
+                if (!readNumber(s, pos, handler))
                     return Result::NeedsFullParser;
-                const char *first = lexeme.data();
-                const char *last = lexeme.data() + lexeme.size();
-                if (integral) {
-                    qint64 value = 0;
-                    const auto parsed = std::from_chars(first, last, value);
-                    if (parsed.ec != std::errc() || parsed.ptr != last)
-                        return Result::NeedsFullParser; // beyond 64 bits
-                    handler.integer(value);
-                } else {
-                    handler.decimal(lexeme); // converted only if the field needs a double
-                }
             } else if (c == 't') {
                 if (!scanLiteral(s, pos, "true"))
                     return Result::NeedsFullParser;

@@ -123,6 +123,23 @@ void SeedRecordBuilder::decimal(std::string_view lexeme)
     dispatch(Kind::Real, lexeme, 0, value, false);
 }
 
+void SeedRecordBuilder::fixedPoint(std::string_view lexeme, const JsonLexing::FixedPoint &number)
+{
+    constexpr int kMsExponent = 6; // ns per ms = 10^6
+    qint64 ns = 0;
+    if (isStampField(m_field)
+        && DecimalTime::scaleToNanoseconds(qint64(number.digits), number.fractionDigits, number.negative, kMsExponent,
+                                           &ns)) {
+        const auto index = size_t(static_cast<int>(m_field) - static_cast<int>(SeedField::FirstStamp));
+        if (acceptOnce(m_record.hasStamp[index])) {
+            m_record.stamps[index] = ns;
+            m_record.hasStamp[index] = true;
+        }
+        return;
+    }
+    decimal(lexeme); // beyond 64 bits of ns (the general path says why), or not a stamp
+}
+
 void SeedRecordBuilder::dispatch(Kind kind, std::string_view text, qint64 integer, double real, bool flag)
 {
     switch (m_field) {

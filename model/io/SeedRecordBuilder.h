@@ -1,5 +1,6 @@
 #pragma once
 
+#include "JsonLexing.h"
 #include "SeedRecord.h"
 
 #include <string_view>
@@ -21,6 +22,9 @@ public:
     void hugeInteger(double approximate); // an integer beyond 64 bits
     void real(double value, std::string_view lexeme);
     void decimal(std::string_view lexeme); // a non-integer number, not yet converted
+    // A decimal the scanner has already split into digits: a stamp is
+    // converted from them (exactly as from the lexeme), others go to decimal().
+    void fixedPoint(std::string_view lexeme, const JsonLexing::FixedPoint &number);
     void boolean(bool value);
     void null();
     void nested(); // the value is an object or array
