@@ -8,10 +8,11 @@
 namespace {
 
 // The attributes that the dimensions --by and --where name can read: their
-// own names, and whatever a derived dimension reads (the cached-prefix one
-// takes `cached_prefix` or the first attribute whose name has "cache" in it;
-// the workflow-type one `workflow_type`), so a dimension resolves to the same
-// attribute as in the whole trace.
+// own names and, when a name has "cache" in it, every attribute whose name
+// has (the cached-prefix dimension reads `cached_prefix` or the first of
+// them, and it decides which attribute is that dimension rather than one of
+// its own), so a dimension resolves to the same attribute as in the whole
+// trace. The workflow-type dimension reads `workflow_type`, its own name.
 AttributeProjection namedDimensions(const ClassOptions::Values &options)
 {
     AttributeProjection projection = AttributeProjection::none();
@@ -19,8 +20,13 @@ AttributeProjection namedDimensions(const ClassOptions::Values &options)
         projection.names << key.trimmed();
     for (const auto &condition : options.where.conditions())
         projection.names << condition.dimension.trimmed();
-    projection.names << QStringLiteral("workflow_type");
-    projection.nameContains << QStringLiteral("cache");
+    const QString cache = QStringLiteral("cache");
+    for (const QString &name : std::as_const(projection.names)) {
+        if (name.contains(cache, Qt::CaseInsensitive)) {
+            projection.nameContains << cache;
+            break;
+        }
+    }
     return projection;
 }
 

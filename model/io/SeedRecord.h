@@ -50,7 +50,8 @@ struct SeedRecord
         int tokenField = 0;
         bool kept = true; // an attribute the projection stores
     };
-    std::vector<KnownKey> knownKeys;
+    std::vector<KnownKey> knownKeys; // changed only by a key that none matched
+    static constexpr size_t kMaxKnownKeys = 64;
     size_t keysSeen = 0; // keys of the current record so far
     // The attributes to store; null: every one. Kept across clear().
     const AttributeProjection *projection = nullptr;

@@ -62,21 +62,21 @@ void SeedRecordBuilder::key(std::string_view key)
     auto &known = m_record.knownKeys;
     const size_t position = m_record.keysSeen++;
     if (position < known.size() && sameKey(known[position].key, key)) {
-        m_key.assign(key);
+        m_key = known[position].key; // no copy: it stays until the next key
         m_field = static_cast<SeedField>(known[position].field);
         m_tokenField = static_cast<SeedTokenTimes::Field>(known[position].tokenField);
         m_kept = known[position].kept;
         return;
     }
-    m_key.assign(key);
+    m_keyText.assign(key);
+    m_key = m_keyText;
     m_field = seedFieldOf(key);
     m_tokenField = m_field == SeedField::NotAField ? seedTokenFieldOf(key) : SeedTokenTimes::Field::None;
     m_kept = !m_record.projection || m_record.projection->keeps(key);
-    constexpr size_t kMaxKnownKeys = 64;
-    const SeedRecord::KnownKey entry{m_key, static_cast<int>(m_field), static_cast<int>(m_tokenField), m_kept};
+    const SeedRecord::KnownKey entry{m_keyText, static_cast<int>(m_field), static_cast<int>(m_tokenField), m_kept};
     if (position < known.size())
         known[position] = entry;
-    else if (position == known.size() && position < kMaxKnownKeys)
+    else if (position == known.size() && position < SeedRecord::kMaxKnownKeys)
         known.push_back(entry);
 }
 
@@ -272,7 +272,7 @@ void SeedRecordBuilder::readAttribute(Kind kind, std::string_view text, double n
                                       std::string_view lexeme)
 {
     if (kind == Kind::Nested) {
-        m_record.nonScalarFields.push_back(m_key);
+        m_record.nonScalarFields.emplace_back(m_key);
         return;
     }
     const bool numeric = kind == Kind::Integer || kind == Kind::HugeInteger || kind == Kind::Real;

@@ -36,7 +36,7 @@ public:
     bool beginArray(); // false: not a token field (reported as nested)
     void arrayElement(std::string_view lexeme, bool integral, bool number);
 
-    const std::string &currentKey() const { return m_key; }
+    std::string_view currentKey() const { return m_key; }
 
 private:
     enum class Kind { Text, Integer, HugeInteger, Real, Boolean, Null, Nested };
@@ -50,7 +50,9 @@ private:
     void dispatch(Kind kind, std::string_view text, qint64 integer, double real, bool flag);
 
     SeedRecord &m_record;
-    std::string m_key;
+    // The current key: a view of the known key it matched, or of m_keyText.
+    std::string_view m_key;
+    std::string m_keyText;
     SeedField m_field = SeedField::NotAField;
     SeedTokenTimes::Field m_tokenField = SeedTokenTimes::Field::None;
     bool m_kept = true; // the current key is an attribute the projection stores (or not an attribute)
