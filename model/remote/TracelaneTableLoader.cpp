@@ -5,11 +5,12 @@
 #include "io/LoadControl.h"
 #include "io/RequestRowsBuilder.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <charconv>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -54,43 +55,117 @@ std::vector<QString> partConditions(const std::vector<Batch> &batches, qint64 ro
     return parts;
 }
 
-// A row's column; null when the row lacks it.
-const nlohmann::json &field(const nlohmann::json &row, const char *name)
+// The columns fetched, in order.
+enum Column : int {
+    RequestId,
+    SourceLine,
+    PromptTokens,
+    OutputTokens,
+    FirstStamp,
+    AttrKeys = FirstStamp + kStampCount,
+    AttrValues,
+    NumKeys,
+    NumValues,
+    kColumns
+};
+
+QString columnName(int column)
 {
-    static const nlohmann::json missing;
-    const auto found = row.find(name);
-    return found == row.end() ? missing : *found;
+    static const char *const fixed[] = {"request_id", "source_line", "prompt_tokens", "output_tokens"};
+    static const char *const arrays[] = {"attr_keys", "attr_values", "num_keys", "num_values"};
+    if (column < FirstStamp)
+        return QString::fromLatin1(fixed[column]);
+    if (column < AttrKeys)
+        return TracelaneSchema::stampColumn(static_cast<Stamp>(column - FirstStamp));
+    return QString::fromLatin1(arrays[column - AttrKeys]);
 }
 
-// ClickHouse writes 64-bit integers in JSON as numbers or, by default on
-// some versions, as quoted text: both are read, exactly.
-bool integer(const nlohmann::json &value, qint64 *out)
+// One escape of ClickHouse's text formats (TabSeparated fields, quoted
+// strings in arrays) at `text[*i]` (the byte after the backslash).
+char unescaped(char c)
 {
-    if (value.is_number_integer()) {
-        if (value.is_number_unsigned() && value.get<quint64>() > quint64(std::numeric_limits<qint64>::max()))
+    switch (c) {
+    case 't':
+        return '\t';
+    case 'n':
+        return '\n';
+    case 'r':
+        return '\r';
+    case '0':
+        return '\0';
+    case 'b':
+        return '\b';
+    case 'f':
+        return '\f';
+    default:
+        return c; // \\ \' and any other escaped byte stand for themselves
+    }
+}
+
+void unescapeInto(std::string_view field, std::string *out)
+{
+    out->clear();
+    for (size_t i = 0; i < field.size(); ++i) {
+        if (field[i] == '\\' && i + 1 < field.size())
+            out->push_back(unescaped(field[++i]));
+        else
+            out->push_back(field[i]);
+    }
+}
+
+bool integer(std::string_view field, qint64 *out)
+{
+    const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), *out);
+    return error == std::errc() && end == field.data() + field.size() && !field.empty();
+}
+
+// ['a','b\'c'] (an Array(String) as TabSeparated writes it).
+bool stringArray(std::string_view field, std::vector<std::string> *out)
+{
+    out->clear();
+    if (field.size() < 2 || field.front() != '[' || field.back() != ']')
+        return false;
+    size_t i = 1;
+    const size_t end = field.size() - 1;
+    while (i < end) {
+        if (field[i] != '\'')
             return false;
-        *out = value.get<qint64>();
-        return true;
+        std::string &element = out->emplace_back();
+        for (++i;; ++i) {
+            if (i >= end)
+                return false;
+            if (field[i] == '\\' && i + 1 < end) {
+                element.push_back(unescaped(field[++i]));
+                continue;
+            }
+            if (field[i] == '\'')
+                break;
+            element.push_back(field[i]);
+        }
+        ++i; // the closing quote
+        if (i < end && field[i++] != ',')
+            return false;
     }
-    if (!value.is_string())
-        return false;
-    const std::string &text = value.get_ref<const std::string &>();
-    bool ok = false;
-    *out = QByteArray::fromStdString(text).toLongLong(&ok);
-    return ok;
+    return true;
 }
 
-bool number(const nlohmann::json &value, double *out)
+// [0.5,1,nan] (an Array(Float64)); each number read exactly.
+bool numberArray(std::string_view field, std::vector<double> *out)
 {
-    if (value.is_number()) {
-        *out = value.get<double>();
-        return true;
-    }
-    if (!value.is_string())
+    out->clear();
+    if (field.size() < 2 || field.front() != '[' || field.back() != ']')
         return false;
-    bool ok = false;
-    *out = QByteArray::fromStdString(value.get_ref<const std::string &>()).toDouble(&ok);
-    return ok;
+    const char *at = field.data() + 1;
+    const char *const end = field.data() + field.size() - 1;
+    while (at < end) {
+        double value = 0;
+        const auto [next, error] = std::from_chars(at, end, value);
+        if (error != std::errc() || (next < end && *next != ','))
+            return false;
+        out->push_back(value);
+        at = next < end ? next + 1 : next;
+    }
+    return true;
 }
 
 // Reads fetched rows into the builder, each rejected row with its reason.
@@ -103,95 +178,90 @@ public:
 
     void read(std::string_view text, qint64 fetchRow)
     {
-        const nlohmann::json fields = nlohmann::json::parse(text, nullptr, false);
-        if (fields.is_discarded() || !fields.is_object()) {
+        m_fields.clear();
+        for (size_t begin = 0;;) {
+            const size_t tab = text.find('\t', begin);
+            m_fields.push_back(
+                text.substr(begin, tab == std::string_view::npos ? std::string_view::npos : tab - begin));
+            if (tab == std::string_view::npos)
+                break;
+            begin = tab + 1;
+        }
+        if (m_fields.size() != size_t(kColumns)) {
             m_builder.reject(fetchRow, {}, QStringLiteral("row"),
-                             QStringLiteral("not a row of Tracelane's requests table (not valid JSON, or text that "
-                                            "is not UTF-8)"));
+                             QStringLiteral("%1 fields where Tracelane's requests table has %2")
+                                 .arg(m_fields.size())
+                                 .arg(int(kColumns)));
             return;
         }
         // The pushed file's line names the row once it can be read.
-        qint64 line = fetchRow;
         qint64 sourceLine = 0;
-        const bool knownLine = integer(field(fields, "source_line"), &sourceLine) && sourceLine >= 0;
-        if (knownLine && sourceLine > 0)
-            line = sourceLine;
-        const nlohmann::json &id = field(fields, "request_id");
-        if (!id.is_string() || id.get_ref<const std::string &>().empty()) {
-            m_builder.reject(line, {}, QStringLiteral("request_id"), QStringLiteral("missing or empty"));
+        const bool knownLine = integer(m_fields[SourceLine], &sourceLine) && sourceLine >= 0;
+        const qint64 line = knownLine && sourceLine > 0 ? sourceLine : fetchRow;
+        unescapeInto(m_fields[RequestId], &m_id);
+        if (m_id.empty()) {
+            m_builder.reject(line, {}, columnName(RequestId), QStringLiteral("missing or empty"));
             return;
         }
-        m_id = id.get<std::string>();
-        const QString requestId = QString::fromStdString(m_id);
         RequestTable::Row row;
         row.id = m_id;
         row.sourceLine = knownLine ? sourceLine : 0; // as the file's loader set it (0: a whole document)
+        const auto fail = [&](int column, const QString &reason) {
+            m_builder.reject(line, QString::fromStdString(m_id), columnName(column), reason);
+        };
         qint64 value = 0;
-        for (const char *column : {"prompt_tokens", "output_tokens"}) {
-            if (!integer(field(fields, column), &value) || value < 0 || value > std::numeric_limits<qint32>::max()) {
-                m_builder.reject(line, requestId, QString::fromLatin1(column),
-                                 QStringLiteral("not a whole count of tokens"));
-                return;
-            }
-            (column[0] == 'p' ? row.promptTokens : row.outputTokens) = qint32(value);
+        for (const int column : {PromptTokens, OutputTokens}) {
+            if (!integer(m_fields[size_t(column)], &value) || value < 0 || value > std::numeric_limits<qint32>::max())
+                return fail(column, QStringLiteral("not a whole count of tokens"));
+            (column == PromptTokens ? row.promptTokens : row.outputTokens) = qint32(value);
         }
         for (int s = 0; s < kStampCount; ++s) {
-            const QString column = TracelaneSchema::stampColumn(static_cast<Stamp>(s));
-            if (!integer(field(fields, column.toStdString().c_str()), &row.stamps[size_t(s)])) {
-                m_builder.reject(line, requestId, column, QStringLiteral("not a time in ns"));
-                return;
-            }
+            if (!integer(m_fields[size_t(FirstStamp + s)], &row.stamps[size_t(s)]))
+                return fail(FirstStamp + s, QStringLiteral("not a time in ns"));
         }
         m_attributes.clear();
-        QString column;
-        if (!attributes(fields, &column)) {
-            m_builder.reject(line, requestId, column,
-                             QStringLiteral("must be an array as long as its keys (text keys and values; numbers "
-                                            "for num_values)"));
-            return;
-        }
+        if (const int bad = attributes(); bad >= 0)
+            return fail(bad,
+                        QStringLiteral("must be an array as long as its keys (text keys and values; numbers "
+                                       "for num_values)"));
         m_builder.add(row, m_attributes);
     }
 
 private:
     // Categorical attributes first, then numeric ones: the order in which
-    // the server's analyses meet the keys (ServerRequests::open).
-    bool attributes(const nlohmann::json &fields, QString *column)
+    // the server's analyses meet the keys (ServerRequests::open). The column
+    // at fault, or -1.
+    int attributes()
     {
-        const nlohmann::json &keys = field(fields, "attr_keys");
-        const nlohmann::json &values = field(fields, "attr_values");
-        if (!keys.is_array() || !values.is_array() || keys.size() != values.size()) {
-            *column = QStringLiteral("attr_values");
-            return false;
-        }
-        for (size_t i = 0; i < keys.size(); ++i) {
-            if (!keys[i].is_string() || !values[i].is_string()) {
-                *column = QStringLiteral("attr_values");
-                return false;
-            }
-            m_attributes.push_back({QString::fromStdString(keys[i].get<std::string>()),
-                                    QString::fromStdString(values[i].get<std::string>())});
-        }
-        const nlohmann::json &numKeys = field(fields, "num_keys");
-        const nlohmann::json &numValues = field(fields, "num_values");
-        if (!numKeys.is_array() || !numValues.is_array() || numKeys.size() != numValues.size()) {
-            *column = QStringLiteral("num_values");
-            return false;
-        }
-        for (size_t i = 0; i < numKeys.size(); ++i) {
-            RequestRowsBuilder::Attribute attribute;
-            if (!numKeys[i].is_string() || !number(numValues[i], &attribute.number)) {
-                *column = QStringLiteral("num_values");
-                return false;
-            }
-            attribute.key = QString::fromStdString(numKeys[i].get<std::string>());
-            m_attributes.push_back(std::move(attribute));
-        }
-        return true;
+        if (!stringArray(m_fields[AttrKeys], &m_keys) || !stringArray(m_fields[AttrValues], &m_values)
+            || m_keys.size() != m_values.size())
+            return AttrValues;
+        for (size_t i = 0; i < m_keys.size(); ++i)
+            m_attributes.push_back({key(m_keys[i]), QString::fromStdString(m_values[i])});
+        if (!stringArray(m_fields[NumKeys], &m_keys) || !numberArray(m_fields[NumValues], &m_numbers)
+            || m_keys.size() != m_numbers.size())
+            return NumValues;
+        for (size_t i = 0; i < m_keys.size(); ++i)
+            m_attributes.push_back({key(m_keys[i]), QString(), m_numbers[i]});
+        return -1;
+    }
+
+    // Keys repeat on every row: each made a QString once.
+    const QString &key(const std::string &name)
+    {
+        auto found = m_keyText.find(name);
+        if (found == m_keyText.end())
+            found = m_keyText.emplace(name, QString::fromStdString(name)).first;
+        return found->second;
     }
 
     RequestRowsBuilder &m_builder;
+    std::vector<std::string_view> m_fields;
     std::string m_id;
+    std::vector<std::string> m_keys;
+    std::vector<std::string> m_values;
+    std::vector<double> m_numbers;
+    std::unordered_map<std::string, QString> m_keyText;
     std::vector<RequestRowsBuilder::Attribute> m_attributes;
 };
 
@@ -242,19 +312,16 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
     if (control)
         control->setTotalBytes(total);
 
-    QStringList columns{QStringLiteral("request_id"), QStringLiteral("source_line"), QStringLiteral("prompt_tokens"),
-                        QStringLiteral("output_tokens")};
-    for (int s = 0; s < kStampCount; ++s)
-        columns << TracelaneSchema::stampColumn(static_cast<Stamp>(s));
-    columns << QStringLiteral("attr_keys") << QStringLiteral("attr_values") << QStringLiteral("num_keys")
-            << QStringLiteral("num_values");
+    QStringList columns;
+    for (int column = 0; column < kColumns; ++column)
+        columns << columnName(column);
     RequestRowsBuilder builder(store, source.display());
     RowReader reader(builder);
     qint64 fetched = 0;
     for (const QString &part : partConditions(batches, std::max<qint64>(1, rowsPerPart))) {
         QByteArray answer;
         const QString sql = QStringLiteral("SELECT %1 FROM %2 WHERE %3 AND %4 ORDER BY source, row "
-                                           "SETTINGS output_format_json_quote_64bit_integers = 0 FORMAT JSONEachRow")
+                                           "FORMAT TabSeparated")
                                 .arg(columns.join(QStringLiteral(", ")), source.requestsTable(), where, part);
         if (!client.run(sql, &answer, &error))
             return stop(error);

@@ -486,7 +486,7 @@ private slots:
                 .arg(qint64(line) * 1'000'000'000)
                 .arg(qint64(line) * 1'000'000'000 + 50'000'000)
                 .arg(qint64(line) * 1'000'000'000 + 900'000'000)
-                .arg(QLatin1String(extra));
+                .arg(QString::fromUtf8(extra));
         };
         const QStringList rows = {
             row(1, "good-1", ",\"attr_keys\":[\"region\"],\"attr_values\":[\"eu\"]"),
@@ -497,6 +497,8 @@ private slots:
             row(6, "numbers", ",\"num_keys\":[\"a\",\"b\"],\"num_values\":[1]"),
             row(7, "negative", "")
                 .replace(QStringLiteral("\"prompt_tokens\":10"), QStringLiteral("\"prompt_tokens\":-3")),
+            // Text that needs every escape of ClickHouse's text formats.
+            row(8, "escaped", ",\"attr_keys\":[\"note\"],\"attr_values\":[\"a'b\\\\c\\td,[e]']\\u00fc\"]"),
         };
         QString error;
         m_cluster.query(
@@ -506,9 +508,11 @@ private slots:
         const LoadResult load = TraceSource::load(url(QStringLiteral("hostile")), {});
         QVERIFY2(load.ok(), qPrintable(load.fatalError));
         const RequestTable &requests = load.store->requests;
-        QCOMPARE(requests.rowCount(), 2);
+        QCOMPARE(requests.rowCount(), 3);
         QCOMPARE(requests.idText(0), QStringLiteral("good-1"));
         QCOMPARE(requests.idText(1), QStringLiteral("good-2"));
+        QCOMPARE(requests.idText(2), QStringLiteral("escaped"));
+        QCOMPARE(requests.attribute(QStringLiteral("note"))->text(2), QString::fromUtf8("a'b\\c\td,[e]']\xc3\xbc"));
         QCOMPARE(requests.attribute(QStringLiteral("region"))->text(0), QStringLiteral("eu"));
         QCOMPARE(requests.attribute(QStringLiteral("temperature"))->number(1), 0.5);
         QStringList rejected;
