@@ -216,7 +216,7 @@ public:
             (column == PromptTokens ? row.promptTokens : row.outputTokens) = qint32(value);
         }
         for (int s = 0; s < kStampCount; ++s) {
-            if (!integer(m_fields[size_t(FirstStamp + s)], &row.stamps[size_t(s)]))
+            if (!integer(m_fields[size_t(FirstStamp) + size_t(s)], &row.stamps[size_t(s)]))
                 return fail(FirstStamp + s, QStringLiteral("not a time in ns"));
         }
         m_attributes.clear();
