@@ -4,6 +4,7 @@
 #include "JsonAttribute.h"
 #include "SpanDocumentLoad.h"
 #include "SpanId.h"
+#include "SpanKindText.h"
 #include "store/Utf8.h"
 
 #include <charconv>
@@ -78,22 +79,6 @@ std::string lowerWord(std::string text)
     return text;
 }
 
-SpanKind kindOf(const std::string &text)
-{
-    const std::string word = lowerWord(text);
-    if (word == "internal")
-        return SpanKind::Internal;
-    if (word == "server")
-        return SpanKind::Server;
-    if (word == "client")
-        return SpanKind::Client;
-    if (word == "producer")
-        return SpanKind::Producer;
-    if (word == "consumer")
-        return SpanKind::Consumer;
-    return SpanKind::Unspecified;
-}
-
 class AgentTraceReader
 {
 public:
@@ -148,7 +133,7 @@ public:
             }
         }
         if (span.contains("kind") && span["kind"].is_string())
-            record.kind = kindOf(span["kind"].get<std::string>());
+            record.kind = SpanKindText::kind(span["kind"].get<std::string>());
         if (span.contains("status") && span["status"].is_object()) {
             const json &status = span["status"];
             if (status.contains("status_code") && status["status_code"].is_string()) {

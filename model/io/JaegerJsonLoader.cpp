@@ -4,6 +4,7 @@
 #include "LoadControl.h"
 #include "SpanDocumentLoad.h"
 #include "SpanId.h"
+#include "SpanKindText.h"
 #include "store/Utf8.h"
 
 #include <cmath>
@@ -66,21 +67,6 @@ void readTag(const json &tag, SpanAttribute &attribute)
     } else {
         out.type = AttributeValue::Type::String;
     }
-}
-
-SpanKind kindOfTag(std::string_view text)
-{
-    if (text == "server")
-        return SpanKind::Server;
-    if (text == "client")
-        return SpanKind::Client;
-    if (text == "producer")
-        return SpanKind::Producer;
-    if (text == "consumer")
-        return SpanKind::Consumer;
-    if (text == "internal")
-        return SpanKind::Internal;
-    return SpanKind::Unspecified;
 }
 
 // Jaeger times are µs; a JSON integer converts exactly.
@@ -237,7 +223,7 @@ private:
                 SpanAttribute &attribute = record.attributes.add();
                 readTag(tag, attribute);
                 if (attribute.key == "span.kind")
-                    record.kind = kindOfTag(attribute.value.text);
+                    record.kind = SpanKindText::kind(attribute.value.text);
                 else if ((attribute.key == "error" && attribute.value.text == "true")
                          || (attribute.key == "otel.status_code" && attribute.value.text == "ERROR"))
                     record.status = SpanStatus::Error;

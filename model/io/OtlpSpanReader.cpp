@@ -2,6 +2,7 @@
 
 #include "AttributeText.h"
 #include "SpanId.h"
+#include "SpanKindText.h"
 #include "SpanSink.h"
 #include "store/Utf8.h"
 
@@ -18,33 +19,6 @@ bool isOneOf(std::string_view key, std::initializer_list<std::string_view> names
             return true;
     }
     return false;
-}
-
-SpanKind kindFromText(std::string_view text)
-{
-    static constexpr std::pair<std::string_view, SpanKind> kNames[] = {
-        {"SPAN_KIND_INTERNAL", SpanKind::Internal}, {"SPAN_KIND_SERVER", SpanKind::Server},
-        {"SPAN_KIND_CLIENT", SpanKind::Client},     {"SPAN_KIND_PRODUCER", SpanKind::Producer},
-        {"SPAN_KIND_CONSUMER", SpanKind::Consumer},
-    };
-    for (const auto &[name, kind] : kNames) {
-        if (text == name)
-            return kind;
-    }
-    qint64 number = -1;
-    const auto parsed = std::from_chars(text.data(), text.data() + text.size(), number);
-    if (parsed.ec == std::errc() && parsed.ptr == text.data() + text.size() && number >= 0 && number <= 5)
-        return static_cast<SpanKind>(number);
-    return SpanKind::Unspecified;
-}
-
-SpanStatus statusFromText(std::string_view text)
-{
-    if (text == "STATUS_CODE_ERROR" || text == "2")
-        return SpanStatus::Error;
-    if (text == "STATUS_CODE_OK" || text == "1")
-        return SpanStatus::Ok;
-    return SpanStatus::Unset;
 }
 
 using Type = AttributeValue::Type;
@@ -498,7 +472,7 @@ bool OtlpSpanReader::scalar(Type type, std::string_view text)
         break;
     case Context::Status:
         if (key == "code")
-            m_span.status = statusFromText(text);
+            m_span.status = SpanKindText::status(text);
         else if (key == "message")
             m_span.statusMessage.assign(text);
         break;
@@ -588,7 +562,7 @@ void OtlpSpanReader::spanScalar(Type type, std::string_view text)
         if (type == Type::Bool)
             spanError(field, QStringLiteral("must be a number or a SPAN_KIND_* name, got a boolean"));
         else
-            m_span.kind = kindFromText(text);
+            m_span.kind = SpanKindText::kind(text);
     } else if (key == "startTimeUnixNano") {
         readTime(type, text, &m_span.start, field);
     } else if (key == "endTimeUnixNano") {

@@ -5,6 +5,7 @@
 #include "io/LoadControl.h"
 #include "io/SpanDocumentLoad.h"
 #include "io/SpanId.h"
+#include "io/SpanKindText.h"
 #include "io/SpanTraceBuilder.h"
 
 #include <QStringList>
@@ -72,30 +73,6 @@ QString whereSql(const ClickHouseSource &source)
         .arg(tableSql(source), bounds.join(QStringLiteral(" AND ")));
 }
 
-// "Server", "SPAN_KIND_SERVER" (older exporters) or the number.
-SpanKind kindOf(std::string_view text)
-{
-    constexpr std::string_view prefix = "SPAN_KIND_";
-    if (text.substr(0, prefix.size()) == prefix)
-        text.remove_prefix(prefix.size());
-    std::string lower(text);
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    for (int kind = 1; kind < kSpanKindCount; ++kind) {
-        if (spanKindKey(static_cast<SpanKind>(kind)).toStdString() == lower)
-            return static_cast<SpanKind>(kind);
-    }
-    return SpanKind::Unspecified;
-}
-
-SpanStatus statusOf(std::string_view text)
-{
-    if (text == "Error" || text == "STATUS_CODE_ERROR")
-        return SpanStatus::Error;
-    if (text == "Ok" || text == "STATUS_CODE_OK")
-        return SpanStatus::Ok;
-    return SpanStatus::Unset;
-}
-
 // Reads one fetched row into `span`; false with the column and reason when
 // the row cannot be a span.
 class RowReader
@@ -160,9 +137,9 @@ private:
             || !id(fields[ParentSpanId], SpanId::kSpanIdDigits, &m_span.parentSpanId, ParentSpanId, field, reason))
             return false;
         m_span.name = text(fields[SpanName]);
-        m_span.kind = kindOf(text(fields[SpanKindColumn]));
+        m_span.kind = SpanKindText::kind(text(fields[SpanKindColumn]));
         m_span.service = text(fields[ServiceName]);
-        m_span.status = statusOf(text(fields[StatusCode]));
+        m_span.status = SpanKindText::status(text(fields[StatusCode]));
         m_span.statusMessage = text(fields[StatusMessage]);
         if (!fields[StartNs].is_number_integer()) {
             *field = QString::fromLatin1(kColumnNames[StartNs]);
