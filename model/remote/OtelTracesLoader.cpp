@@ -1,5 +1,6 @@
 #include "OtelTracesLoader.h"
 
+#include "PartFetch.h"
 #include "clickhouse/ClickHouseClient.h"
 #include "io/JsonAttribute.h"
 #include "io/LoadControl.h"
@@ -279,13 +280,7 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
     store.sourceFiles << source.display();
     store.format = QStringLiteral("otel-clickhouse");
     const ClickHouseClient client(source, [control] { return control && control->isCancelled(); });
-    const auto stop = [&](const QString &error) {
-        if (control && control->isCancelled())
-            result.cancelled = true;
-        else
-            result.fatalError = error;
-        return std::move(result);
-    };
+    const auto stop = [&](const QString &error) { return PartFetch::stopped(std::move(result), control, error); };
     std::vector<QStringList> rows;
     QString error;
     const QString countSql = QStringLiteral("SELECT count() FROM %1 WHERE %2").arg(tableSql(source), whereSql(source));
@@ -307,34 +302,13 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
         SpanFieldNames{QStringLiteral("Timestamp"), QStringLiteral("Duration"), QStringLiteral("ParentSpanId")});
     RowReader reader(builder);
     const int parts = int(std::max<qint64>(1, (total + spansPerPart - 1) / std::max<qint64>(1, spansPerPart)));
-    qint64 row = 0;
-    for (int part = 0; part < parts; ++part) {
-        QByteArray answer;
-        if (!client.run(partSql(source, part, parts), &answer, &error))
-            return stop(error);
-        result.bytes += answer.size();
-        qint64 spans = 0;
-        qsizetype begin = 0;
-        while (begin < answer.size()) {
-            qsizetype end = answer.indexOf('\n', begin);
-            if (end < 0)
-                end = answer.size();
-            if (end > begin) {
-                reader.read(std::string_view(answer.constData() + begin, size_t(end - begin)), ++row);
-                ++spans;
-                if (options.strict && builder.hasRejections()) {
-                    const RejectedRecord &first = store.rejected.front();
-                    return stop(QStringLiteral("row %1, %2: %3").arg(first.line).arg(first.field, first.reason));
-                }
-            }
-            begin = end + 1;
-        }
-        if (control) {
-            control->addProcessed(spans, spans);
-            if (control->isCancelled())
-                return stop({});
-        }
-    }
+    std::vector<QString> sqls;
+    for (int part = 0; part < parts; ++part)
+        sqls.push_back(partSql(source, part, parts));
+    if (!PartFetch::readParts(
+            client, sqls, result, options, control, QStringLiteral("row"),
+            [&reader](std::string_view line, qint64 row) { reader.read(line, row); }, &error))
+        return stop(error);
     builder.finish();
     return result;
 }

@@ -1,5 +1,6 @@
 #include "TracelaneTableLoader.h"
 
+#include "PartFetch.h"
 #include "clickhouse/ClickHouseClient.h"
 #include "clickhouse/TracelaneSchema.h"
 #include "io/LoadControl.h"
@@ -276,13 +277,7 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
     store.sourceFiles << source.display();
     store.format = QStringLiteral("tracelane-clickhouse");
     const ClickHouseClient client(source, [control] { return control && control->isCancelled(); });
-    const auto stop = [&](const QString &error) {
-        if (control && control->isCancelled())
-            result.cancelled = true;
-        else
-            result.fatalError = error;
-        return std::move(result);
-    };
+    const auto stop = [&](const QString &error) { return PartFetch::stopped(std::move(result), control, error); };
     if (!source.where.isEmpty())
         return stop(
             QStringLiteral("%1: where= filters span tables; bound Tracelane's requests table with from= and to=")
@@ -317,37 +312,14 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
         columns << columnName(column);
     RequestRowsBuilder builder(store, source.display());
     RowReader reader(builder);
-    qint64 fetched = 0;
-    for (const QString &part : partConditions(batches, std::max<qint64>(1, rowsPerPart))) {
-        QByteArray answer;
-        const QString sql = QStringLiteral("SELECT %1 FROM %2 WHERE %3 AND %4 ORDER BY source, row "
-                                           "FORMAT TabSeparated")
-                                .arg(columns.join(QStringLiteral(", ")), source.requestsTable(), where, part);
-        if (!client.run(sql, &answer, &error))
-            return stop(error);
-        result.bytes += answer.size();
-        qint64 partRows = 0;
-        qsizetype begin = 0;
-        while (begin < answer.size()) {
-            qsizetype end = answer.indexOf('\n', begin);
-            if (end < 0)
-                end = answer.size();
-            if (end > begin) {
-                reader.read(std::string_view(answer.constData() + begin, size_t(end - begin)), ++fetched);
-                ++partRows;
-                if (options.strict && !store.rejected.empty()) {
-                    const RejectedRecord &first = store.rejected.front();
-                    return stop(QStringLiteral("line %1, %2: %3").arg(first.line).arg(first.field, first.reason));
-                }
-            }
-            begin = end + 1;
-        }
-        if (control) {
-            control->addProcessed(partRows, partRows);
-            if (control->isCancelled())
-                return stop({});
-        }
-    }
+    std::vector<QString> parts;
+    for (const QString &part : partConditions(batches, std::max<qint64>(1, rowsPerPart)))
+        parts.push_back(QStringLiteral("SELECT %1 FROM %2 WHERE %3 AND %4 ORDER BY source, row FORMAT TabSeparated")
+                            .arg(columns.join(QStringLiteral(", ")), source.requestsTable(), where, part));
+    if (!PartFetch::readParts(
+            client, parts, result, options, control, QStringLiteral("line"),
+            [&reader](std::string_view line, qint64 number) { reader.read(line, number); }, &error))
+        return stop(error);
     builder.finish();
 
     // The spans of these sources stay on the server: say so.
