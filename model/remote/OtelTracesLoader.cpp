@@ -303,6 +303,7 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
     RowReader reader(builder);
     const int parts = int(std::max<qint64>(1, (total + spansPerPart - 1) / std::max<qint64>(1, spansPerPart)));
     std::vector<QString> sqls;
+    sqls.reserve(size_t(parts));
     for (int part = 0; part < parts; ++part)
         sqls.push_back(partSql(source, part, parts));
     if (!PartFetch::readParts(
