@@ -100,6 +100,15 @@ ClassTablePanel::~ClassTablePanel() = default;
 
 void ClassTablePanel::rebuildDimensions()
 {
+    // A live refresh keeps the user's pick: by its classes, the rows being new.
+    m_keptPick.clear();
+    if (m_state->isStoreRefresh() && m_written) {
+        const ClassTable &table = m_model->table();
+        for (const int cell : selectedCells()) {
+            if (size_t(cell) < table.cells.size())
+                m_keptPick.push_back(table.cells[size_t(cell)].classes);
+        }
+    }
     m_cache = m_state->store() ? std::make_shared<ColumnCache>(m_state->store()) : nullptr;
     m_scope = {};
     m_written.reset();
@@ -191,6 +200,18 @@ void ClassTablePanel::apply(Result result)
     }
     m_cellRows = std::move(result.cellRows);
     m_model->setTable(std::move(result.table));
+    if (!m_keptPick.empty()) {
+        // The same classes picked again (table rows are cells, in order).
+        QList<int> rows;
+        const ClassTable &picked = m_model->table();
+        for (size_t cell = 0; cell < picked.cells.size(); ++cell) {
+            if (std::find(m_keptPick.begin(), m_keptPick.end(), picked.cells[cell].classes) != m_keptPick.end())
+                rows.append(int(cell));
+        }
+        m_keptPick.clear();
+        if (!rows.isEmpty())
+            selectCells(rows);
+    }
     const ClassTable &table = m_model->table();
     m_mixture->setVisible(table.mixture.has_value());
     if (table.mixture)

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 class ClassCdfPlot;
 class ClassSplitBar;
@@ -86,6 +87,9 @@ private:
     LatestJob m_job{this};
     Scope m_scope;                  // what the table was computed on
     std::optional<Scope> m_written; // the slice this panel set from a selection
+    // The classes of the cells picked when a live refresh came: picked again
+    // in the table computed on the grown capture, so their filter holds.
+    std::vector<QStringList> m_keptPick;
     std::vector<std::vector<qint32>> m_cellRows;
 
     ClassSplitBar *m_split = nullptr;

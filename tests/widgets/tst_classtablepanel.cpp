@@ -13,10 +13,12 @@
 #include "store/TraceStore.h"
 
 #include <QAbstractItemModelTester>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace {
@@ -91,6 +93,7 @@ private slots:
     void selectingACellFiltersTheSwimlanes();
     void sliceFromElsewhereRecomputes();
     void filterClearedElsewhereDropsThePick();
+    void liveRefreshKeepsThePick();
     void sortKeepsOverallLast_data();
     void sortKeepsOverallLast();
     void twoDimensions();
@@ -261,6 +264,68 @@ void tst_ClassTablePanel::filterClearedElsewhereDropsThePick()
     QVERIFY(!f.state.hasSlice());
     QCOMPARE(f.panel.cdfPlot()->legendNames().size(), 3); // back to every class and overall
     QCOMPARE(table.count(), 0);                           // the scope did not change: no recompute
+}
+
+// A live capture grows: the class the user picked stays picked in the table of
+// the grown capture, and its filter now holds its new requests too.
+void tst_ClassTablePanel::liveRefreshKeepsThePick()
+{
+    QTemporaryDir dir;
+    QFile all(QStringLiteral(TRACELANE_TEST_DATA_DIR "/classes/mixture.jsonl"));
+    QVERIFY(all.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = all.readAll().split('\n');
+    QFile part(dir.filePath(QStringLiteral("first.jsonl")));
+    QVERIFY(part.open(QIODevice::WriteOnly));
+    for (int i = 0; i < 120; ++i)
+        part.write(lines[i] + '\n');
+    part.close();
+    const auto before = TraceFileLoader::load(part.fileName(), {}).store;
+    const auto after = load(QStringLiteral("mixture.jsonl"));
+    const auto documentRows = [](const TraceStore &store) {
+        const AttributeColumn *workload = store.requests.attribute(QStringLiteral("workload"));
+        qint64 count = 0;
+        for (qsizetype row = 0; workload && row < store.requests.rowCount(); ++row)
+            count += workload->text(row) == QLatin1String("document") ? 1 : 0;
+        return count;
+    };
+    const auto documentCell = [](const ClassTableModel &model) {
+        const ClassTable &table = model.table();
+        for (size_t cell = 0; cell < table.cells.size(); ++cell) {
+            if (table.cells[cell].classes == QStringList{QStringLiteral("document")})
+                return int(cell);
+        }
+        return -1;
+    };
+
+    ViewState state;
+    ClassTablePanel panel(&state);
+    panel.resize(1400, 500);
+    QSignalSpy table(&panel, &ClassTablePanel::tableReady);
+    state.setStore(before);
+    waitFor(table);
+    const int cell = documentCell(*panel.model());
+    QVERIFY(cell >= 0);
+    panel.selectCells({cell});
+    QCOMPARE(state.sliceLabel(), QStringLiteral("workload = document"));
+    QCOMPARE(state.slice().size(), documentRows(*before));
+
+    table.clear();
+    state.refreshStore(after, true);
+    waitFor(table);
+    QVERIFY(documentRows(*after) > documentRows(*before));
+    QCOMPARE(state.sliceLabel(), QStringLiteral("workload = document"));
+    QCOMPARE(state.slice().size(), documentRows(*after));
+    const QModelIndexList picked = panel.view()->selectionModel()->selectedRows();
+    QCOMPARE(picked.size(), 1);
+    QCOMPARE(panel.model()->table().cells[size_t(documentCell(*panel.model()))].classes,
+             QStringList{QStringLiteral("document")});
+
+    // A trace opened in its place starts with nothing picked.
+    table.clear();
+    state.setStore(load(QStringLiteral("mixture.jsonl")));
+    waitFor(table);
+    QVERIFY(!state.hasSlice());
+    QVERIFY(panel.view()->selectionModel()->selectedRows().isEmpty());
 }
 
 void tst_ClassTablePanel::sortKeepsOverallLast_data()
