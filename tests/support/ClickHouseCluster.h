@@ -42,9 +42,11 @@ public:
     // http://127.0.0.1:PORT of one server.
     QString httpBase(int shard) const;
 
-    // Runs one statement on one server over HTTP (10 s timeout unless given);
-    // the body of the answer, or an empty result with `error` set.
-    QByteArray query(int shard, const QString &sql, QString *error = nullptr, int timeoutMs = 10'000) const;
+    // Runs one statement on one server over HTTP; the body of the answer, or an
+    // empty result with `error` set. The timeout is for silence on the connection:
+    // 60 s unless given, since a CI run (2 cores, tests two at a time) once stalled
+    // a CREATE TABLE on a just-started server past 10 s.
+    QByteArray query(int shard, const QString &sql, QString *error = nullptr, int timeoutMs = 60'000) const;
 
     // Where the server binary was found ("" when not), and how it is called.
     static QString serverBinary(QStringList *arguments = nullptr);
