@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 namespace {
 
@@ -100,24 +101,83 @@ ClassTablePanel::~ClassTablePanel() = default;
 
 void ClassTablePanel::rebuildDimensions()
 {
-    // A live refresh keeps the user's pick: by its classes, the rows being new.
-    m_keptPick.clear();
-    if (m_state->isStoreRefresh() && m_written) {
+    // A live refresh keeps the user's pick: its slice is carried into the
+    // grown capture by pickKeeper(), and the same classes are picked again
+    // (the rows being new) in the table computed on it. A pick waiting to be
+    // picked again (the panel out of sight) waits on through more refreshes.
+    const bool refresh = m_state->isStoreRefresh();
+    if (!refresh)
+        m_keptPick.clear();
+    if (refresh && m_written) {
+        std::vector<QStringList> picked;
         const ClassTable &table = m_model->table();
         for (const int cell : selectedCells()) {
             if (size_t(cell) < table.cells.size())
-                m_keptPick.push_back(table.cells[size_t(cell)].classes);
+                picked.push_back(table.cells[size_t(cell)].classes);
         }
+        if (!picked.empty())
+            m_keptPick = std::move(picked);
     }
+    const bool pickKept = refresh && m_written && m_state->hasSlice() && m_state->sliceLabel() == m_written->label;
+    if (pickKept)
+        m_written->rows = m_state->slice();
+    else
+        m_written.reset();
     m_cache = m_state->store() ? std::make_shared<ColumnCache>(m_state->store()) : nullptr;
-    m_scope = {};
-    m_written.reset();
+    // The table is computed on the whole capture under its own pick; a slice
+    // another view kept through the refresh scopes it.
+    m_scope = m_state->hasSlice() && !pickKept ? Scope{true, m_state->slice(), m_state->sliceLabel()} : Scope{};
     // Rows of the old trace must never reach the new one's slice.
     m_job.cancel();
     m_cellRows.clear();
-    m_model->setTable({});
+    {
+        // Emptying the table is not the user dropping the pick.
+        const QSignalBlocker blocker(m_view->selectionModel());
+        m_model->setTable({});
+    }
     m_split->setTable(m_state->requests());
-    m_refresh->run(m_state->isStoreRefresh());
+    m_refresh->run(refresh);
+}
+
+ViewState::SliceKeeper ClassTablePanel::pickKeeper(std::vector<QStringList> picked) const
+{
+    // The classes' requests among the new rows, by the same dimensions and
+    // bands: one pass per dimension over the grown table.
+    return [dimensions = m_split->chosen(), bands = m_split->bands(), picked = std::move(picked)](
+               const TraceStore &store, const RowSet &previous, qsizetype keptRows) -> std::optional<RowSet> {
+        if (keptRows <= 0)
+            return std::nullopt; // rows moved: the table picks them again
+        const RequestTable &table = store.requests;
+        std::vector<ClassColumn> columns;
+        columns.reserve(dimensions.size());
+        for (const ClassDimension &dimension : dimensions)
+            columns.push_back(ClassColumn::build(table, dimension, bands));
+        std::vector<std::vector<quint32>> wanted;
+        for (const QStringList &classes : picked) {
+            std::vector<quint32> codes;
+            for (size_t d = 0; d < columns.size(); ++d) {
+                const qsizetype code = columns[d].codeOf(classes.value(qsizetype(d)));
+                if (code < 0)
+                    break;
+                codes.push_back(quint32(code));
+            }
+            if (codes.size() == columns.size())
+                wanted.push_back(std::move(codes));
+        }
+        std::vector<qint32> rows(previous.begin(), previous.end());
+        for (qsizetype row = keptRows; row < table.rowCount(); ++row) {
+            const bool member = std::any_of(wanted.begin(), wanted.end(), [&](const std::vector<quint32> &codes) {
+                for (size_t d = 0; d < columns.size(); ++d) {
+                    if (columns[d].codes[size_t(row)] != codes[d])
+                        return false;
+                }
+                return true;
+            });
+            if (member)
+                rows.push_back(qint32(row));
+        }
+        return RowSet::fromSortedUnique(std::move(rows));
+    };
 }
 
 bool ClassTablePanel::setDimensions(const QStringList &keys)
@@ -190,18 +250,26 @@ void ClassTablePanel::recompute()
 
 void ClassTablePanel::apply(Result result)
 {
-    // A new table starts without a class picked: give back the scope it was computed on.
-    if (m_written) {
-        m_written.reset();
+    // A new table starts without a class picked: give back the scope it was
+    // computed on, unless a live refresh's pick is picked again below.
+    const auto giveBackScope = [this] {
         if (m_scope.sliced)
             m_state->setSlice(m_scope.rows, m_scope.label);
         else
             m_state->clearSlice();
-    }
+    };
+    const bool repick = !m_keptPick.empty();
+    if (std::exchange(m_written, std::nullopt) && !repick)
+        giveBackScope();
     m_cellRows = std::move(result.cellRows);
-    m_model->setTable(std::move(result.table));
-    if (!m_keptPick.empty()) {
-        // The same classes picked again (table rows are cells, in order).
+    {
+        const QSignalBlocker blocker(m_view->selectionModel());
+        m_model->setTable(std::move(result.table));
+    }
+    if (repick) {
+        // The same classes picked again (table rows are cells, in order):
+        // the slice they write holds the rows the refresh kept, so nothing
+        // else recomputes.
         QList<int> rows;
         const ClassTable &picked = m_model->table();
         for (size_t cell = 0; cell < picked.cells.size(); ++cell) {
@@ -211,6 +279,8 @@ void ClassTablePanel::apply(Result result)
         m_keptPick.clear();
         if (!rows.isEmpty())
             selectCells(rows);
+        else if (m_state->hasSlice() && !m_scope.sliced)
+            giveBackScope(); // the classes are gone: so is their filter
     }
     const ClassTable &table = m_model->table();
     m_mixture->setVisible(table.mixture.has_value());
@@ -303,7 +373,14 @@ void ClassTablePanel::onSelectionChanged()
     RowSet members = labels.size() == 1 ? RowSet::fromSortedUnique(std::move(rows)) : RowSet::fromRows(std::move(rows));
     Scope written{true, std::move(members), label};
     m_written = written;
-    m_state->setSlice(written.rows, written.label);
+    // Under another view's slice the pick is dropped by a refresh (that
+    // slice may not survive it) and picked again in the new table.
+    std::vector<QStringList> picked;
+    for (const int cell : selectedCells()) {
+        if (size_t(cell) < table.cells.size())
+            picked.push_back(table.cells[size_t(cell)].classes);
+    }
+    m_state->setSlice(written.rows, written.label, m_scope.sliced ? ViewState::SliceKeeper() : pickKeeper(picked));
 }
 
 void ClassTablePanel::updateCurves()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "LatestJob.h"
+#include "ViewState.h"
 #include "analysis/classes/ClassDimension.h"
 #include "analysis/classes/ClassTable.h"
 #include "store/RowSet.h"
@@ -20,7 +21,6 @@ class InSightWork;
 class QItemSelection;
 class QLabel;
 class QTableView;
-class ViewState;
 
 // The Classes dock: percentiles of the shared metric at the shared boundary
 // by one or two class dimensions (attributes, prompt/output band with
@@ -77,6 +77,9 @@ private:
     void recompute();
     void apply(Result result);
     void onSelectionChanged();
+    // Carries a pick of these cells' classes through a live refresh (see
+    // ViewState::SliceKeeper).
+    ViewState::SliceKeeper pickKeeper(std::vector<QStringList> picked) const;
     void updateCurves();
     void updateStatus();
     // Cells (indices into the table's cells) selected in the view, in view order.

@@ -408,7 +408,11 @@ void LoadPanel::pickRange(qint64 fromNs, qint64 toNs)
     m_pickTo = toNs;
     const qint64 origin = m_result.originNs;
     m_pickLabel = tr("arrived %1 .. %2 s").arg(offset(fromNs - origin), offset(toNs - origin));
-    m_state->setSlice(LoadAnalysis::arrivedBetween(store->requests, fromNs, toNs), m_pickLabel);
+    // A live refresh picks the same range again in the grown capture.
+    m_state->setSlice(LoadAnalysis::arrivedBetween(store->requests, fromNs, toNs), m_pickLabel,
+                      [fromNs, toNs](const TraceStore &grown, const RowSet &, qsizetype) -> std::optional<RowSet> {
+                          return LoadAnalysis::arrivedBetween(grown.requests, fromNs, toNs);
+                      });
 }
 
 QString LoadPanel::summaryText() const

@@ -47,6 +47,7 @@ RequestTablePanel::RequestTablePanel(ViewState *state, QWidget *parent)
     m_attribute->setObjectName(QStringLiteral("filterAttribute"));
     m_value->setObjectName(QStringLiteral("filterValue"));
     m_value->setEnabled(false);
+    m_clearSlice->setObjectName(QStringLiteral("clearSlice"));
     m_clearSlice->setText(tr("Clear"));
     m_clearSlice->setToolTip(tr("Show every request again"));
     m_sliceNote->hide();
@@ -148,15 +149,18 @@ void RequestTablePanel::storeChanged()
     const std::shared_ptr<const TraceStore> old = m_model->store();
     const QString sortAttribute = refresh && old ? sortAttributeName(old->requests) : QString();
     std::vector<qint32> shownOrder;
-    if (m_state->refreshKeepsRows() && (m_query.filters() || m_query.sorted))
+    if (m_state->refreshKeepsRows() && (m_query.filters() || m_query.sorted || m_externalSlice))
         shownOrder = m_model->order();
     m_model->setStore(m_state->store());
     m_model->setBoundary(m_state->boundary());
-    // The slice went with the old store: the table's own filter writes it
-    // again below; one set elsewhere is for its owner to set again.
-    m_externalSlice = false;
-    m_sliceNote->hide();
-    m_clearSlice->hide();
+    // A slice a refresh carried over is this table's own filter (written
+    // again below when its query answers) or another view's, which still
+    // scopes the table; any other slice went with the old store.
+    m_externalSlice = refresh && m_state->hasSlice() && !m_wroteSlice;
+    m_wroteSlice = m_wroteSlice && m_state->hasSlice();
+    m_sliceNote->setText(m_externalSlice ? tr("Slice: %1").arg(m_state->sliceLabel()) : QString());
+    m_sliceNote->setVisible(m_externalSlice);
+    m_clearSlice->setVisible(m_externalSlice);
     if (!refresh) {
         m_query = {};
         const QSignalBlocker blocker(m_filter);
@@ -179,7 +183,7 @@ void RequestTablePanel::storeChanged()
     else
         m_value->setCurrentIndex(qMax(0, m_value->findText(m_query.value)));
     restoreSort(sortAttribute);
-    if (refresh && (m_query.filters() || m_query.sorted)) {
+    if (refresh && (m_query.filters() || m_query.sorted || m_externalSlice)) {
         // Until the query answers, the rows shown before (still the same
         // requests) rather than the whole capture in arrival order.
         if (!shownOrder.empty())
@@ -317,10 +321,11 @@ void RequestTablePanel::runQuery()
             if (!external) {
                 m_writingSlice = true;
                 if (result.filtered)
-                    m_state->setSlice(std::move(result.matching), query.filterLabel());
+                    m_state->setSlice(std::move(result.matching), query.filterLabel(), filterKeeper(query));
                 else
                     m_state->clearSlice();
                 m_writingSlice = false;
+                m_wroteSlice = result.filtered;
                 m_externalSlice = false;
             }
             stateSelectionChanged();
@@ -329,11 +334,28 @@ void RequestTablePanel::runQuery()
         });
 }
 
+ViewState::SliceKeeper RequestTablePanel::filterKeeper(const RequestQuery &query)
+{
+    // On a live refresh that kept the rows, the old matches stay and only the
+    // new requests are filtered, so every view computes once on the grown
+    // slice (the query run again on the grown capture then finds the same
+    // rows); after an eviction the slice waits for that query.
+    return [query](const TraceStore &store, const RowSet &previous, qsizetype keptRows) -> std::optional<RowSet> {
+        if (keptRows <= 0)
+            return std::nullopt;
+        const RowSet added = RequestQueries::filter(store.requests, query, nullptr, keptRows);
+        std::vector<qint32> rows(previous.begin(), previous.end());
+        rows.insert(rows.end(), added.begin(), added.end());
+        return RowSet::fromSortedUnique(std::move(rows));
+    };
+}
+
 void RequestTablePanel::externalSliceChanged()
 {
     if (m_writingSlice)
         return;
     m_externalSlice = m_state->hasSlice();
+    m_wroteSlice = false;
     // Someone else owns the slice now: drop this table's own filter.
     m_query.text.clear();
     m_query.attribute.clear();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "LatestJob.h"
+#include "ViewState.h"
 #include "analysis/requests/RequestQuery.h"
 
 #include <QWidget>
@@ -15,7 +16,6 @@ class QTimer;
 class QToolButton;
 class RequestTable;
 class RequestTableModel;
-class ViewState;
 
 // Every request in a table: id, class attributes, tokens, TTFT/ITL/E2E and
 // every phase. Typing filters by id or class value, the attribute boxes
@@ -54,6 +54,8 @@ private:
     QString sortAttributeName(const RequestTable &table) const;
     void restoreSort(const QString &attribute);
     void runQuery();
+    // How the table's filter follows a live refresh (see ViewState::SliceKeeper).
+    static ViewState::SliceKeeper filterKeeper(const RequestQuery &query);
     void fillValueCombo();
     void externalSliceChanged();
     void tableSelectionChanged();
@@ -75,6 +77,7 @@ private:
     bool m_writingSlice = false;
     bool m_syncingSelection = false;
     bool m_externalSlice = false;
+    bool m_wroteSlice = false; // the slice in place is this table's filter
     // Columns fitted to the rows: after a live refresh out of sight, once looked at.
     InSightWork *m_fitColumns = nullptr;
 };

@@ -29,6 +29,14 @@ void ViewState::refreshStore(std::shared_ptr<const TraceStore> store, bool rowsK
     }
     kept.candidate = m_candidate;
     kept.candidateLabel = m_candidateLabel;
+    kept.timeWindow = m_timeWindow;
+    if (m_hasSlice && m_sliceKeeper && store) {
+        kept.slice = m_sliceKeeper(*store, m_slice, rowsKept ? requestCount() : 0);
+        if (kept.slice) {
+            kept.sliceLabel = m_sliceLabel;
+            kept.sliceKeeper = m_sliceKeeper;
+        }
+    }
     const bool keptSelection = !kept.selection.isEmpty();
     m_storeRefresh = true;
     m_rowsKept = rowsKept;
@@ -56,13 +64,14 @@ void ViewState::replaceStore(std::shared_ptr<const TraceStore> store, Kept kept)
     // Rows of the old trace mean nothing in the new one, unless kept.
     m_selection = std::move(kept.selection);
     m_currentRow = isValidRow(kept.currentRow) ? kept.currentRow : -1;
-    m_hasSlice = false;
-    m_slice = {};
-    m_sliceLabel.clear();
+    m_hasSlice = kept.slice.has_value();
+    m_slice = kept.slice ? std::move(*kept.slice) : RowSet();
+    m_sliceLabel = std::move(kept.sliceLabel);
+    m_sliceKeeper = std::move(kept.sliceKeeper);
     m_exceedance = {};
     m_exceedanceCursor = -1;
     m_bookmarks = {};
-    m_timeWindow = {};
+    m_timeWindow = kept.timeWindow;
     m_candidate = std::move(kept.candidate);
     m_candidateLabel = m_candidate ? std::move(kept.candidateLabel) : QString();
     // Open on a metric the trace has: a span trace whose model calls record
@@ -164,8 +173,9 @@ RowSet ViewState::rowsInScope() const
     return m_hasSlice ? m_slice : RowSet::all(requestCount());
 }
 
-void ViewState::setSlice(RowSet rows, const QString &label)
+void ViewState::setSlice(RowSet rows, const QString &label, SliceKeeper keeper)
 {
+    m_sliceKeeper = std::move(keeper);
     if (m_hasSlice && rows == m_slice && label == m_sliceLabel)
         return;
     m_hasSlice = true;
@@ -176,6 +186,7 @@ void ViewState::setSlice(RowSet rows, const QString &label)
 
 void ViewState::clearSlice()
 {
+    m_sliceKeeper = {};
     if (!m_hasSlice)
         return;
     m_hasSlice = false;

@@ -9,7 +9,9 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
+#include <optional>
 
 class RequestTable;
 class TraceStore;
@@ -44,10 +46,12 @@ public:
     // `rowsKept` says the new store's first rows are the old store's
     // requests in the same order (nothing evicted or reordered since): the
     // selection and the current request then stay, and
-    // refreshKeepsRows() tells views their row-based state still holds. The
-    // slice is dropped either way (it would miss the new requests): the view
-    // that set it from a definition sets it again (the request table's
-    // filter). A candidate put beside the capture stays.
+    // refreshKeepsRows() tells views their row-based state still holds. A
+    // slice set with a SliceKeeper is carried into the new store by it (it is
+    // in place before storeChanged(), so views compute once, on the kept
+    // slice); one set without is dropped (it would miss the new requests).
+    // The time window and a candidate put beside the capture stay (the
+    // swimlanes widen a window that showed the whole capture).
     void refreshStore(std::shared_ptr<const TraceStore> store, bool rowsKept = false);
     bool isStoreRefresh() const { return m_storeRefresh; }
     bool refreshKeepsRows() const { return m_storeRefresh && m_rowsKept; }
@@ -95,7 +99,15 @@ public:
     // "No request matches the filter: …" when a slice holds no request, for
     // every view it empties to say why it is empty; otherwise empty.
     QString emptySliceText() const;
-    void setSlice(RowSet rows, const QString &label);
+    // How a slice follows a live refresh: given the new store, the slice's
+    // rows in the old one and how many of the new store's first rows are the
+    // old store's requests in the same order (0 after an eviction), the
+    // slice's rows in the new store, or nothing to drop it. Called on the GUI
+    // thread during refreshStore(), so it must be quick: a filter re-derives
+    // its slice from the new rows alone while the old ones are kept.
+    using SliceKeeper
+        = std::function<std::optional<RowSet>(const TraceStore &store, const RowSet &previous, qsizetype keptRows)>;
+    void setSlice(RowSet rows, const QString &label, SliceKeeper keeper = {});
     void clearSlice();
 
     // Exceedance set and its cursor -----------------------------------------
@@ -146,6 +158,10 @@ private:
         qint32 currentRow = -1;
         std::shared_ptr<const TraceStore> candidate;
         QString candidateLabel;
+        std::optional<RowSet> slice;
+        QString sliceLabel;
+        SliceKeeper sliceKeeper;
+        TimeWindow timeWindow;
     };
     void replaceStore(std::shared_ptr<const TraceStore> store, Kept kept);
     bool isValidRow(qint32 row) const { return row >= 0 && row < requestCount(); }
@@ -163,6 +179,7 @@ private:
     bool m_hasSlice = false;
     RowSet m_slice;
     QString m_sliceLabel;
+    SliceKeeper m_sliceKeeper;
     ExceedanceMarks m_exceedance;
     qint32 m_exceedanceCursor = -1;
     std::shared_ptr<const TraceStore> m_candidate;

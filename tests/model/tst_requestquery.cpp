@@ -75,6 +75,14 @@ void tst_RequestQuery::filter()
         if (!attribute.isEmpty())
             QCOMPARE(store->requests.attribute(attribute)->text(row), value);
     }
+    // From a first row on (a grown capture's new rows): exactly the matches
+    // at or after it, so the old matches and these make the whole answer.
+    for (const qsizetype firstRow : {qsizetype(0), qsizetype(1), qsizetype(120), qsizetype(239), qsizetype(240)}) {
+        const RowSet tail = RequestQueries::filter(store->requests, query, nullptr, firstRow);
+        const auto [from, to] = rows.indexRange(qint32(firstRow), qint32(store->requests.rowCount()));
+        QCOMPARE(std::vector<qint32>(tail.begin(), tail.end()),
+                 std::vector<qint32>(rows.rows().begin() + from, rows.rows().begin() + to));
+    }
 }
 
 void tst_RequestQuery::sort_data()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QFile>
 #include <QString>
 
 // Paths of the test fixtures: tests/data/NAME, tests/data/realdata/NAME and
@@ -19,6 +20,21 @@ inline QString realdata(const QString &name)
 inline QString source(const QString &name)
 {
     return QStringLiteral(TRACELANE_SOURCE_DIR "/") + name;
+}
+
+// Writes the first `count` lines of the file at `path` to `out` (a capture
+// that later grows into the whole file); false when either file fails.
+inline bool firstLines(const QString &path, int count, const QString &out)
+{
+    QFile in(path);
+    QFile part(out);
+    if (!in.open(QIODevice::ReadOnly) || !part.open(QIODevice::WriteOnly))
+        return false;
+    for (int i = 0; i < count && !in.atEnd(); ++i) {
+        if (part.write(in.readLine()) < 0)
+            return false;
+    }
+    return true;
 }
 
 } // namespace TestData

@@ -11,6 +11,7 @@
 #include "analysis/lanes/LaneLayout.h"
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
+#include "support/TestData.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
@@ -20,6 +21,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QVBoxLayout>
 
 namespace {
 
@@ -271,15 +273,9 @@ void tst_ClassTablePanel::filterClearedElsewhereDropsThePick()
 void tst_ClassTablePanel::liveRefreshKeepsThePick()
 {
     QTemporaryDir dir;
-    QFile all(QStringLiteral(TRACELANE_TEST_DATA_DIR "/classes/mixture.jsonl"));
-    QVERIFY(all.open(QIODevice::ReadOnly));
-    const QList<QByteArray> lines = all.readAll().split('\n');
-    QFile part(dir.filePath(QStringLiteral("first.jsonl")));
-    QVERIFY(part.open(QIODevice::WriteOnly));
-    for (int i = 0; i < 120; ++i)
-        part.write(lines[i] + '\n');
-    part.close();
-    const auto before = TraceFileLoader::load(part.fileName(), {}).store;
+    const QString part = dir.filePath(QStringLiteral("first.jsonl"));
+    QVERIFY(TestData::firstLines(TestData::fixture(QStringLiteral("classes/mixture.jsonl")), 120, part));
+    const auto before = TraceFileLoader::load(part, {}).store;
     const auto after = load(QStringLiteral("mixture.jsonl"));
     const auto documentRows = [](const TraceStore &store) {
         const AttributeColumn *workload = store.requests.attribute(QStringLiteral("workload"));
@@ -298,8 +294,12 @@ void tst_ClassTablePanel::liveRefreshKeepsThePick()
     };
 
     ViewState state;
-    ClassTablePanel panel(&state);
-    panel.resize(1400, 500);
+    QWidget window; // shown, so the panel can be out of sight in it
+    auto *layout = new QVBoxLayout(&window);
+    ClassTablePanel &panel = *new ClassTablePanel(&state, &window);
+    layout->addWidget(&panel);
+    window.resize(1400, 500);
+    window.show();
     QSignalSpy table(&panel, &ClassTablePanel::tableReady);
     state.setStore(before);
     waitFor(table);
@@ -310,15 +310,45 @@ void tst_ClassTablePanel::liveRefreshKeepsThePick()
     QCOMPARE(state.slice().size(), documentRows(*before));
 
     table.clear();
+    QSignalSpy slices(&state, &ViewState::sliceChanged);
+    bool pickedDuringStoreChanged = false;
+    const auto watch = connect(&state, &ViewState::storeChanged, this, [&] {
+        // In place before the views rebuild: the class's requests in the grown capture.
+        pickedDuringStoreChanged = state.sliceLabel() == QStringLiteral("workload = document")
+            && state.slice().size() == documentRows(*after);
+    });
     state.refreshStore(after, true);
+    QVERIFY(pickedDuringStoreChanged);
+    disconnect(watch);
     waitFor(table);
     QVERIFY(documentRows(*after) > documentRows(*before));
     QCOMPARE(state.sliceLabel(), QStringLiteral("workload = document"));
     QCOMPARE(state.slice().size(), documentRows(*after));
+    QCOMPARE(slices.count(), 0); // picked again on the same rows: the other views computed once
     const QModelIndexList picked = panel.view()->selectionModel()->selectedRows();
     QCOMPARE(picked.size(), 1);
     QCOMPARE(panel.model()->table().cells[size_t(documentCell(*panel.model()))].classes,
              QStringList{QStringLiteral("document")});
+
+    // After an eviction (rows moved) the pick is dropped, then picked again in the new table.
+    table.clear();
+    state.refreshStore(before, false);
+    QVERIFY(!state.hasSlice());
+    waitFor(table);
+    QCOMPARE(state.sliceLabel(), QStringLiteral("workload = document"));
+    QCOMPARE(state.slice().size(), documentRows(*before));
+
+    // Out of sight, the pick waits through several refreshes and holds meanwhile.
+    panel.hide();
+    state.refreshStore(after, true);
+    state.refreshStore(load(QStringLiteral("mixture.jsonl")), true);
+    QCOMPARE(state.sliceLabel(), QStringLiteral("workload = document"));
+    QCOMPARE(state.slice().size(), documentRows(*after));
+    table.clear();
+    panel.show();
+    waitFor(table);
+    QCOMPARE(state.slice().size(), documentRows(*after));
+    QCOMPARE(panel.view()->selectionModel()->selectedRows().size(), 1);
 
     // A trace opened in its place starts with nothing picked.
     table.clear();

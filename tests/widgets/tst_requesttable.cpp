@@ -5,6 +5,7 @@
 #include "ViewState.h"
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
+#include "support/TestData.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
@@ -15,6 +16,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 namespace {
 
@@ -279,15 +281,9 @@ void tst_RequestTable::selectionPropagates()
 void tst_RequestTable::liveRefreshKeepsFilterAndSort()
 {
     QTemporaryDir dir;
-    QFile all(QStringLiteral(TRACELANE_TEST_DATA_DIR "/seed/multiclass.jsonl"));
-    QVERIFY(all.open(QIODevice::ReadOnly));
-    const QList<QByteArray> lines = all.readAll().split('\n');
-    QFile half(dir.filePath(QStringLiteral("first-half.jsonl")));
-    QVERIFY(half.open(QIODevice::WriteOnly));
-    for (int i = 0; i < 120; ++i)
-        half.write(lines[i] + '\n');
-    half.close();
-    const auto before = TraceFileLoader::load(half.fileName(), {}).store;
+    const QString half = dir.filePath(QStringLiteral("first-half.jsonl"));
+    QVERIFY(TestData::firstLines(TestData::fixture(QStringLiteral("seed/multiclass.jsonl")), 120, half));
+    const auto before = TraceFileLoader::load(half, {}).store;
     const auto after = load(QStringLiteral("seed/multiclass.jsonl"));
     QCOMPARE(before->requests.rowCount(), 120);
     QCOMPARE(after->requests.rowCount(), 240);
@@ -320,10 +316,18 @@ void tst_RequestTable::liveRefreshKeepsFilterAndSort()
     QCOMPARE(expected.size(), size_t(82));
 
     finished.clear();
+    QSignalSpy slices(&state, &ViewState::sliceChanged);
     state.refreshStore(after, true);
-    // Until the query answers, the rows shown before stay (not all 240).
+    // Until the query answers, the rows shown before stay (not all 240); the
+    // slice the other views compute on already holds the new matches.
     QCOMPARE(panel.model()->rowCount(), 42);
+    QVERIFY(state.hasSlice());
+    QCOMPARE(state.slice().size(), 82);
+    QCOMPARE(state.sliceLabel(), QStringLiteral("region = ap-south"));
+    // Still the table's own filter, not a slice from elsewhere.
+    QVERIFY(panel.findChild<QToolButton *>(QStringLiteral("clearSlice"))->isHidden());
     waitFor(finished);
+    QCOMPARE(slices.count(), 0); // the query found the same rows: no second recompute
     QCOMPARE(panel.model()->rowCount(), 82);
     // Slowest first (ties in any order), and exactly those requests.
     std::vector<qint32> shownRows;

@@ -7,6 +7,8 @@
 #include "MainWindow.h"
 #include "PhaseLegend.h"
 #include "RequestDetailPanel.h"
+#include "RequestTableModel.h"
+#include "RequestTablePanel.h"
 #include "StreamPanel.h"
 #include "StreamsWiring.h"
 #include "SwimlaneCanvas.h"
@@ -23,8 +25,11 @@
 
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QPushButton>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 namespace {
 
@@ -58,6 +63,7 @@ private slots:
     void stripHiddenWithoutTokenTimes();
     void loadSeriesOfTheTrace();
     void pickingARangeSlicesEveryView();
+    void pickedRangeHoldsAcrossALiveRefresh();
     void loadFollowsTheSwimlanes();
     void streamPanelNamesTheMechanism();
     void stallRuleReachesDetailAndLanes();
@@ -183,6 +189,60 @@ void tst_StreamWidgets::pickingARangeSlicesEveryView()
     // Another slice (a class) scopes the series.
     state.setSlice(RowSet::fromRows({0, 1, 2}), QStringLiteral("three"));
     QTRY_VERIFY(!panel.isComputing() && panel.timeline().placed == 3);
+}
+
+// A live capture grows: the range picked in the Load dock is picked again in
+// the grown capture (its late arrivals join), before the views rebuild, and
+// the request table shows it as a slice from elsewhere.
+void tst_StreamWidgets::pickedRangeHoldsAcrossALiveRefresh()
+{
+    QTemporaryDir dir;
+    const QString part = dir.filePath(QStringLiteral("first.jsonl"));
+    QVERIFY(TestData::firstLines(fixture(QStringLiteral("streams/proxy-buffering.jsonl")), 200, part));
+    const auto before = TraceFileLoader::load(part, {}).store;
+    const auto after = proxyTrace();
+    QCOMPARE(before->requests.rowCount(), 200);
+
+    ViewState state;
+    LoadPanel panel(&state);
+    RequestTablePanel table(&state);
+    state.setStore(before);
+    QTRY_VERIFY(!panel.isComputing() && panel.timeline().binCount() > 0);
+    const qint64 from = panel.timeline().startNs;
+    const qint64 to = from + 60 * kS;
+    panel.pickRange(from, to);
+    const RowSet picked = state.slice();
+    const QString label = state.sliceLabel();
+    const RowSet grown = LoadAnalysis::arrivedBetween(after->requests, from, to);
+    QVERIFY(grown.size() > picked.size()); // the refresh brings requests into the range
+
+    QSignalSpy slices(&state, &ViewState::sliceChanged);
+    bool pickedDuringStoreChanged = false;
+    connect(&state, &ViewState::storeChanged, this,
+            [&] { pickedDuringStoreChanged = state.hasSlice() && state.slice() == grown; });
+    state.refreshStore(after, true);
+    QVERIFY(pickedDuringStoreChanged);
+    QCOMPARE(slices.count(), 0);
+    QCOMPARE(state.slice(), grown);
+    QCOMPARE(state.sliceLabel(), label);
+    // The panel still knows the pick as its own: the whole capture drawn, Clear range on.
+    QTRY_VERIFY(!panel.isComputing());
+    QCOMPARE(panel.timeline().placed, qint64(after->requests.rowCount()));
+    QVERIFY(panel.findChild<QPushButton *>(QStringLiteral("loadClearRange"))->isEnabled());
+    // The request table lists exactly the picked requests, as a slice from elsewhere.
+    QTRY_COMPARE(table.model()->rowCount(), int(grown.size()));
+    QVERIFY(!table.findChild<QToolButton *>(QStringLiteral("clearSlice"))->isHidden());
+
+    // After an eviction (rows moved) the range is still picked by time.
+    const RowSet again = LoadAnalysis::arrivedBetween(before->requests, from, to);
+    state.refreshStore(before, false);
+    QCOMPARE(state.slice(), again);
+    // Clearing it ends it: the next refresh has no slice.
+    QTRY_VERIFY(!panel.isComputing());
+    panel.findChild<QPushButton *>(QStringLiteral("loadClearRange"))->click();
+    QVERIFY(!state.hasSlice());
+    state.refreshStore(after, false);
+    QVERIFY(!state.hasSlice());
 }
 
 void tst_StreamWidgets::loadFollowsTheSwimlanes()

@@ -34,6 +34,7 @@ private slots:
     void invalidRowsAreIgnored();
     void newStoreResetsRowState();
     void refreshKeepsRowStateOnlyWhenRowsAreKept();
+    void sliceKeeperCarriesTheSliceIntoARefresh();
     void sliceScope();
     void exceedanceCursorFollowsMembers();
     void coordinatesSignalOnlyOnChange();
@@ -167,7 +168,7 @@ void tst_ViewState::refreshKeepsRowStateOnlyWhenRowsAreKept()
     QCOMPARE(selection.count(), 1);
     QCOMPARE(current.count(), 1);
     QCOMPARE(current.first().first().toInt(), 5);
-    // The slice is for its owner to set again; the candidate stays beside.
+    // A slice set without a keeper is dropped; the candidate stays beside.
     QVERIFY(!state.hasSlice());
     QCOMPARE(state.candidate(), std::shared_ptr<const TraceStore>(candidate));
     QCOMPARE(state.candidateLabel(), QStringLiteral("after.jsonl"));
@@ -190,6 +191,68 @@ void tst_ViewState::refreshKeepsRowStateOnlyWhenRowsAreKept()
     state.setStore(storeWithRows(5));
     QVERIFY(!state.candidate());
     QVERIFY(state.candidateLabel().isEmpty());
+}
+
+void tst_ViewState::sliceKeeperCarriesTheSliceIntoARefresh()
+{
+    ViewState state;
+    state.setStore(storeWithRows(10));
+    // The keeper re-derives its slice on the grown store: here, every odd row.
+    int calls = 0;
+    RowSet previousSeen;
+    qsizetype keptSeen = -1;
+    const auto oddRows = [&](const TraceStore &store, const RowSet &previous, qsizetype keptRows) {
+        ++calls;
+        previousSeen = previous;
+        keptSeen = keptRows;
+        std::vector<qint32> rows;
+        for (qint32 row = 1; row < qint32(store.requests.rowCount()); row += 2)
+            rows.push_back(row);
+        return std::optional<RowSet>(RowSet::fromSortedUnique(std::move(rows)));
+    };
+    state.setSlice(RowSet::fromRows({1, 3, 5, 7, 9}), QStringLiteral("odd"), oddRows);
+    QSignalSpy slices(&state, &ViewState::sliceChanged);
+    bool slicedDuringStoreChanged = false;
+    connect(&state, &ViewState::storeChanged, this, [&] {
+        // In place before views rebuild: they compute once, on the kept slice.
+        slicedDuringStoreChanged = state.hasSlice() && state.sliceLabel() == QStringLiteral("odd");
+    });
+
+    state.refreshStore(storeWithRows(14), false);
+    QCOMPARE(calls, 1);
+    QCOMPARE(previousSeen, RowSet::fromRows({1, 3, 5, 7, 9}));
+    QCOMPARE(keptSeen, 0); // rows moved
+    QVERIFY(slicedDuringStoreChanged);
+    QCOMPARE(state.slice(), RowSet::fromRows({1, 3, 5, 7, 9, 11, 13}));
+    QCOMPARE(slices.count(), 0); // a store change already tells views to recompute
+
+    // The keeper stays with the slice across refreshes.
+    state.refreshStore(storeWithRows(16), true);
+    QCOMPARE(calls, 2);
+    QCOMPARE(keptSeen, 14); // the old store's rows lead the new one
+    QCOMPARE(state.slice().size(), 8);
+
+    // A keeper that gives nothing drops the slice.
+    state.setSlice(RowSet::fromRows({2, 4}), QStringLiteral("filter"),
+                   [](const TraceStore &, const RowSet &, qsizetype) { return std::optional<RowSet>(); });
+    state.refreshStore(storeWithRows(18), true);
+    QVERIFY(!state.hasSlice());
+    QVERIFY(state.sliceLabel().isEmpty());
+
+    // A slice set without a keeper, or after one was cleared, is dropped.
+    state.setSlice(RowSet::fromRows({1}), QStringLiteral("odd"), oddRows);
+    state.clearSlice();
+    state.setSlice(RowSet::fromRows({1}), QStringLiteral("plain"));
+    calls = 0;
+    state.refreshStore(storeWithRows(19), true);
+    QCOMPARE(calls, 0);
+    QVERIFY(!state.hasSlice());
+
+    // A trace opened in its place never keeps a slice.
+    state.setSlice(RowSet::fromRows({1}), QStringLiteral("odd"), oddRows);
+    state.setStore(storeWithRows(30));
+    QCOMPARE(calls, 0);
+    QVERIFY(!state.hasSlice());
 }
 
 void tst_ViewState::sliceScope()

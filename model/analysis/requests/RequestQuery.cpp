@@ -56,11 +56,16 @@ QString RequestQuery::filterLabel() const
 
 namespace RequestQueries {
 
-RowSet filter(const RequestTable &table, const RequestQuery &query, const std::atomic<bool> *cancelled)
+RowSet filter(const RequestTable &table, const RequestQuery &query, const std::atomic<bool> *cancelled,
+              qsizetype firstRow)
 {
     const qsizetype rows = table.rowCount();
-    if (!query.filters())
-        return RowSet::all(rows);
+    firstRow = std::clamp<qsizetype>(firstRow, 0, rows);
+    if (!query.filters()) {
+        std::vector<qint32> every(size_t(rows - firstRow));
+        std::iota(every.begin(), every.end(), qint32(firstRow));
+        return RowSet::fromSortedUnique(std::move(every));
+    }
     const QByteArray needle = query.text.toLower().toUtf8();
     const std::string_view needleView(needle.constData(), size_t(needle.size()));
 
@@ -88,7 +93,7 @@ RowSet filter(const RequestTable &table, const RequestQuery &query, const std::a
         wantedNumber = query.value.toDouble();
 
     std::vector<qint32> result;
-    for (qsizetype row = 0; row < rows; ++row) {
+    for (qsizetype row = firstRow; row < rows; ++row) {
         if ((row & 0xFFFF) == 0 && isCancelled(cancelled))
             return {};
         if (!query.attribute.isEmpty()) {

@@ -49,7 +49,11 @@ struct RequestQueryResult
 
 namespace RequestQueries {
 
-RowSet filter(const RequestTable &table, const RequestQuery &query, const std::atomic<bool> *cancelled = nullptr);
+// The rows from `firstRow` on that pass the query's filter (every such row
+// when it has none): a grown table's new rows alone are filtered from the
+// first new row.
+RowSet filter(const RequestTable &table, const RequestQuery &query, const std::atomic<bool> *cancelled = nullptr,
+              qsizetype firstRow = 0);
 
 // `rows` in the order of query.sortColumn; ties keep row order. Missing
 // values (NaN, absent attribute) sort last in both directions. Numbers sort
