@@ -61,18 +61,37 @@ SwimlaneCanvas::SwimlaneCanvas(ViewState *state, QWidget *parent)
 
 SwimlaneCanvas::~SwimlaneCanvas() = default;
 
-void SwimlaneCanvas::setLaneLayout(std::shared_ptr<const LaneLayout> layout)
+void SwimlaneCanvas::setLaneLayout(std::shared_ptr<const LaneLayout> layout, bool grownCapture)
 {
     const qint64 previousSlots = m_layout ? m_layout->slotCount() : -1;
+    // Whether the user had zoomed in, judged on the layout being replaced.
+    const TimeWindow previousBounds = timeBounds();
+    const bool allLanes
+        = !m_lanes.isValid() || (m_lanes.first <= 0.0 && m_lanes.first + m_lanes.count >= previousSlots);
+    const bool wholeTime = !m_state->timeWindow().isValid() || m_state->timeWindow() == previousBounds;
     m_layout = std::move(layout);
     m_hoverSlot = -1;
     const qint64 slotTotal = m_layout ? m_layout->slotCount() : 0;
+    const TimeWindow bounds = timeBounds();
+    const TimeWindow window = m_state->timeWindow();
+    if (grownCapture) {
+        // A live capture grew: a view showing everything shows everything
+        // again; a zoomed one stays where the user put it.
+        if (allLanes)
+            m_lanes = {0.0, double(qMax<qint64>(slotTotal, 1))};
+        m_lanes = SwimlaneCoordinates::clampLanes(m_lanes, slotTotal, kMinLanesVisible);
+        if (wholeTime || !window.isValid())
+            m_state->setTimeWindow(bounds);
+        else
+            m_state->setTimeWindow(SwimlaneCoordinates::clampWindow(window, bounds, minimumDuration()));
+        emit laneWindowChanged(m_lanes);
+        update();
+        return;
+    }
     // A new order keeps the zoom; a different set of lanes starts over.
     if (slotTotal != previousSlots || !m_lanes.isValid())
         m_lanes = {0.0, double(qMax<qint64>(slotTotal, 1))};
     m_lanes = SwimlaneCoordinates::clampLanes(m_lanes, slotTotal, kMinLanesVisible);
-    const TimeWindow bounds = timeBounds();
-    const TimeWindow window = m_state->timeWindow();
     if (!window.isValid() || window.begin < bounds.begin || window.end > bounds.end)
         m_state->setTimeWindow(bounds);
     emit laneWindowChanged(m_lanes);

@@ -40,7 +40,11 @@ public:
     explicit SwimlaneCanvas(ViewState *state, QWidget *parent = nullptr);
     ~SwimlaneCanvas() override;
 
-    void setLaneLayout(std::shared_ptr<const LaneLayout> layout);
+    // `grownCapture`: the layout of a live capture's refresh (the same lanes
+    // and more): a zoomed view keeps its lanes and time window, one showing
+    // everything follows the growth. Otherwise a different set of lanes starts
+    // over at the whole trace.
+    void setLaneLayout(std::shared_ptr<const LaneLayout> layout, bool grownCapture = false);
     const std::shared_ptr<const LaneLayout> &laneLayout() const { return m_layout; }
     // Workflow lanes of the current store: rows that are workflows are drawn
     // by the kind on their critical path (null until computed, or none).

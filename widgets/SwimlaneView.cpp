@@ -27,6 +27,7 @@
 
 #include <array>
 #include <cmath>
+#include <utility>
 
 namespace {
 
@@ -149,11 +150,18 @@ SwimlaneView::SwimlaneView(ViewState *state, QWidget *parent)
     connect(m_groupBy, &QComboBox::activated, this, &SwimlaneView::orderFromControls);
     connect(m_descending, &QCheckBox::toggled, this, &SwimlaneView::orderFromControls);
     connect(state, &ViewState::storeChanged, this, [this] {
+        // Until its first layout is shown, a trace opened in place of the
+        // last is not a grown capture, whatever refreshes follow meanwhile.
+        if (!m_state->isStoreRefresh())
+            m_lanesReplaced = true;
         fillOrderCombos();
         rebuildWorkflowLanes();
         rebuildLayout();
     });
-    connect(state, &ViewState::sliceChanged, this, &SwimlaneView::rebuildLayout);
+    connect(state, &ViewState::sliceChanged, this, [this] {
+        m_lanesReplaced = true; // another set of lanes
+        rebuildLayout();
+    });
     connect(state, &ViewState::bookmarksChanged, this, &SwimlaneView::updateLegend);
     connect(state, &ViewState::boundaryChanged, this, [this] {
         m_order.boundary = m_state->boundary();
@@ -320,7 +328,7 @@ void SwimlaneView::rebuildLayout()
 void SwimlaneView::applyLayout(const LayoutResult &result)
 {
     m_current = result;
-    m_canvas->setLaneLayout(result.layout);
+    m_canvas->setLaneLayout(result.layout, !std::exchange(m_lanesReplaced, false));
     m_ruler->setTickOrigin(m_canvas->tickOrigin());
     updateOverview();
     syncScrollBar();

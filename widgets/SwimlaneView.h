@@ -81,6 +81,9 @@ private:
     LatestJob m_job{this};
     LatestJob m_workflowJob{this};
     LayoutResult m_current;
+    // The next layout shows other lanes (another trace or slice), not the
+    // same capture grown by a live refresh.
+    bool m_lanesReplaced = true;
     std::shared_ptr<const WorkflowLanes> m_workflows;
 
     QComboBox *m_axis = nullptr;

@@ -10,11 +10,13 @@
 #include "analysis/lanes/LaneLayout.h"
 #include "io/TraceFileLoader.h"
 #include "store/TraceStore.h"
+#include "support/TestData.h"
 
 #include <QFontMetrics>
 #include <QGuiApplication>
 #include <QLayout>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -123,6 +125,7 @@ private slots:
     void sliceLimitsLanes();
     void fitsTheTraceOnLoad();
     void zoomAndPan();
+    void liveRefreshKeepsTheZoom();
     void keyboardNavigation();
     void rubberBandZoom();
     void laneZoomRevealsSingleLanes();
@@ -254,6 +257,58 @@ void tst_SwimlaneView::zoomAndPan()
     const int before = windows.count();
     f.canvas()->panTime(1.0);
     QCOMPARE(windows.count(), before);
+}
+
+// A live capture grows 4 times a second: a view showing everything follows
+// it; lanes and a time window the user zoomed into stay put.
+void tst_SwimlaneView::liveRefreshKeepsTheZoom()
+{
+    QTemporaryDir dir;
+    const QString part = dir.filePath(QStringLiteral("first.jsonl"));
+    QVERIFY(TestData::firstLines(TestData::fixture(QStringLiteral("seed/multiclass.jsonl")), 120, part));
+    const std::shared_ptr<TraceStore> first = TraceFileLoader::load(part, {}).store;
+    const std::shared_ptr<TraceStore> whole = load(QStringLiteral("multiclass.jsonl"));
+    Fixture f(first);
+    const auto refresh = [&f](std::shared_ptr<TraceStore> store, bool rowsKept) {
+        QSignalSpy ready(&f.view, &SwimlaneView::layoutReady);
+        f.state.refreshStore(std::move(store), rowsKept);
+        waitFor(ready);
+    };
+    QCOMPARE(f.canvas()->laneWindow(), (SwimlaneCoordinates::LaneWindow{0.0, 120.0}));
+    const TimeWindow firstBounds = f.canvas()->timeBounds();
+    QCOMPARE(f.state.timeWindow(), firstBounds);
+
+    // Showing everything: the view widens to the grown capture.
+    refresh(whole, true);
+    QCOMPARE(f.canvas()->laneWindow(), (SwimlaneCoordinates::LaneWindow{0.0, 240.0}));
+    QVERIFY(f.canvas()->timeBounds().end > firstBounds.end);
+    QCOMPARE(f.state.timeWindow(), f.canvas()->timeBounds());
+
+    // Zoomed in: the same lanes and time stay across refreshes.
+    refresh(first, false);
+    f.canvas()->setLaneWindow({10.0, 20.0});
+    const TimeWindow zoomed{firstBounds.begin + firstBounds.duration() / 4,
+                            firstBounds.begin + firstBounds.duration() / 2};
+    f.state.setTimeWindow(zoomed);
+    refresh(whole, true);
+    QCOMPARE(f.canvas()->laneWindow(), (SwimlaneCoordinates::LaneWindow{10.0, 20.0}));
+    QCOMPARE(f.state.timeWindow(), zoomed);
+
+    // Another slice is another set of lanes: it starts over.
+    QSignalSpy ready(&f.view, &SwimlaneView::layoutReady);
+    f.state.setSlice(RowSet::fromRows({1, 2, 3, 4, 5}), QStringLiteral("five"));
+    waitFor(ready);
+    QCOMPARE(f.canvas()->laneWindow(), (SwimlaneCoordinates::LaneWindow{0.0, 5.0}));
+
+    // A trace opened in its place starts over at the whole trace.
+    ready.clear();
+    f.state.clearSlice();
+    waitFor(ready);
+    ready.clear();
+    f.state.setStore(load(QStringLiteral("three-requests.jsonl")));
+    waitFor(ready);
+    QCOMPARE(f.canvas()->laneWindow(), (SwimlaneCoordinates::LaneWindow{0.0, 3.0}));
+    QCOMPARE(f.state.timeWindow(), (TimeWindow{-80 * kMs, 4080 * kMs}));
 }
 
 void tst_SwimlaneView::keyboardNavigation()
