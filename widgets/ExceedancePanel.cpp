@@ -144,6 +144,10 @@ ExceedancePanel::ExceedancePanel(ViewState *state, QWidget *parent)
     connect(m_percentile, &QDoubleSpinBox::valueChanged, this, &ExceedancePanel::recompute);
     connect(m_order, &QComboBox::activated, this, &ExceedancePanel::recompute);
     connect(state, &ViewState::storeChanged, this, [this] {
+        // A live refresh comes back to the member being looked at, found by
+        // its id in the grown capture's set (or else the same position).
+        if (m_state->isStoreRefresh() && m_cache && m_analysis && m_position >= 0 && m_pendingMember.position < 0)
+            m_pendingMember = {m_cache->table().idText(m_analysis->set.members[size_t(m_position)]), m_position};
         m_cache = m_state->store() ? std::make_shared<ColumnCache>(m_state->store()) : nullptr;
         // Members of the old trace must not be stepped to in the new one.
         m_analysis.reset();

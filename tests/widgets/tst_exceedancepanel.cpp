@@ -115,6 +115,7 @@ private slots:
     void attributionNamesQueue();
     void featureSideBySide();
     void stepWithKeys();
+    void liveRefreshKeepsTheMemberInView();
     void keysDoNotStepWhileTyping();
     void clickingAMemberMakesItCurrent();
     void memberAgainstTheRest_data();
@@ -253,6 +254,35 @@ void tst_ExceedancePanel::stepWithKeys()
     QTest::keyClick(canvas, Qt::Key_P);
     QCOMPARE(cursor.count(), 0);
     QCOMPARE(f.panel->position(), 0);
+}
+
+// A live refresh (4 times a second) recomputes the set on the grown capture:
+// the member being looked at is still the one shown afterwards.
+void tst_ExceedancePanel::liveRefreshKeepsTheMemberInView()
+{
+    Fixture f;
+    QTest::keyClick(f.lanes->canvas(), Qt::Key_N);
+    QTest::keyClick(f.lanes->canvas(), Qt::Key_N);
+    QCOMPARE(f.currentId(), QStringLiteral("r-071"));
+    QCOMPARE(f.panel->position(), 1);
+    // The same capture received again, as a new store (rows in the same order).
+    const auto again
+        = TraceFileLoader::load(QStringLiteral(TRACELANE_TEST_DATA_DIR "/classes/region-queue.jsonl"), {}).store;
+    QSignalSpy ready(f.panel, &ExceedancePanel::analysisReady);
+    f.state.refreshStore(again, true);
+    waitFor(ready);
+    QCOMPARE(f.state.store(), std::shared_ptr<const TraceStore>(again));
+    QCOMPARE(f.currentId(), QStringLiteral("r-071"));
+    QCOMPARE(f.panel->position(), 1);
+    QCOMPARE(f.state.currentRow(), rowOf(f.state, QStringLiteral("r-071")));
+    QCOMPARE(f.member(QStringLiteral("queue"), MemberComparisonModel::Value), QStringLiteral("530.0 ms"));
+    // A trace opened in its place starts with no member shown.
+    ready.clear();
+    f.state.setStore(
+        TraceFileLoader::load(QStringLiteral(TRACELANE_TEST_DATA_DIR "/classes/region-queue.jsonl"), {}).store);
+    waitFor(ready);
+    QCOMPARE(f.state.exceedanceCursor(), -1);
+    QCOMPARE(f.panel->position(), -1);
 }
 
 void tst_ExceedancePanel::keysDoNotStepWhileTyping()
