@@ -51,11 +51,13 @@ namespace ServerClassTable {
 bool percentile(const ServerRequests &requests, Metric metric, Boundary boundary, double q, Percentile *result,
                 QString *error)
 {
-    const QString rowsSql = QStringLiteral("FROM (SELECT %1 AS d, %2 AS v %3)")
-                                .arg(ServerRequests::definedSql(metric, boundary),
-                                     ServerRequests::valueSql(metric, boundary), requests.fromWhere());
+    // WITH definitions over the table itself: each shard aggregates its rows.
+    const QString with
+        = QStringLiteral("%1 AS d, %2 AS v")
+              .arg(ServerRequests::definedSql(metric, boundary), ServerRequests::valueSql(metric, boundary));
     std::vector<QStringList> rows;
-    if (!requests.client().select(QStringLiteral("SELECT count(), countIf(d) %1").arg(rowsSql), &rows, error, 2)
+    if (!requests.client().select(
+            QStringLiteral("WITH %1 SELECT count(), countIf(d) %2").arg(with, requests.fromWhere()), &rows, error, 2)
         || rows.size() != 1)
         return false;
     result->requests = rows[0][0].toLongLong();
@@ -66,7 +68,7 @@ bool percentile(const ServerRequests &requests, Metric metric, Boundary boundary
     const double qs[] = {q};
     const int index = statistics.add(QStringLiteral("v"), QStringLiteral("d"), result->n,
                                      ServerOrderStatistics::percentileRanks(result->n, qs));
-    if (!statistics.run(requests.client(), rowsSql, error))
+    if (!statistics.run(requests.client(), with, requests.fromWhere(), error))
         return false;
     result->value = statistics.percentile(index, q);
     return true;
@@ -110,8 +112,8 @@ ClassTable compute(const ServerRequests &requests, const QStringList &by, const 
     std::vector<QStringList> rows;
     const int meanWidth = ServerMeanSums::width(spec.metric);
     if (!client.select(
-            QStringLiteral("SELECT ra, rb, count(), countIf(d), %1 FROM (SELECT %2 AS ra, %3 AS rb, %4 AS d, %5 AS v, "
-                           "%6 %7) GROUP BY ra, rb")
+            QStringLiteral("WITH %2 AS ra, %3 AS rb, %4 AS d, %5 AS v, %6 SELECT ra, rb, count(), countIf(d), %1 %7 "
+                           "GROUP BY ra, rb")
                 .arg(ServerMeanSums::sumsSql(spec.metric, QStringLiteral("m"), QStringLiteral("d"))
                          .join(QStringLiteral(", ")),
                      raws[0], raws[1], defined, value,
@@ -149,8 +151,7 @@ ClassTable compute(const ServerRequests &requests, const QStringList &by, const 
     }
     if (codes.size() == 1)
         codes << QStringLiteral("toUInt32(0)");
-    const QString rowsSql = QStringLiteral("FROM (SELECT %1 AS a, %2 AS b, %3 AS d, %4 AS v %5)")
-                                .arg(codes[0], codes[1], defined, value, requests.fromWhere());
+    const QString with = QStringLiteral("%1 AS a, %2 AS b, %3 AS d, %4 AS v").arg(codes[0], codes[1], defined, value);
     struct Counts
     {
         qint64 requests = 0;
@@ -176,17 +177,19 @@ ClassTable compute(const ServerRequests &requests, const QStringList &by, const 
         overallN += row[3].toLongLong();
     }
 
-    // 2. The order statistics of the overall row and of every class, in one
-    // query: each class's aggregate keeps only that class's values.
+    // 2. The order statistics of the overall row and of every class: one
+    // bucket count grouped by class (the overall row is their sum), then
+    // the values of the buckets holding the wanted ranks.
     ServerOrderStatistics statistics;
     const int overallIndex
         = statistics.add(QStringLiteral("v"), QStringLiteral("d"), overallN, ranksFor(overallN, spec.exceedanceQ));
+    const QString classOf = QStringLiteral("toUInt64(a) * 4294967296 + b");
     for (auto &[key, count] : counts) {
-        count.statistics = statistics.add(QStringLiteral("v"),
-                                          QStringLiteral("d AND a = %1 AND b = %2").arg(key.first).arg(key.second),
-                                          count.n, ranksFor(count.n, spec.exceedanceQ));
+        count.statistics
+            = statistics.add(QStringLiteral("v"), QStringLiteral("d"), count.n, ranksFor(count.n, spec.exceedanceQ),
+                             classOf, (quint64(key.first) << 32) | key.second);
     }
-    if (!statistics.run(client, rowsSql, error))
+    if (!statistics.run(client, with, requests.fromWhere(), error))
         return table;
     table.exceedanceThreshold = statistics.percentile(overallIndex, spec.exceedanceQ);
 
@@ -194,9 +197,15 @@ ClassTable compute(const ServerRequests &requests, const QStringList &by, const 
     std::map<std::pair<quint32, quint32>, qint64> above;
     qint64 overallAbove = 0;
     if (!std::isnan(table.exceedanceThreshold)) {
-        if (!client.select(QStringLiteral("SELECT a, b, countIf(d AND v > %1) %2 GROUP BY a, b")
-                               .arg(ServerRequests::float64Sql(table.exceedanceThreshold), rowsSql),
-                           &rows, error, 3))
+        // The class codes are computed only for the rows above (PREWHERE).
+        if (!client.select(
+                QStringLiteral("WITH %1 SELECT a, b, count() %2 GROUP BY a, b")
+                    .arg(
+                        with,
+                        ServerRequests::withPrewhere(
+                            requests.fromWhere(),
+                            QStringLiteral("d AND v > %1").arg(ServerRequests::float64Sql(table.exceedanceThreshold)))),
+                &rows, error, 3))
             return table;
         for (const auto &row : rows) {
             above[{row[0].toUInt(), row[1].toUInt()}] = row[2].toLongLong();

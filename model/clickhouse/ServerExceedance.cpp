@@ -57,9 +57,12 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
     }
     std::vector<QStringList> rows;
     const int width = int(columns.size());
+    // WITH definitions over the table itself: each shard aggregates its rows.
+    const QString rowsFrom = requests.fromWhere();
     if (!client.select(
-            QStringLiteral("SELECT %1 FROM (SELECT %2 %3) WHERE g != 0 GROUP BY g")
-                .arg(columns.join(QStringLiteral(", ")), inner.join(QStringLiteral(", ")), requests.fromWhere()),
+            QStringLiteral("WITH %2 SELECT %1 %3 %4 g != 0 GROUP BY g")
+                .arg(columns.join(QStringLiteral(", ")), inner.join(QStringLiteral(", ")), rowsFrom,
+                     rowsFrom.contains(QStringLiteral(" WHERE ")) ? QStringLiteral("AND") : QStringLiteral("WHERE")),
             &rows, error, width))
         return result;
     std::array<GroupPhaseSums, 2> sums;
@@ -94,7 +97,6 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
             : QStringLiteral("%1 DESC, client_send_ns, row").arg(value);
         // The filter on the table itself (no subquery), so MergeTree reads
         // request_id only for the rows that pass it (PREWHERE).
-        const QString rowsFrom = requests.fromWhere();
         if (!client.select(
                 QStringLiteral("SELECT row, request_id, %1 %2 %3 %4 AND %5 > %6 ORDER BY %7 LIMIT %8")
                     .arg(ServerRequests::float64BitsSql(value), rowsFrom,

@@ -6,7 +6,45 @@
 
 #include <QStringList>
 
+#include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <limits>
+
+namespace {
+
+constexpr quint64 kSign = quint64(1) << 63;
+
+// The definitions both passes add to the caller's: the value's order key
+// (-0 + 0 is 0; a NaN's key is 0) and its bucket.
+QString keySql(const QString &with, const QString &value, const QString &group)
+{
+    QString sql = QStringLiteral("WITH ");
+    if (!with.isEmpty())
+        sql += with + QStringLiteral(", ");
+    sql += QStringLiteral("reinterpretAsUInt64(reinterpretAsString(toFloat64(%1) + toFloat64(0))) AS tl_bits, "
+                          "if(isNaN(toFloat64(%1)), toUInt64(0), if(tl_bits >= %2, bitNot(tl_bits), "
+                          "bitOr(tl_bits, %2))) AS tl_key, bitShiftRight(tl_key, %3) AS tl_bucket")
+               .arg(value)
+               .arg(kSign)
+               .arg(64 - ServerOrderStatistics::kBucketBits);
+    if (!group.isEmpty())
+        sql += QStringLiteral(", toUInt64(%1) AS tl_group").arg(group);
+    return sql;
+}
+
+// The rank of the m ordered values that rank r of n stands for: r itself
+// when no value is NaN, else as quantilesExact(level (r + 0.5) / n) over
+// the m non-NaN values picks it.
+qint64 orderedRank(qint64 rank, qint64 n, qint64 m)
+{
+    if (m == n)
+        return rank;
+    const double level = (double(rank) + 0.5) / double(n);
+    return level < 1 ? qint64(level * double(m)) : m - 1;
+}
+
+} // namespace
 
 std::set<qint64> ServerOrderStatistics::percentileRanks(qint64 n, std::span<const double> qs)
 {
@@ -21,34 +59,184 @@ std::set<qint64> ServerOrderStatistics::percentileRanks(qint64 n, std::span<cons
     return ranks;
 }
 
-int ServerOrderStatistics::add(const QString &value, const QString &condition, qint64 n, const std::set<qint64> &ranks)
+quint64 ServerOrderStatistics::orderKey(double value)
 {
-    m_columns.push_back({value, condition, n, ranks, {}});
+    if (std::isnan(value))
+        return 0;
+    value += 0.0;
+    quint64 bits = 0;
+    std::memcpy(&bits, &value, sizeof bits);
+    return (bits & kSign) != 0 ? ~bits : bits | kSign;
+}
+
+int ServerOrderStatistics::add(const QString &value, const QString &condition, qint64 n, const std::set<qint64> &ranks,
+                               const QString &group, quint64 member)
+{
+    m_columns.push_back({value, condition, group, member, n, ranks, {}, {}});
     return int(m_columns.size()) - 1;
 }
 
-bool ServerOrderStatistics::run(const ClickHouseClient &client, const QString &rows, QString *error)
+std::vector<ServerOrderStatistics::Family> ServerOrderStatistics::families() const
 {
-    QStringList columns;
-    std::vector<size_t> asked; // the columns with ranks to fetch, in order
+    std::vector<Family> result;
+    std::vector<size_t> whole; // columns without a group, joined to a grouped family if one matches
     for (size_t i = 0; i < m_columns.size(); ++i) {
         const auto &column = m_columns[i];
         if (column.n == 0 || column.ranks.empty())
             continue;
-        QStringList levels;
-        for (const qint64 rank : column.ranks)
-            levels << QString::number((double(rank) + 0.5) / double(column.n), 'g', 17);
-        columns << QStringLiteral("countIf(%1)").arg(column.condition)
-                << QStringLiteral("arrayMap(x -> %1, quantilesExactIf(%2)(%3, %4))")
-                       .arg(ServerRequests::float64BitsSql(QStringLiteral("x")), levels.join(QLatin1Char(',')),
-                            column.value, column.condition);
-        asked.push_back(i);
+        if (column.group.isEmpty()) {
+            whole.push_back(i);
+            continue;
+        }
+        auto found = std::find_if(result.begin(), result.end(), [&](const Family &family) {
+            return family.value == column.value && family.condition == column.condition && family.group == column.group;
+        });
+        if (found == result.end())
+            found = result.insert(result.end(), {column.value, column.condition, column.group, {}});
+        found->columns.push_back(i);
     }
-    if (asked.empty())
+    for (const size_t i : whole) {
+        const auto &column = m_columns[i];
+        auto found = std::find_if(result.begin(), result.end(), [&](const Family &family) {
+            return family.value == column.value && family.condition == column.condition;
+        });
+        if (found == result.end())
+            found = result.insert(result.end(), {column.value, column.condition, {}, {}});
+        found->columns.push_back(i);
+    }
+    return result;
+}
+
+bool ServerOrderStatistics::countBuckets(const ClickHouseClient &client, const Family &family, const QString &with,
+                                         const QString &fromWhere, QString *error)
+{
+    const bool grouped = !family.group.isEmpty();
+    std::vector<QStringList> rows;
+    if (!client.select(QStringLiteral("%1 SELECT %2tl_bucket, count() %3 GROUP BY %2tl_bucket")
+                           .arg(keySql(with, family.value, family.group),
+                                grouped ? QStringLiteral("tl_group, ") : QString(),
+                                ServerRequests::withPrewhere(fromWhere, family.condition)),
+                       &rows, error, grouped ? 3 : 2))
+        return false;
+    for (const auto &row : rows) {
+        const quint64 member = grouped ? row[0].toULongLong() : 0;
+        const quint64 bucket = row[grouped ? 1 : 0].toULongLong();
+        const qint64 count = row[grouped ? 2 : 1].toLongLong();
+        for (const size_t i : family.columns) {
+            auto &column = m_columns[i];
+            if (column.group.isEmpty() || column.member == member)
+                column.buckets[bucket] += count;
+        }
+    }
+    for (const size_t i : family.columns) {
+        const auto &column = m_columns[i];
+        qint64 total = 0;
+        for (const auto &[bucket, count] : column.buckets)
+            total += count;
+        if (total != column.n) {
+            *error = QStringLiteral("the rows changed while they were read (%1 values where %2 were counted)")
+                         .arg(total)
+                         .arg(column.n);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool ServerOrderStatistics::fetchRanks(const ClickHouseClient &client, const Family &family, const QString &with,
+                                       const QString &fromWhere, QString *error)
+{
+    // Which bucket holds each rank, and its rank there.
+    struct Fetch
+    {
+        size_t column = 0;
+        quint64 bucket = 0;
+        qint64 count = 0;                         // the bucket's values
+        std::map<qint64, std::vector<qint64>> at; // rank in the bucket -> the column's ranks
+    };
+    std::vector<Fetch> fetches;
+    std::set<quint64> wholeBuckets;
+    std::set<std::pair<quint64, quint64>> memberBuckets;
+    for (const size_t i : family.columns) {
+        auto &column = m_columns[i];
+        const auto nan = column.buckets.find(0);
+        const qint64 m = column.n - (nan == column.buckets.end() ? 0 : nan->second);
+        std::map<quint64, size_t> fetchOf;
+        for (const qint64 rank : column.ranks) {
+            if (m == 0) {
+                column.values[rank] = std::numeric_limits<double>::quiet_NaN();
+                continue;
+            }
+            const qint64 wanted = orderedRank(rank, column.n, m);
+            qint64 below = 0;
+            for (const auto &[bucket, count] : column.buckets) {
+                if (bucket == 0)
+                    continue;
+                if (wanted < below + count) {
+                    auto [found, added] = fetchOf.try_emplace(bucket, fetches.size());
+                    if (added) {
+                        fetches.push_back({i, bucket, count, {}});
+                        if (column.group.isEmpty())
+                            wholeBuckets.insert(bucket);
+                        else
+                            memberBuckets.insert({column.member, bucket});
+                    }
+                    fetches[found->second].at[wanted - below].push_back(rank);
+                    break;
+                }
+                below += count;
+            }
+        }
+    }
+    if (fetches.empty())
         return true;
+
+    QStringList columns;
+    for (const auto &fetch : fetches) {
+        const auto &column = m_columns[fetch.column];
+        QString condition = QStringLiteral("tl_bucket = %1").arg(fetch.bucket);
+        if (!column.group.isEmpty())
+            condition += QStringLiteral(" AND tl_group = %1").arg(column.member);
+        QStringList levels;
+        for (const auto &[rank, asked] : fetch.at)
+            levels << QString::number((double(rank) + 0.5) / double(fetch.count), 'g', 17);
+        columns << QStringLiteral("countIf(%1)").arg(condition)
+                << QStringLiteral("arrayMap(x -> %1, quantilesExactIf(%2)(toFloat64(%3), %4))")
+                       .arg(ServerRequests::float64BitsSql(QStringLiteral("x")), levels.join(QLatin1Char(',')),
+                            family.value, condition);
+    }
+    // Only the rows of those buckets reach the aggregates, and only their
+    // groups are computed (PREWHERE on the buckets).
+    std::set<quint64> allBuckets = wholeBuckets;
+    for (const auto &[member, bucket] : memberBuckets)
+        allBuckets.insert(bucket);
+    QStringList near;
+    const auto list = [](const auto &items, const auto &text) {
+        QStringList parts;
+        for (const auto &item : items)
+            parts << text(item);
+        return parts.join(QStringLiteral(", "));
+    };
+    if (!wholeBuckets.empty())
+        near << QStringLiteral("tl_bucket IN (%1)").arg(list(wholeBuckets, [](quint64 b) {
+            return QString::number(b);
+        }));
+    if (!memberBuckets.empty())
+        near << QStringLiteral("(tl_group, tl_bucket) IN (%1)")
+                    .arg(list(memberBuckets, [](const std::pair<quint64, quint64> &p) {
+                        return QStringLiteral("(%1, %2)").arg(p.first).arg(p.second);
+                    }));
     std::vector<QStringList> answer;
-    if (!client.select(QStringLiteral("SELECT %1 %2").arg(columns.join(QStringLiteral(", ")), rows), &answer, error,
-                       int(columns.size())))
+    const QString prewhere
+        = QStringLiteral("(%1) AND tl_bucket IN (%2)").arg(family.condition, list(allBuckets, [](quint64 b) {
+                                                               return QString::number(b);
+                                                           }));
+    if (!client.select(
+            QStringLiteral("%1 SELECT %2 %3")
+                .arg(keySql(with, family.value, family.group), columns.join(QStringLiteral(", ")),
+                     ServerRequests::withPrewhere(
+                         fromWhere, prewhere, family.group.isEmpty() ? QString() : near.join(QStringLiteral(" OR ")))),
+            &answer, error, int(columns.size())))
         return false;
     if (answer.size() != 1) {
         *error
@@ -56,24 +244,39 @@ bool ServerOrderStatistics::run(const ClickHouseClient &client, const QString &r
         return false;
     }
     const QStringList &fields = answer.front();
-    for (size_t k = 0; k < asked.size(); ++k) {
-        auto &column = m_columns[asked[k]];
-        if (fields[2 * qsizetype(k)].toLongLong() != column.n) {
+    for (size_t k = 0; k < fetches.size(); ++k) {
+        const auto &fetch = fetches[k];
+        auto &column = m_columns[fetch.column];
+        if (fields[2 * qsizetype(k)].toLongLong() != fetch.count) {
             *error = QStringLiteral("the rows changed while they were read (%1 values where %2 were counted)")
                          .arg(fields[2 * qsizetype(k)])
-                         .arg(column.n);
+                         .arg(fetch.count);
             return false;
         }
         QString text = fields[2 * qsizetype(k) + 1];
         text.remove(QLatin1Char('[')).remove(QLatin1Char(']'));
         const QStringList bits = text.isEmpty() ? QStringList() : text.split(QLatin1Char(','));
-        if (bits.size() != qsizetype(column.ranks.size())) {
+        if (bits.size() != qsizetype(fetch.at.size())) {
             *error = QStringLiteral("ClickHouse answered a malformed order-statistics row");
             return false;
         }
         qsizetype i = 0;
-        for (const qint64 rank : column.ranks)
-            column.values[rank] = ServerRequests::float64FromBits(bits[i++]);
+        for (const auto &[rank, asked] : fetch.at) {
+            const double value = ServerRequests::float64FromBits(bits[i++]);
+            for (const qint64 r : asked)
+                column.values[r] = value;
+        }
+    }
+    return true;
+}
+
+bool ServerOrderStatistics::run(const ClickHouseClient &client, const QString &with, const QString &fromWhere,
+                                QString *error)
+{
+    for (const Family &family : families()) {
+        if (!countBuckets(client, family, with, fromWhere, error)
+            || !fetchRanks(client, family, with, fromWhere, error))
+            return false;
     }
     return true;
 }

@@ -10,42 +10,90 @@
 
 class ClickHouseClient;
 
-// Order statistics of several columns at once, picked by the server and
-// answered in one query: quantilesExactIf with level (r + 0.5) / n returns
-// element floor(level · n) = r of the n values in order (nth_element, no
-// sort; ClickHouse 18.16 has no quantileExactLow), with half a rank to spare
-// for rounding. Only the ranks a figure needs come back, as Float64 bits,
-// and a percentile between two of them is interpolated here as
-// Percentile::ofSorted does, so every figure equals the file's.
+// Order statistics of several columns at once, picked by the server in two
+// passes so that only counts and a few values travel from the shards:
+//
+// 1. Per column, the count of values in each bucket of the value's order key
+//    (its Float64 bits mapped so that unsigned order is numeric order; the
+//    bucket is the key's top kBucketBits bits), a GROUP BY that each shard
+//    aggregates. The cumulative counts say which bucket holds each wanted
+//    rank and its rank within that bucket.
+// 2. quantilesExactIf over just those buckets' values, at level (r + 0.5) / c
+//    for rank r of the bucket's c values: element floor(level · c) = r in
+//    order (nth_element, no sort; ClickHouse 18.16 has no quantileExactLow),
+//    with half a rank to spare for rounding.
+//
+// Only the ranks a figure needs come back, as Float64 bits, and a percentile
+// between two of them is interpolated here as Percentile::ofSorted does, so
+// every figure equals the file's. NaN values (none of Tracelane's metrics can
+// be NaN: they are integer ns differences) are counted in n but not ordered,
+// as the one-pass quantilesExactIf did: rank r of n is element
+// floor((r + 0.5) / n · m) of the m ordered values.
 class ServerOrderStatistics
 {
 public:
+    // The key's top bits that name a bucket: 12 of sign and exponent and 8 of
+    // mantissa, so a bucket spans 1/256 of an octave.
+    static constexpr int kBucketBits = 20;
+
     // The two neighbours (0-based ranks) of each percentile in `qs`.
     static std::set<qint64> percentileRanks(qint64 n, std::span<const double> qs);
 
-    // Asks for `ranks` (0-based) of `value` over the rows of the FROM/WHERE
-    // where `condition` holds, which must be n rows. Returns its index.
-    int add(const QString &value, const QString &condition, qint64 n, const std::set<qint64> &ranks);
+    // The order key of a value as the SQL computes it: -0 as 0, and every
+    // NaN 0 (below every number's key, alone in bucket 0).
+    static quint64 orderKey(double value);
+    static quint64 bucketOf(double value) { return orderKey(value) >> (64 - kBucketBits); }
 
-    // One query over `rows` (a subquery or FROM ... WHERE ... giving the
-    // columns the values and conditions name). False with `error` set when
-    // the server fails or its counts are not the n given (rows changed).
-    bool run(const ClickHouseClient &client, const QString &rows, QString *error);
+    // Asks for `ranks` (0-based) of `value` over the rows where `condition`
+    // holds and, when `group` (an integer expression) is not empty, `group`
+    // equals `member`; that must be n rows. Columns with the same value and
+    // condition are counted in one pass-1 query: a class table's classes
+    // (one group expression, a member each) and its overall row (no group).
+    // Returns the column's index.
+    int add(const QString &value, const QString &condition, qint64 n, const std::set<qint64> &ranks,
+            const QString &group = {}, quint64 member = 0);
+
+    // The queries over ` FROM table [WHERE ...]` (`fromWhere`: the table
+    // itself, a Distributed one included, so its shards aggregate), with
+    // `with` the definitions ("expression AS name, ...") the values,
+    // conditions and groups use. False with `error` set when the server fails
+    // or its counts are not the n given (rows changed).
+    bool run(const ClickHouseClient &client, const QString &with, const QString &fromWhere, QString *error);
 
     qint64 n(int index) const { return m_columns[size_t(index)].n; }
     // The value at a 0-based rank that was asked for.
     double at(int index, qint64 rank) const { return m_columns[size_t(index)].values.at(rank); }
     // The percentile q of the n values, NaN when n == 0.
     double percentile(int index, double q) const;
+    // The count of column `index`'s values in each bucket with one (NaN in
+    // bucket 0), from pass 1; empty for a column with nothing asked.
+    const std::map<quint64, qint64> &buckets(int index) const { return m_columns[size_t(index)].buckets; }
 
 private:
     struct Column
     {
         QString value;
         QString condition;
+        QString group;
+        quint64 member = 0;
         qint64 n = 0;
         std::set<qint64> ranks;
         std::map<qint64, double> values;
+        std::map<quint64, qint64> buckets;
     };
+    // Columns sharing a value, condition and group expression (or no group).
+    struct Family
+    {
+        QString value;
+        QString condition;
+        QString group;
+        std::vector<size_t> columns;
+    };
+    std::vector<Family> families() const;
+    bool countBuckets(const ClickHouseClient &client, const Family &family, const QString &with,
+                      const QString &fromWhere, QString *error);
+    bool fetchRanks(const ClickHouseClient &client, const Family &family, const QString &with, const QString &fromWhere,
+                    QString *error);
+
     std::vector<Column> m_columns;
 };

@@ -38,8 +38,7 @@ bool compute(const ServerRequests &requests, Boundary boundary, const QString &l
     const QString ttftEnd = TracelaneSchema::stampColumn(boundaryFirstToken(boundary));
 
     // Each row's metrics (d_M defined, v_M value) and phases (p_P, ns).
-    QStringList inner = {QStringLiteral("prompt_tokens"), QStringLiteral("output_tokens"),
-                         QStringLiteral("%1 - %2 AS ttft_ns").arg(ttftEnd, ttftBegin)};
+    QStringList inner = {QStringLiteral("%1 - %2 AS ttft_ns").arg(ttftEnd, ttftBegin)};
     for (const Metric metric : kMetrics) {
         inner << QStringLiteral("%1 AS d_%2").arg(ServerRequests::definedSql(metric, boundary), suffix(metric))
               << QStringLiteral("%1 AS v_%2").arg(ServerRequests::valueSql(metric, boundary), suffix(metric));
@@ -76,7 +75,8 @@ bool compute(const ServerRequests &requests, Boundary boundary, const QString &l
     }
     std::vector<QStringList> rows;
     const int width = int(columns.size());
-    if (!requests.client().select(QStringLiteral("SELECT %1 FROM (SELECT %2, %3 %4)")
+    // WITH definitions over the table itself: each shard aggregates its rows.
+    if (!requests.client().select(QStringLiteral("WITH %2, %3 SELECT %1 %4")
                                       .arg(columns.join(QStringLiteral(", ")), inner.join(QStringLiteral(", ")),
                                            limbs.join(QStringLiteral(", ")), requests.fromWhere()),
                                   &rows, error, width))
@@ -141,9 +141,7 @@ bool compute(const ServerRequests &requests, Boundary boundary, const QString &l
             = statistics.add(QStringLiteral("v_") + suffix(kMetrics[m]), QStringLiteral("d_") + suffix(kMetrics[m]), n,
                              ServerOrderStatistics::percentileRanks(n, metricQuantiles));
     }
-    if (!statistics.run(
-            requests.client(),
-            QStringLiteral("FROM (SELECT %1 %2)").arg(inner.join(QStringLiteral(", ")), requests.fromWhere()), error))
+    if (!statistics.run(requests.client(), inner.join(QStringLiteral(", ")), requests.fromWhere(), error))
         return false;
     report->promptP50 = statistics.percentile(prompt, 0.50);
     report->promptP95 = statistics.percentile(prompt, 0.95);

@@ -88,6 +88,21 @@ QString ServerRequests::fromWhere() const
     return sql;
 }
 
+QString ServerRequests::withPrewhere(const QString &fromWhere, const QString &prewhere, const QString &where)
+{
+    const QString keyword = QStringLiteral(" WHERE ");
+    const qsizetype at = fromWhere.indexOf(keyword);
+    QStringList conditions;
+    if (at >= 0)
+        conditions << fromWhere.mid(at + keyword.size());
+    if (!where.isEmpty())
+        conditions << where;
+    QString sql = (at < 0 ? fromWhere : fromWhere.left(at)) + QStringLiteral(" PREWHERE ") + prewhere;
+    if (!conditions.isEmpty())
+        sql += QStringLiteral(" WHERE (") + conditions.join(QStringLiteral(") AND (")) + QLatin1Char(')');
+    return sql;
+}
+
 bool ServerRequests::open(QString *error)
 {
     // First-seen order of keys, as a loader creates attribute columns; which
