@@ -52,12 +52,12 @@ bool percentile(const ServerRequests &requests, Metric metric, Boundary boundary
                 QString *error)
 {
     // WITH definitions over the table itself: each shard aggregates its rows.
-    const QString with
-        = QStringLiteral("%1 AS d, %2 AS v")
-              .arg(ServerRequests::definedSql(metric, boundary), ServerRequests::valueSql(metric, boundary));
+    const QStringList with = {QStringLiteral("%1 AS d").arg(ServerRequests::definedSql(metric, boundary)),
+                              QStringLiteral("%1 AS v").arg(ServerRequests::valueSql(metric, boundary))};
     std::vector<QStringList> rows;
-    if (!requests.client().select(
-            QStringLiteral("WITH %1 SELECT count(), countIf(d) %2").arg(with, requests.fromWhere()), &rows, error, 2)
+    if (!requests.client().select(QStringLiteral("WITH %1 SELECT count(), countIf(d) %2")
+                                      .arg(with.join(QStringLiteral(", ")), requests.fromWhere()),
+                                  &rows, error, 2)
         || rows.size() != 1)
         return false;
     result->requests = rows[0][0].toLongLong();
@@ -109,18 +109,36 @@ ClassTable compute(const ServerRequests &requests, const QStringList &by, const 
     // 1. Requests, defined values and the sums behind the mean for each pair
     // of raw values: the distinct values the classes are built from, and the
     // counts and sums that add up per class (one pass, no separate DISTINCT).
+    // When the raw values are the few values of text attributes, the pairs
+    // are split by the value's bucket too: pass 1 of the order statistics
+    // (ServerOrderStatistics) in the same read of the attribute arrays, the
+    // largest cost of every pass over the rows.
+    bool fewRaws = true;
+    for (const ClassDimension &dimension : dimensions) {
+        const AttributeColumn *names = requests.attributeNames().attribute(dimension.source);
+        fewRaws = fewRaws && dimension.kind != ClassDimension::Kind::PromptBand
+            && dimension.kind != ClassDimension::Kind::OutputBand && names != nullptr
+            && names->kind() == AttributeColumn::Kind::Categorical;
+    }
+    const quint64 undefinedBucket = quint64(1) << ServerOrderStatistics::kBucketBits;
     std::vector<QStringList> rows;
     const int meanWidth = ServerMeanSums::width(spec.metric);
     if (!client.select(
-            QStringLiteral("WITH %2 AS ra, %3 AS rb, %4 AS d, %5 AS v, %6 SELECT ra, rb, count(), countIf(d), %1 %7 "
-                           "GROUP BY ra, rb")
+            QStringLiteral(
+                "WITH %2 AS ra, %3 AS rb, %4 AS d, %5 AS v, %6%8 SELECT ra, rb, count(), countIf(d), %1%9 %7 "
+                "GROUP BY ra, rb%9")
                 .arg(ServerMeanSums::sumsSql(spec.metric, QStringLiteral("m"), QStringLiteral("d"))
                          .join(QStringLiteral(", ")),
                      raws[0], raws[1], defined, value,
                      ServerMeanSums::innerSql(spec.metric, spec.boundary, QStringLiteral("d"), QStringLiteral("v"),
                                               QStringLiteral("m")),
-                     requests.fromWhere()),
-            &rows, error, 4 + meanWidth))
+                     requests.fromWhere(),
+                     fewRaws ? QStringLiteral(", if(d, %1, toUInt64(%2)) AS tl_bucket")
+                                   .arg(ServerOrderStatistics::bucketSql(QStringLiteral("v")))
+                                   .arg(undefinedBucket)
+                             : QString(),
+                     fewRaws ? QStringLiteral(", tl_bucket") : QString()),
+            &rows, error, 4 + meanWidth + (fewRaws ? 1 : 0)))
         return table;
     std::vector<ClassColumn> columns;
     std::vector<std::map<QString, quint32>> codeOf(2);
@@ -151,13 +169,15 @@ ClassTable compute(const ServerRequests &requests, const QStringList &by, const 
     }
     if (codes.size() == 1)
         codes << QStringLiteral("toUInt32(0)");
-    const QString with = QStringLiteral("%1 AS a, %2 AS b, %3 AS d, %4 AS v").arg(codes[0], codes[1], defined, value);
+    const QStringList with = {QStringLiteral("%1 AS a").arg(codes[0]), QStringLiteral("%1 AS b").arg(codes[1]),
+                              QStringLiteral("%1 AS d").arg(defined), QStringLiteral("%1 AS v").arg(value)};
     struct Counts
     {
         qint64 requests = 0;
         qint64 n = 0;
         ServerMeanSums sums;
         int statistics = -1;
+        std::map<quint64, qint64> buckets;
     };
     std::map<std::pair<quint32, quint32>, Counts> counts;
     qint64 overallN = 0;
@@ -173,6 +193,11 @@ ClassTable compute(const ServerRequests &requests, const QStringList &by, const 
         count.n += row[3].toLongLong();
         count.sums.add(row, 4);
         overallSums.add(row, 4);
+        if (fewRaws) {
+            const quint64 bucket = row[4 + meanWidth].toULongLong();
+            if (bucket != undefinedBucket)
+                count.buckets[bucket] += row[3].toLongLong();
+        }
         table.sliceRequests += row[2].toLongLong();
         overallN += row[3].toLongLong();
     }
@@ -184,11 +209,19 @@ ClassTable compute(const ServerRequests &requests, const QStringList &by, const 
     const int overallIndex
         = statistics.add(QStringLiteral("v"), QStringLiteral("d"), overallN, ranksFor(overallN, spec.exceedanceQ));
     const QString classOf = QStringLiteral("toUInt64(a) * 4294967296 + b");
+    std::map<quint64, qint64> overallBuckets;
     for (auto &[key, count] : counts) {
         count.statistics
             = statistics.add(QStringLiteral("v"), QStringLiteral("d"), count.n, ranksFor(count.n, spec.exceedanceQ),
                              classOf, (quint64(key.first) << 32) | key.second);
+        if (fewRaws) {
+            for (const auto &[bucket, n] : count.buckets)
+                overallBuckets[bucket] += n;
+            statistics.setBuckets(count.statistics, std::move(count.buckets));
+        }
     }
+    if (fewRaws)
+        statistics.setBuckets(overallIndex, std::move(overallBuckets));
     if (!statistics.run(client, with, requests.fromWhere(), error))
         return table;
     table.exceedanceThreshold = statistics.percentile(overallIndex, spec.exceedanceQ);
@@ -201,7 +234,7 @@ ClassTable compute(const ServerRequests &requests, const QStringList &by, const 
         if (!client.select(
                 QStringLiteral("WITH %1 SELECT a, b, count() %2 GROUP BY a, b")
                     .arg(
-                        with,
+                        with.join(QStringLiteral(", ")),
                         ServerRequests::withPrewhere(
                             requests.fromWhere(),
                             QStringLiteral("d AND v > %1").arg(ServerRequests::float64Sql(table.exceedanceThreshold)))),

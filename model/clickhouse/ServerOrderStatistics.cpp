@@ -4,6 +4,7 @@
 #include "ServerRequests.h"
 #include "analysis/stats/Percentile.h"
 
+#include <QRegularExpression>
 #include <QStringList>
 
 #include <algorithm>
@@ -15,22 +16,45 @@ namespace {
 
 constexpr quint64 kSign = quint64(1) << 63;
 
-// The definitions both passes add to the caller's: the value's order key
-// (-0 + 0 is 0; a NaN's key is 0) and its bucket.
+// The definitions both passes add to the caller's: the value's bucket and
+// its group.
 QString keySql(const QString &with, const QString &value, const QString &group)
 {
     QString sql = QStringLiteral("WITH ");
     if (!with.isEmpty())
         sql += with + QStringLiteral(", ");
-    sql += QStringLiteral("reinterpretAsUInt64(reinterpretAsString(toFloat64(%1) + toFloat64(0))) AS tl_bits, "
-                          "if(isNaN(toFloat64(%1)), toUInt64(0), if(tl_bits >= %2, bitNot(tl_bits), "
-                          "bitOr(tl_bits, %2))) AS tl_key, bitShiftRight(tl_key, %3) AS tl_bucket")
-               .arg(value)
-               .arg(kSign)
-               .arg(64 - ServerOrderStatistics::kBucketBits);
+    sql += ServerOrderStatistics::bucketSql(value) + QStringLiteral(" AS tl_bucket");
     if (!group.isEmpty())
         sql += QStringLiteral(", toUInt64(%1) AS tl_group").arg(group);
     return sql;
+}
+
+// The definitions of `with` that `text` uses, directly or through another.
+QString neededDefinitions(const QStringList &with, const QString &text)
+{
+    const QString keyword = QStringLiteral(" AS ");
+    std::vector<bool> needed(size_t(with.size()), false);
+    QString used = text;
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (qsizetype i = 0; i < with.size(); ++i) {
+            if (needed[size_t(i)])
+                continue;
+            const QString name = with[i].mid(with[i].lastIndexOf(keyword) + keyword.size()).trimmed();
+            const QRegularExpression word(QStringLiteral("\\b%1\\b").arg(QRegularExpression::escape(name)));
+            if (used.contains(word)) {
+                needed[size_t(i)] = true;
+                used += QLatin1Char(' ') + with[i];
+                grew = true;
+            }
+        }
+    }
+    QStringList kept;
+    for (qsizetype i = 0; i < with.size(); ++i) {
+        if (needed[size_t(i)])
+            kept << with[i];
+    }
+    return kept.join(QStringLiteral(", "));
 }
 
 // The rank of the m ordered values that rank r of n stands for: r itself
@@ -57,6 +81,25 @@ std::set<qint64> ServerOrderStatistics::percentileRanks(qint64 n, std::span<cons
         ranks.insert(neighbours.hi);
     }
     return ranks;
+}
+
+QString ServerOrderStatistics::bucketSql(const QString &value)
+{
+    // The Float64 bits of value + 0 (-0 + 0 is 0), sign flipped for a
+    // positive number and all bits for a negative one; a NaN's key is 0.
+    const QString bits
+        = QStringLiteral("reinterpretAsUInt64(reinterpretAsString(toFloat64(%1) + toFloat64(0)))").arg(value);
+    return QStringLiteral("bitShiftRight(if(isNaN(toFloat64(%1)), toUInt64(0), if(%2 >= %3, bitNot(%2), bitOr(%2, "
+                          "%3))), %4)")
+        .arg(value, bits)
+        .arg(kSign)
+        .arg(64 - kBucketBits);
+}
+
+void ServerOrderStatistics::setBuckets(int index, std::map<quint64, qint64> buckets)
+{
+    m_columns[size_t(index)].buckets = std::move(buckets);
+    m_columns[size_t(index)].counted = true;
 }
 
 quint64 ServerOrderStatistics::orderKey(double value)
@@ -124,10 +167,15 @@ bool ServerOrderStatistics::countBuckets(const ClickHouseClient &client, const F
         const qint64 count = row[grouped ? 2 : 1].toLongLong();
         for (const size_t i : family.columns) {
             auto &column = m_columns[i];
-            if (column.group.isEmpty() || column.member == member)
+            if (!column.counted && (column.group.isEmpty() || column.member == member))
                 column.buckets[bucket] += count;
         }
     }
+    return checkCounts(family, error);
+}
+
+bool ServerOrderStatistics::checkCounts(const Family &family, QString *error) const
+{
     for (const size_t i : family.columns) {
         const auto &column = m_columns[i];
         qint64 total = 0;
@@ -270,12 +318,16 @@ bool ServerOrderStatistics::fetchRanks(const ClickHouseClient &client, const Fam
     return true;
 }
 
-bool ServerOrderStatistics::run(const ClickHouseClient &client, const QString &with, const QString &fromWhere,
+bool ServerOrderStatistics::run(const ClickHouseClient &client, const QStringList &with, const QString &fromWhere,
                                 QString *error)
 {
     for (const Family &family : families()) {
-        if (!countBuckets(client, family, with, fromWhere, error)
-            || !fetchRanks(client, family, with, fromWhere, error))
+        const QString needed = neededDefinitions(
+            with, family.value + QLatin1Char(' ') + family.condition + QLatin1Char(' ') + family.group);
+        const bool counted
+            = std::all_of(family.columns.begin(), family.columns.end(), [&](size_t i) { return m_columns[i].counted; });
+        if (!(counted ? checkCounts(family, error) : countBuckets(client, family, needed, fromWhere, error))
+            || !fetchRanks(client, family, needed, fromWhere, error))
             return false;
     }
     return true;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <QtGlobal>
 
 #include <map>
@@ -53,12 +54,21 @@ public:
     int add(const QString &value, const QString &condition, qint64 n, const std::set<qint64> &ranks,
             const QString &group = {}, quint64 member = 0);
 
+    // The bucket of `value` as SQL (a UInt64): for a caller that counts the
+    // buckets in a GROUP BY of its own and hands them over (setBuckets).
+    static QString bucketSql(const QString &value);
+    // Pass 1 done by the caller: column `index`'s count per bucket (bucketSql
+    // over its rows). A family whose columns all have them skips pass 1.
+    void setBuckets(int index, std::map<quint64, qint64> buckets);
+
     // The queries over ` FROM table [WHERE ...]` (`fromWhere`: the table
     // itself, a Distributed one included, so its shards aggregate), with
-    // `with` the definitions ("expression AS name, ...") the values,
-    // conditions and groups use. False with `error` set when the server fails
-    // or its counts are not the n given (rows changed).
-    bool run(const ClickHouseClient &client, const QString &with, const QString &fromWhere, QString *error);
+    // `with` the definitions ("expression AS name") the values, conditions
+    // and groups may use. Each query carries only the definitions it needs:
+    // ClickHouse 18.16 computes every WITH expression, used or not. False
+    // with `error` set when the server fails or its counts are not the n
+    // given (rows changed).
+    bool run(const ClickHouseClient &client, const QStringList &with, const QString &fromWhere, QString *error);
 
     qint64 n(int index) const { return m_columns[size_t(index)].n; }
     // The value at a 0-based rank that was asked for.
@@ -80,6 +90,7 @@ private:
         std::set<qint64> ranks;
         std::map<qint64, double> values;
         std::map<quint64, qint64> buckets;
+        bool counted = false; // buckets given by setBuckets
     };
     // Columns sharing a value, condition and group expression (or no group).
     struct Family
@@ -92,6 +103,7 @@ private:
     std::vector<Family> families() const;
     bool countBuckets(const ClickHouseClient &client, const Family &family, const QString &with,
                       const QString &fromWhere, QString *error);
+    bool checkCounts(const Family &family, QString *error) const;
     bool fetchRanks(const ClickHouseClient &client, const Family &family, const QString &with, const QString &fromWhere,
                     QString *error);
 

@@ -141,7 +141,7 @@ bool compute(const ServerRequests &requests, Boundary boundary, const QString &l
             = statistics.add(QStringLiteral("v_") + suffix(kMetrics[m]), QStringLiteral("d_") + suffix(kMetrics[m]), n,
                              ServerOrderStatistics::percentileRanks(n, metricQuantiles));
     }
-    if (!statistics.run(requests.client(), inner.join(QStringLiteral(", ")), requests.fromWhere(), error))
+    if (!statistics.run(requests.client(), inner, requests.fromWhere(), error))
         return false;
     report->promptP50 = statistics.percentile(prompt, 0.50);
     report->promptP95 = statistics.percentile(prompt, 0.95);
