@@ -18,12 +18,14 @@ constexpr quint64 kSign = quint64(1) << 63;
 
 // The definitions both passes add to the caller's: the value's bucket and
 // its group.
-QString keySql(const QString &with, const QString &value, const QString &group)
+QString withSql(const QString &with, const QString &value, const QString &group)
 {
     QString sql = QStringLiteral("WITH ");
     if (!with.isEmpty())
         sql += with + QStringLiteral(", ");
-    sql += ServerOrderStatistics::bucketSql(value) + QStringLiteral(" AS tl_bucket");
+    sql += ServerOrderStatistics::keySql(value)
+        + QStringLiteral(" AS tl_key, bitShiftRight(tl_key, %1) AS tl_bucket")
+              .arg(64 - ServerOrderStatistics::kBucketBits);
     if (!group.isEmpty())
         sql += QStringLiteral(", toUInt64(%1) AS tl_group").arg(group);
     return sql;
@@ -83,17 +85,20 @@ std::set<qint64> ServerOrderStatistics::percentileRanks(qint64 n, std::span<cons
     return ranks;
 }
 
-QString ServerOrderStatistics::bucketSql(const QString &value)
+QString ServerOrderStatistics::keySql(const QString &value)
 {
     // The Float64 bits of value + 0 (-0 + 0 is 0), sign flipped for a
     // positive number and all bits for a negative one; a NaN's key is 0.
     const QString bits
         = QStringLiteral("reinterpretAsUInt64(reinterpretAsString(toFloat64(%1) + toFloat64(0)))").arg(value);
-    return QStringLiteral("bitShiftRight(if(isNaN(toFloat64(%1)), toUInt64(0), if(%2 >= %3, bitNot(%2), bitOr(%2, "
-                          "%3))), %4)")
+    return QStringLiteral("if(isNaN(toFloat64(%1)), toUInt64(0), if(%2 >= %3, bitNot(%2), bitOr(%2, %3)))")
         .arg(value, bits)
-        .arg(kSign)
-        .arg(64 - kBucketBits);
+        .arg(kSign);
+}
+
+QString ServerOrderStatistics::bucketSql(const QString &value)
+{
+    return QStringLiteral("bitShiftRight(%1, %2)").arg(keySql(value)).arg(64 - kBucketBits);
 }
 
 void ServerOrderStatistics::setBuckets(int index, std::map<quint64, qint64> buckets)
@@ -156,7 +161,7 @@ bool ServerOrderStatistics::countBuckets(const ClickHouseClient &client, const F
     const bool grouped = !family.group.isEmpty();
     std::vector<QStringList> rows;
     if (!client.select(QStringLiteral("%1 SELECT %2tl_bucket, count() %3 GROUP BY %2tl_bucket")
-                           .arg(keySql(with, family.value, family.group),
+                           .arg(withSql(with, family.value, family.group),
                                 grouped ? QStringLiteral("tl_group, ") : QString(),
                                 ServerRequests::withPrewhere(fromWhere, family.condition)),
                        &rows, error, grouped ? 3 : 2))
@@ -191,58 +196,192 @@ bool ServerOrderStatistics::checkCounts(const Family &family, QString *error) co
     return true;
 }
 
+namespace {
+
+// A cell of key space: the keys whose top `bits` bits are `prefix`.
+struct Cell
+{
+    int bits = 0;
+    quint64 prefix = 0;
+    auto operator<=>(const Cell &) const = default;
+};
+
+QString cellSql(const Cell &cell)
+{
+    return QStringLiteral("bitShiftRight(tl_key, %1)").arg(64 - cell.bits);
+}
+
+QString joined(const std::set<quint64> &items)
+{
+    QStringList parts;
+    for (const quint64 item : items)
+        parts << QString::number(item);
+    return parts.join(QStringLiteral(", "));
+}
+
+// The value whose order key is `key` (a 64-bit cell holds one value).
+double valueOfKey(quint64 key)
+{
+    const quint64 bits = (key & kSign) != 0 ? key & ~kSign : ~key;
+    double value = 0;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+// PREWHERE and WHERE that keep only the rows of `cells` (per member of
+// the group when one is given; member ~0 stands for every member).
+std::pair<QString, QString> rowsOf(const std::set<std::pair<quint64, Cell>> &cells, bool grouped)
+{
+    std::map<int, std::set<quint64>> prefixes;
+    std::map<int, QStringList> tuples;
+    bool whole = !grouped;
+    for (const auto &[member, cell] : cells) {
+        prefixes[cell.bits].insert(cell.prefix);
+        if (member == ~quint64(0))
+            whole = true;
+        else
+            tuples[cell.bits] << QStringLiteral("(%1, %2)").arg(member).arg(cell.prefix);
+    }
+    QStringList prewhere;
+    for (const auto &[bits, set] : prefixes)
+        prewhere << QStringLiteral("%1 IN (%2)").arg(cellSql({bits, 0}), joined(set));
+    QString where;
+    if (!whole) {
+        QStringList near;
+        for (const auto &[bits, list] : tuples)
+            near << QStringLiteral("(tl_group, %1) IN (%2)").arg(cellSql({bits, 0}), list.join(QStringLiteral(", ")));
+        where = near.join(QStringLiteral(" OR "));
+    }
+    return {QStringLiteral("(%1)").arg(prewhere.join(QStringLiteral(" OR "))), where};
+}
+
+} // namespace
+
 bool ServerOrderStatistics::fetchRanks(const ClickHouseClient &client, const Family &family, const QString &with,
                                        const QString &fromWhere, QString *error)
 {
-    // Which bucket holds each rank, and its rank there.
+    const bool grouped = !family.group.isEmpty();
+    const auto memberOf = [&](const Column &column) { return column.group.isEmpty() ? ~quint64(0) : column.member; };
+    // Which cell holds each wanted rank, and its rank there.
     struct Fetch
     {
         size_t column = 0;
-        quint64 bucket = 0;
-        qint64 count = 0;                         // the bucket's values
-        std::map<qint64, std::vector<qint64>> at; // rank in the bucket -> the column's ranks
+        Cell cell;
+        qint64 count = 0;                         // the cell's values
+        std::map<qint64, std::vector<qint64>> at; // rank in the cell -> the column's ranks
     };
     std::vector<Fetch> fetches;
-    std::set<quint64> wholeBuckets;
-    std::set<std::pair<quint64, quint64>> memberBuckets;
+    const auto locate = [&](size_t column, const std::map<Cell, qint64> &counts, qint64 wanted, qint64 rank,
+                            std::map<Cell, size_t> *fetchOf, std::vector<Fetch> *into) {
+        qint64 below = 0;
+        for (const auto &[cell, count] : counts) {
+            if (wanted < below + count) {
+                auto [found, added] = fetchOf->try_emplace(cell, into->size());
+                if (added)
+                    into->push_back({column, cell, count, {}});
+                (*into)[found->second].at[wanted - below].push_back(rank);
+                return;
+            }
+            below += count;
+        }
+    };
     for (const size_t i : family.columns) {
         auto &column = m_columns[i];
         const auto nan = column.buckets.find(0);
         const qint64 m = column.n - (nan == column.buckets.end() ? 0 : nan->second);
-        std::map<quint64, size_t> fetchOf;
+        std::map<Cell, qint64> counts;
+        for (const auto &[bucket, count] : column.buckets) {
+            if (bucket != 0)
+                counts[{kBucketBits, bucket}] = count;
+        }
+        std::map<Cell, size_t> fetchOf;
         for (const qint64 rank : column.ranks) {
-            if (m == 0) {
+            if (m == 0)
                 column.values[rank] = std::numeric_limits<double>::quiet_NaN();
-                continue;
-            }
-            const qint64 wanted = orderedRank(rank, column.n, m);
-            qint64 below = 0;
-            for (const auto &[bucket, count] : column.buckets) {
-                if (bucket == 0)
-                    continue;
-                if (wanted < below + count) {
-                    auto [found, added] = fetchOf.try_emplace(bucket, fetches.size());
-                    if (added) {
-                        fetches.push_back({i, bucket, count, {}});
-                        if (column.group.isEmpty())
-                            wholeBuckets.insert(bucket);
-                        else
-                            memberBuckets.insert({column.member, bucket});
-                    }
-                    fetches[found->second].at[wanted - below].push_back(rank);
-                    break;
-                }
-                below += count;
-            }
+            else
+                locate(i, counts, orderedRank(rank, column.n, m), rank, &fetchOf, &fetches);
         }
     }
-    if (fetches.empty())
-        return true;
 
+    // A cell with many values (a narrow peak, many ties) is split by the
+    // next kRefineBits bits of the key until each is small or one value.
+    for (;;) {
+        std::set<std::pair<quint64, Cell>> large;
+        for (const auto &fetch : fetches) {
+            if (fetch.count > m_refineAbove && fetch.cell.bits < 64)
+                large.insert({memberOf(m_columns[fetch.column]), fetch.cell});
+        }
+        if (large.empty())
+            break;
+        const int bits = std::min(64, large.begin()->second.bits + kRefineBits);
+        std::set<std::pair<quint64, Cell>> refine;
+        for (const auto &item : large) {
+            if (item.second.bits == large.begin()->second.bits)
+                refine.insert(item);
+        }
+        const auto [prewhere, where] = rowsOf(refine, grouped);
+        std::vector<QStringList> rows;
+        if (!client.select(
+                QStringLiteral("%1 SELECT %2%3, count() %4 GROUP BY %2%3")
+                    .arg(withSql(with, family.value, family.group), grouped ? QStringLiteral("tl_group, ") : QString(),
+                         cellSql({bits, 0}),
+                         ServerRequests::withPrewhere(
+                             fromWhere, QStringLiteral("(%1) AND %2").arg(family.condition, prewhere), where)),
+                &rows, error, grouped ? 3 : 2))
+            return false;
+        const int shift = bits - refine.begin()->second.bits;
+        std::vector<Fetch> next;
+        for (auto &fetch : fetches) {
+            const Column &column = m_columns[fetch.column];
+            if (!refine.contains({memberOf(column), fetch.cell})) {
+                next.push_back(std::move(fetch));
+                continue;
+            }
+            std::map<Cell, qint64> counts;
+            qint64 total = 0;
+            for (const auto &row : rows) {
+                const quint64 fine = row[grouped ? 1 : 0].toULongLong();
+                if ((fine >> shift) != fetch.cell.prefix
+                    || (!column.group.isEmpty() && row[0].toULongLong() != column.member))
+                    continue;
+                counts[{bits, fine}] += row[grouped ? 2 : 1].toLongLong();
+                total += row[grouped ? 2 : 1].toLongLong();
+            }
+            if (total != fetch.count) {
+                *error = QStringLiteral("the rows changed while they were read (%1 values where %2 were counted)")
+                             .arg(total)
+                             .arg(fetch.count);
+                return false;
+            }
+            std::map<Cell, size_t> fetchOf;
+            for (const auto &[rank, asked] : fetch.at) {
+                for (const qint64 r : asked)
+                    locate(fetch.column, counts, rank, r, &fetchOf, &next);
+            }
+        }
+        fetches = std::move(next);
+    }
+
+    // A 64-bit cell is one value; the others are selected on the server.
+    std::vector<Fetch> queried;
+    for (auto &fetch : fetches) {
+        if (fetch.cell.bits < 64) {
+            queried.push_back(std::move(fetch));
+            continue;
+        }
+        for (const auto &[rank, asked] : fetch.at) {
+            for (const qint64 r : asked)
+                m_columns[fetch.column].values[r] = valueOfKey(fetch.cell.prefix);
+        }
+    }
+    if (queried.empty())
+        return true;
     QStringList columns;
-    for (const auto &fetch : fetches) {
+    std::set<std::pair<quint64, Cell>> cells;
+    for (const auto &fetch : queried) {
         const auto &column = m_columns[fetch.column];
-        QString condition = QStringLiteral("tl_bucket = %1").arg(fetch.bucket);
+        cells.insert({memberOf(column), fetch.cell});
+        QString condition = QStringLiteral("%1 = %2").arg(cellSql(fetch.cell)).arg(fetch.cell.prefix);
         if (!column.group.isEmpty())
             condition += QStringLiteral(" AND tl_group = %1").arg(column.member);
         QStringList levels;
@@ -253,38 +392,15 @@ bool ServerOrderStatistics::fetchRanks(const ClickHouseClient &client, const Fam
                        .arg(ServerRequests::float64BitsSql(QStringLiteral("x")), levels.join(QLatin1Char(',')),
                             family.value, condition);
     }
-    // Only the rows of those buckets reach the aggregates, and only their
-    // groups are computed (PREWHERE on the buckets).
-    std::set<quint64> allBuckets = wholeBuckets;
-    for (const auto &[member, bucket] : memberBuckets)
-        allBuckets.insert(bucket);
-    QStringList near;
-    const auto list = [](const auto &items, const auto &text) {
-        QStringList parts;
-        for (const auto &item : items)
-            parts << text(item);
-        return parts.join(QStringLiteral(", "));
-    };
-    if (!wholeBuckets.empty())
-        near << QStringLiteral("tl_bucket IN (%1)").arg(list(wholeBuckets, [](quint64 b) {
-            return QString::number(b);
-        }));
-    if (!memberBuckets.empty())
-        near << QStringLiteral("(tl_group, tl_bucket) IN (%1)")
-                    .arg(list(memberBuckets, [](const std::pair<quint64, quint64> &p) {
-                        return QStringLiteral("(%1, %2)").arg(p.first).arg(p.second);
-                    }));
+    // Only the rows of those cells reach the aggregates, and only for them
+    // is the group computed (PREWHERE on the cells).
+    const auto [prewhere, where] = rowsOf(cells, grouped);
     std::vector<QStringList> answer;
-    const QString prewhere
-        = QStringLiteral("(%1) AND tl_bucket IN (%2)").arg(family.condition, list(allBuckets, [](quint64 b) {
-                                                               return QString::number(b);
-                                                           }));
-    if (!client.select(
-            QStringLiteral("%1 SELECT %2 %3")
-                .arg(keySql(with, family.value, family.group), columns.join(QStringLiteral(", ")),
-                     ServerRequests::withPrewhere(
-                         fromWhere, prewhere, family.group.isEmpty() ? QString() : near.join(QStringLiteral(" OR ")))),
-            &answer, error, int(columns.size())))
+    if (!client.select(QStringLiteral("%1 SELECT %2 %3")
+                           .arg(withSql(with, family.value, family.group), columns.join(QStringLiteral(", ")),
+                                ServerRequests::withPrewhere(
+                                    fromWhere, QStringLiteral("(%1) AND %2").arg(family.condition, prewhere), where)),
+                       &answer, error, int(columns.size())))
         return false;
     if (answer.size() != 1) {
         *error
@@ -292,8 +408,8 @@ bool ServerOrderStatistics::fetchRanks(const ClickHouseClient &client, const Fam
         return false;
     }
     const QStringList &fields = answer.front();
-    for (size_t k = 0; k < fetches.size(); ++k) {
-        const auto &fetch = fetches[k];
+    for (size_t k = 0; k < queried.size(); ++k) {
+        const auto &fetch = queried[k];
         auto &column = m_columns[fetch.column];
         if (fields[2 * qsizetype(k)].toLongLong() != fetch.count) {
             *error = QStringLiteral("the rows changed while they were read (%1 values where %2 were counted)")

@@ -54,6 +54,15 @@ public:
     int add(const QString &value, const QString &condition, qint64 n, const std::set<qint64> &ranks,
             const QString &group = {}, quint64 member = 0);
 
+    // A cell of more than this many values is split by the next kRefineBits
+    // bits of the key before its values are selected (a narrow peak, ties).
+    static constexpr qint64 kRefineAbove = 100'000;
+    static constexpr int kRefineBits = 12;
+    // For tests: refine cells of more than `count` values.
+    void setRefineAbove(qint64 count) { m_refineAbove = count; }
+
+    // The order key of `value` as SQL (a UInt64, as orderKey computes it).
+    static QString keySql(const QString &value);
     // The bucket of `value` as SQL (a UInt64): for a caller that counts the
     // buckets in a GROUP BY of its own and hands them over (setBuckets).
     static QString bucketSql(const QString &value);
@@ -108,4 +117,5 @@ private:
                     QString *error);
 
     std::vector<Column> m_columns;
+    qint64 m_refineAbove = kRefineAbove;
 };
