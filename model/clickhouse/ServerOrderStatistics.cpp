@@ -16,19 +16,23 @@ namespace {
 
 constexpr quint64 kSign = quint64(1) << 63;
 
-// The definitions both passes add to the caller's: the value's bucket and
-// its group.
-QString withSql(const QString &with, const QString &value, const QString &group)
+// The definitions the queries add to the caller's: the value's key, bucket
+// and group (named with `suffix`, one per column family in a query).
+QString keyDefinitions(const QString &value, const QString &group, const QString &suffix = {})
 {
-    QString sql = QStringLiteral("WITH ");
-    if (!with.isEmpty())
-        sql += with + QStringLiteral(", ");
-    sql += ServerOrderStatistics::keySql(value)
-        + QStringLiteral(" AS tl_key, bitShiftRight(tl_key, %1) AS tl_bucket")
+    QString sql = ServerOrderStatistics::keySql(value)
+        + QStringLiteral(" AS tl_key%1, bitShiftRight(tl_key%1, %2) AS tl_bucket%1")
+              .arg(suffix)
               .arg(64 - ServerOrderStatistics::kBucketBits);
     if (!group.isEmpty())
-        sql += QStringLiteral(", toUInt64(%1) AS tl_group").arg(group);
+        sql += QStringLiteral(", toUInt64(%1) AS tl_group%2").arg(group, suffix);
     return sql;
+}
+
+QString withSql(const QString &with, const QString &value, const QString &group)
+{
+    return QStringLiteral("WITH ") + (with.isEmpty() ? QString() : with + QStringLiteral(", "))
+        + keyDefinitions(value, group);
 }
 
 // The definitions of `with` that `text` uses, directly or through another.
@@ -206,9 +210,9 @@ struct Cell
     auto operator<=>(const Cell &) const = default;
 };
 
-QString cellSql(const Cell &cell)
+QString cellSql(const Cell &cell, const QString &suffix = {})
 {
-    return QStringLiteral("bitShiftRight(tl_key, %1)").arg(64 - cell.bits);
+    return QStringLiteral("bitShiftRight(tl_key%1, %2)").arg(suffix).arg(64 - cell.bits);
 }
 
 QString joined(const std::set<quint64> &items)
@@ -230,7 +234,8 @@ double valueOfKey(quint64 key)
 
 // PREWHERE and WHERE that keep only the rows of `cells` (per member of
 // the group when one is given; member ~0 stands for every member).
-std::pair<QString, QString> rowsOf(const std::set<std::pair<quint64, Cell>> &cells, bool grouped)
+std::pair<QString, QString> rowsOf(const std::set<std::pair<quint64, Cell>> &cells, bool grouped,
+                                   const QString &suffix = {})
 {
     std::map<int, std::set<quint64>> prefixes;
     std::map<int, QStringList> tuples;
@@ -244,12 +249,13 @@ std::pair<QString, QString> rowsOf(const std::set<std::pair<quint64, Cell>> &cel
     }
     QStringList prewhere;
     for (const auto &[bits, set] : prefixes)
-        prewhere << QStringLiteral("%1 IN (%2)").arg(cellSql({bits, 0}), joined(set));
+        prewhere << QStringLiteral("%1 IN (%2)").arg(cellSql({bits, 0}, suffix), joined(set));
     QString where;
     if (!whole) {
         QStringList near;
         for (const auto &[bits, list] : tuples)
-            near << QStringLiteral("(tl_group, %1) IN (%2)").arg(cellSql({bits, 0}), list.join(QStringLiteral(", ")));
+            near << QStringLiteral("(tl_group%1, %2) IN (%3)")
+                        .arg(suffix, cellSql({bits, 0}, suffix), list.join(QStringLiteral(", ")));
         where = near.join(QStringLiteral(" OR "));
     }
     return {QStringLiteral("(%1)").arg(prewhere.join(QStringLiteral(" OR "))), where};
@@ -257,19 +263,20 @@ std::pair<QString, QString> rowsOf(const std::set<std::pair<quint64, Cell>> &cel
 
 } // namespace
 
-bool ServerOrderStatistics::fetchRanks(const ClickHouseClient &client, const Family &family, const QString &with,
-                                       const QString &fromWhere, QString *error)
+// Which cell holds wanted ranks of a column, and their ranks there.
+struct ServerOrderStatistics::Fetch
+{
+    size_t column = 0;
+    Cell cell;
+    qint64 count = 0;                         // the cell's values
+    std::map<qint64, std::vector<qint64>> at; // rank in the cell -> the column's ranks
+};
+
+bool ServerOrderStatistics::locateCells(const ClickHouseClient &client, const Family &family, const QString &with,
+                                        const QString &fromWhere, std::vector<Fetch> *queried, QString *error)
 {
     const bool grouped = !family.group.isEmpty();
     const auto memberOf = [&](const Column &column) { return column.group.isEmpty() ? ~quint64(0) : column.member; };
-    // Which cell holds each wanted rank, and its rank there.
-    struct Fetch
-    {
-        size_t column = 0;
-        Cell cell;
-        qint64 count = 0;                         // the cell's values
-        std::map<qint64, std::vector<qint64>> at; // rank in the cell -> the column's ranks
-    };
     std::vector<Fetch> fetches;
     const auto locate = [&](size_t column, const std::map<Cell, qint64> &counts, qint64 wanted, qint64 rank,
                             std::map<Cell, size_t> *fetchOf, std::vector<Fetch> *into) {
@@ -363,10 +370,9 @@ bool ServerOrderStatistics::fetchRanks(const ClickHouseClient &client, const Fam
     }
 
     // A 64-bit cell is one value; the others are selected on the server.
-    std::vector<Fetch> queried;
     for (auto &fetch : fetches) {
         if (fetch.cell.bits < 64) {
-            queried.push_back(std::move(fetch));
+            queried->push_back(std::move(fetch));
             continue;
         }
         for (const auto &[rank, asked] : fetch.at) {
@@ -374,33 +380,65 @@ bool ServerOrderStatistics::fetchRanks(const ClickHouseClient &client, const Fam
                 m_columns[fetch.column].values[r] = valueOfKey(fetch.cell.prefix);
         }
     }
-    if (queried.empty())
-        return true;
+    return true;
+}
+
+bool ServerOrderStatistics::selectCells(const ClickHouseClient &client, const std::vector<Family> &families,
+                                        const std::vector<std::vector<Fetch>> &queried, const QString &with,
+                                        const QString &fromWhere, QString *error)
+{
+    // One query for every family's cells: each family's key and group under
+    // its own names, each cell an aggregate of its own.
+    QStringList definitions;
+    if (!with.isEmpty())
+        definitions << with;
     QStringList columns;
-    std::set<std::pair<quint64, Cell>> cells;
-    for (const auto &fetch : queried) {
-        const auto &column = m_columns[fetch.column];
-        cells.insert({memberOf(column), fetch.cell});
-        QString condition = QStringLiteral("%1 = %2").arg(cellSql(fetch.cell)).arg(fetch.cell.prefix);
-        if (!column.group.isEmpty())
-            condition += QStringLiteral(" AND tl_group = %1").arg(column.member);
-        QStringList levels;
-        for (const auto &[rank, asked] : fetch.at)
-            levels << QString::number((double(rank) + 0.5) / double(fetch.count), 'g', 17);
-        columns << QStringLiteral("countIf(%1)").arg(condition)
-                << QStringLiteral("arrayMap(x -> %1, quantilesExactIf(%2)(toFloat64(%3), %4))")
-                       .arg(ServerRequests::float64BitsSql(QStringLiteral("x")), levels.join(QLatin1Char(',')),
-                            family.value, condition);
+    QStringList prewheres;
+    QStringList wheres;
+    std::vector<const Fetch *> order;
+    bool groupedCells = false;
+    for (size_t f = 0; f < families.size(); ++f) {
+        if (queried[f].empty())
+            continue;
+        const Family &family = families[f];
+        const QString suffix = QStringLiteral("_%1").arg(f);
+        definitions << keyDefinitions(family.value, family.group, suffix);
+        std::set<std::pair<quint64, Cell>> cells;
+        for (const auto &fetch : queried[f]) {
+            const auto &column = m_columns[fetch.column];
+            cells.insert({column.group.isEmpty() ? ~quint64(0) : column.member, fetch.cell});
+            QString condition = QStringLiteral("(%1) AND %2 = %3")
+                                    .arg(family.condition, cellSql(fetch.cell, suffix))
+                                    .arg(fetch.cell.prefix);
+            if (!column.group.isEmpty())
+                condition += QStringLiteral(" AND tl_group%1 = %2").arg(suffix).arg(column.member);
+            QStringList levels;
+            for (const auto &[rank, asked] : fetch.at)
+                levels << QString::number((double(rank) + 0.5) / double(fetch.count), 'g', 17);
+            columns << QStringLiteral("countIf(%1)").arg(condition)
+                    << QStringLiteral("arrayMap(x -> %1, quantilesExactIf(%2)(toFloat64(%3), %4))")
+                           .arg(ServerRequests::float64BitsSql(QStringLiteral("x")), levels.join(QLatin1Char(',')),
+                                family.value, condition);
+            order.push_back(&fetch);
+        }
+        // Only the rows of those cells reach the aggregates, and only for
+        // them is the group computed (PREWHERE on the cells).
+        const auto [prewhere, where] = rowsOf(cells, !family.group.isEmpty(), suffix);
+        prewheres << QStringLiteral("((%1) AND %2)").arg(family.condition, prewhere);
+        // The groups' cells narrow the rows further (each aggregate's own
+        // condition decides what it counts; this only spares work).
+        groupedCells = groupedCells || !where.isEmpty();
+        wheres << (where.isEmpty() ? prewheres.back() : QStringLiteral("(%1 AND (%2))").arg(prewheres.back(), where));
     }
-    // Only the rows of those cells reach the aggregates, and only for them
-    // is the group computed (PREWHERE on the cells).
-    const auto [prewhere, where] = rowsOf(cells, grouped);
+    if (order.empty())
+        return true;
     std::vector<QStringList> answer;
-    if (!client.select(QStringLiteral("%1 SELECT %2 %3")
-                           .arg(withSql(with, family.value, family.group), columns.join(QStringLiteral(", ")),
-                                ServerRequests::withPrewhere(
-                                    fromWhere, QStringLiteral("(%1) AND %2").arg(family.condition, prewhere), where)),
-                       &answer, error, int(columns.size())))
+    if (!client.select(
+            QStringLiteral("WITH %1 SELECT %2 %3")
+                .arg(definitions.join(QStringLiteral(", ")), columns.join(QStringLiteral(", ")),
+                     ServerRequests::withPrewhere(fromWhere, prewheres.join(QStringLiteral(" OR ")),
+                                                  groupedCells ? wheres.join(QStringLiteral(" OR ")) : QString())),
+            &answer, error, int(columns.size())))
         return false;
     if (answer.size() != 1) {
         *error
@@ -408,8 +446,8 @@ bool ServerOrderStatistics::fetchRanks(const ClickHouseClient &client, const Fam
         return false;
     }
     const QStringList &fields = answer.front();
-    for (size_t k = 0; k < queried.size(); ++k) {
-        const auto &fetch = queried[k];
+    for (size_t k = 0; k < order.size(); ++k) {
+        const auto &fetch = *order[k];
         auto &column = m_columns[fetch.column];
         if (fields[2 * qsizetype(k)].toLongLong() != fetch.count) {
             *error = QStringLiteral("the rows changed while they were read (%1 values where %2 were counted)")
@@ -437,16 +475,23 @@ bool ServerOrderStatistics::fetchRanks(const ClickHouseClient &client, const Fam
 bool ServerOrderStatistics::run(const ClickHouseClient &client, const QStringList &with, const QString &fromWhere,
                                 QString *error)
 {
-    for (const Family &family : families()) {
-        const QString needed = neededDefinitions(
-            with, family.value + QLatin1Char(' ') + family.condition + QLatin1Char(' ') + family.group);
+    // Pass 1 and any refinement per family (each its own GROUP BY), then
+    // pass 2 for all of them in one query: one more read of the rows.
+    const std::vector<Family> all = families();
+    std::vector<std::vector<Fetch>> queried(all.size());
+    QString text;
+    for (size_t f = 0; f < all.size(); ++f) {
+        const Family &family = all[f];
+        const QString uses = family.value + QLatin1Char(' ') + family.condition + QLatin1Char(' ') + family.group;
+        text += QLatin1Char(' ') + uses;
+        const QString needed = neededDefinitions(with, uses);
         const bool counted
             = std::all_of(family.columns.begin(), family.columns.end(), [&](size_t i) { return m_columns[i].counted; });
         if (!(counted ? checkCounts(family, error) : countBuckets(client, family, needed, fromWhere, error))
-            || !fetchRanks(client, family, needed, fromWhere, error))
+            || !locateCells(client, family, needed, fromWhere, &queried[f], error))
             return false;
     }
-    return true;
+    return selectCells(client, all, queried, neededDefinitions(with, text), fromWhere, error);
 }
 
 double ServerOrderStatistics::percentile(int index, double q) const

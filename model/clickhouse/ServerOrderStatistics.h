@@ -113,8 +113,12 @@ private:
     bool countBuckets(const ClickHouseClient &client, const Family &family, const QString &with,
                       const QString &fromWhere, QString *error);
     bool checkCounts(const Family &family, QString *error) const;
-    bool fetchRanks(const ClickHouseClient &client, const Family &family, const QString &with, const QString &fromWhere,
-                    QString *error);
+    struct Fetch;
+    bool locateCells(const ClickHouseClient &client, const Family &family, const QString &with,
+                     const QString &fromWhere, std::vector<Fetch> *queried, QString *error);
+    bool selectCells(const ClickHouseClient &client, const std::vector<Family> &families,
+                     const std::vector<std::vector<Fetch>> &queried, const QString &with, const QString &fromWhere,
+                     QString *error);
 
     std::vector<Column> m_columns;
     qint64 m_refineAbove = kRefineAbove;
