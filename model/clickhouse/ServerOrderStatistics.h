@@ -11,25 +11,34 @@
 
 class ClickHouseClient;
 
-// Order statistics of several columns at once, picked by the server in two
-// passes so that only counts and a few values travel from the shards:
+// Order statistics of several columns at once, picked by the server so that
+// only counts and a few values travel from the shards. A class table's
+// columns (one per class, one group expression telling the classes apart,
+// and the overall column) go in two passes:
 //
-// 1. Per column, the count of values in each bucket of the value's order key
-//    (its Float64 bits mapped so that unsigned order is numeric order; the
-//    bucket is the key's top kBucketBits bits), a GROUP BY that each shard
-//    aggregates. The cumulative counts say which bucket holds each wanted
-//    rank and its rank within that bucket.
-// 2. quantilesExactIf over just those buckets' values, at level (r + 0.5) / c
-//    for rank r of the bucket's c values: element floor(level · c) = r in
-//    order (nth_element, no sort; ClickHouse 18.16 has no quantileExactLow),
-//    with half a rank to spare for rounding.
+// 1. The count of each class's values in each bucket of the value's order
+//    key (its Float64 bits mapped so that unsigned order is numeric order;
+//    the bucket is the key's top kBucketBits bits): a GROUP BY that each
+//    shard aggregates, or the caller's own (setBuckets). The cumulative
+//    counts say which bucket holds each wanted rank and its rank there. A
+//    bucket of more than kRefineAbove values (a narrow peak, ties) is split
+//    by the next kRefineBits bits of the key, again and again if need be; a
+//    cell of all 64 bits is one value, known without a query.
+// 2. quantilesExactIf over just those cells' values (PREWHERE on the cells,
+//    so the group is computed for those rows only), at level (r + 0.5) / c
+//    for rank r of a cell's c values: element floor(level · c) = r in order
+//    (nth_element, no sort; ClickHouse 18.16 has no quantileExactLow), with
+//    half a rank to spare for rounding.
 //
-// Only the ranks a figure needs come back, as Float64 bits, and a percentile
-// between two of them is interpolated here as Percentile::ofSorted does, so
-// every figure equals the file's. NaN values (none of Tracelane's metrics can
-// be NaN: they are integer ns differences) are counted in n but not ordered,
-// as the one-pass quantilesExactIf did: rank r of n is element
-// floor((r + 0.5) / n · m) of the m ordered values.
+// Columns without a group (a profile's metrics, one threshold) are selected
+// directly, all in one quantilesExactIf query at level (r + 0.5) / n: every
+// value travels, but the rows are read once where the passes read them twice
+// per column. Only the ranks a figure needs come back, as Float64 bits, and
+// a percentile between two of them is interpolated here as
+// Percentile::ofSorted does, so every figure equals the file's. NaN values
+// (none of Tracelane's metrics can be NaN: they are integer ns differences)
+// are counted in n but not ordered, as quantilesExactIf skips them: rank r of
+// n is element floor((r + 0.5) / n · m) of the m ordered values, either way.
 class ServerOrderStatistics
 {
 public:
@@ -56,10 +65,15 @@ public:
 
     // A cell of more than this many values is split by the next kRefineBits
     // bits of the key before its values are selected (a narrow peak, ties).
-    static constexpr qint64 kRefineAbove = 100'000;
+    static constexpr qint64 kRefineAbove = 1'000'000;
     static constexpr int kRefineBits = 12;
     // For tests: refine cells of more than `count` values.
     void setRefineAbove(qint64 count) { m_refineAbove = count; }
+    // Columns without a group are selected directly, all in one
+    // quantilesExactIf query (every value shipped, but one read of the rows
+    // where two passes need two per column: cheaper for a profile's five
+    // metrics or one threshold); for tests, the bucket passes for them too.
+    void setAlwaysBuckets(bool always) { m_alwaysBuckets = always; }
 
     // The order key of `value` as SQL (a UInt64, as orderKey computes it).
     static QString keySql(const QString &value);
@@ -114,6 +128,8 @@ private:
                       const QString &fromWhere, QString *error);
     bool checkCounts(const Family &family, QString *error) const;
     struct Fetch;
+    bool selectDirectly(const ClickHouseClient &client, const std::vector<size_t> &asked, const QString &with,
+                        const QString &fromWhere, QString *error);
     bool locateCells(const ClickHouseClient &client, const Family &family, const QString &with,
                      const QString &fromWhere, std::vector<Fetch> *queried, QString *error);
     bool selectCells(const ClickHouseClient &client, const std::vector<Family> &families,
@@ -122,4 +138,5 @@ private:
 
     std::vector<Column> m_columns;
     qint64 m_refineAbove = kRefineAbove;
+    bool m_alwaysBuckets = false;
 };

@@ -118,13 +118,16 @@ private:
     static QString from(int set) { return QStringLiteral(" FROM default.vals WHERE s = %1").arg(set); }
 
     // Every rank of `values` (set `set`) asked at once must be the sort's.
-    // Every rank of `values` (set `set`) asked at once must be the sort's,
-    // with cells selected as they are (the default), split until one value
-    // each (refining above 1) and split part of the way (above 3).
+    // Every rank of `values` (set `set`) asked at once must be the sort's:
+    // selected directly, and in buckets with cells selected as they are,
+    // split until one value each (refining above 1) and part of the way
+    // (above 3).
     void checkAllRanks(int set, const std::vector<double> &values)
     {
-        for (const qint64 refineAbove : {ServerOrderStatistics::kRefineAbove, qint64(1), qint64(3)}) {
+        // refineAbove 0: no buckets, the direct query of a column without a group.
+        for (const qint64 refineAbove : {qint64(0), ServerOrderStatistics::kRefineAbove, qint64(1), qint64(3)}) {
             ServerOrderStatistics statistics;
+            statistics.setAlwaysBuckets(refineAbove > 0);
             statistics.setRefineAbove(refineAbove);
             const int index = statistics.add(QStringLiteral("x"), QStringLiteral("1"), qint64(values.size()),
                                              allRanks(values.size()));
@@ -247,16 +250,19 @@ private slots:
         load(7, {42.5});
         if (QTest::currentTestFailed())
             return;
-        ServerOrderStatistics statistics;
-        const double qs[] = {0.5, 0.99};
-        const int index = statistics.add(QStringLiteral("x"), QStringLiteral("1"), 1,
-                                         ServerOrderStatistics::percentileRanks(1, qs));
-        const int empty = statistics.add(QStringLiteral("x"), QStringLiteral("x > 100"), 0, {});
-        QString error;
-        QVERIFY2(statistics.run(client(), with(), from(7), &error), qPrintable(error));
-        QCOMPARE(statistics.percentile(index, 0.5), 42.5);
-        QCOMPARE(statistics.percentile(index, 0.99), 42.5);
-        QVERIFY(std::isnan(statistics.percentile(empty, 0.5)));
+        for (const bool buckets : {false, true}) {
+            ServerOrderStatistics statistics;
+            statistics.setAlwaysBuckets(buckets);
+            const double qs[] = {0.5, 0.99};
+            const int index = statistics.add(QStringLiteral("x"), QStringLiteral("1"), 1,
+                                             ServerOrderStatistics::percentileRanks(1, qs));
+            const int empty = statistics.add(QStringLiteral("x"), QStringLiteral("x > 100"), 0, {});
+            QString error;
+            QVERIFY2(statistics.run(client(), with(), from(7), &error), qPrintable(error));
+            QCOMPARE(statistics.percentile(index, 0.5), 42.5);
+            QCOMPARE(statistics.percentile(index, 0.99), 42.5);
+            QVERIFY(std::isnan(statistics.percentile(empty, 0.5)));
+        }
     }
 
     void groupsBesideTheOverallColumn_data()
@@ -287,6 +293,9 @@ private slots:
         QFETCH(qint64, refineAbove);
         ServerOrderStatistics statistics;
         statistics.setRefineAbove(refineAbove);
+        // Split cells: the ungrouped column in buckets too, its pass 2 in
+        // the same query as the groups'.
+        statistics.setAlwaysBuckets(refineAbove < ServerOrderStatistics::kRefineAbove);
         std::vector<std::vector<double>> groups(3);
         for (size_t i = 0; i < values.size(); ++i)
             groups[i % 3].push_back(values[i]);
@@ -358,11 +367,14 @@ private slots:
     {
         // n says more rows than the table holds: the rows changed since they
         // were counted.
-        ServerOrderStatistics statistics;
-        statistics.add(QStringLiteral("x"), QStringLiteral("1"), 4, {0, 3});
-        QString error;
-        QVERIFY(!statistics.run(client(), with(), from(7), &error));
-        QVERIFY2(error.contains(QStringLiteral("rows changed")), qPrintable(error));
+        for (const bool buckets : {false, true}) {
+            ServerOrderStatistics statistics;
+            statistics.setAlwaysBuckets(buckets);
+            statistics.add(QStringLiteral("x"), QStringLiteral("1"), 4, {0, 3});
+            QString error;
+            QVERIFY(!statistics.run(client(), with(), from(7), &error));
+            QVERIFY2(error.contains(QStringLiteral("rows changed")), qPrintable(error));
+        }
     }
 
 private:
