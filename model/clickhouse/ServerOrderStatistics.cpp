@@ -475,24 +475,31 @@ bool ServerOrderStatistics::selectCells(const ClickHouseClient &client, const st
 bool ServerOrderStatistics::selectDirectly(const ClickHouseClient &client, const std::vector<size_t> &asked,
                                            const QString &with, const QString &fromWhere, QString *error)
 {
+    // The values and conditions from a subquery, aggregated on the
+    // initiator: the shards send the value columns as blocks, which costs
+    // less than each shard sending a quantilesExact state of all of them.
     QStringList columns;
-    for (const size_t i : asked) {
-        const auto &column = m_columns[i];
+    QStringList inner;
+    for (size_t k = 0; k < asked.size(); ++k) {
+        const auto &column = m_columns[asked[k]];
+        inner << QStringLiteral("toFloat64(%1) AS tl_v%2").arg(column.value).arg(k)
+              << QStringLiteral("(%1) AS tl_c%2").arg(column.condition).arg(k);
         QStringList levels;
         for (const qint64 rank : column.ranks)
             levels << QString::number((double(rank) + 0.5) / double(column.n), 'g', 17);
         // The NaN count too: with no other value the column's order
         // statistics are NaN (quantilesExactIf of nothing answers 0).
-        columns << QStringLiteral("countIf(%1)").arg(column.condition)
-                << QStringLiteral("countIf((%1) AND isNaN(toFloat64(%2)))").arg(column.condition, column.value)
-                << QStringLiteral("arrayMap(x -> %1, quantilesExactIf(%2)(toFloat64(%3), %4))")
-                       .arg(ServerRequests::float64BitsSql(QStringLiteral("x")), levels.join(QLatin1Char(',')),
-                            column.value, column.condition);
+        columns << QStringLiteral("countIf(tl_c%1)").arg(k)
+                << QStringLiteral("countIf(tl_c%1 AND isNaN(tl_v%1))").arg(k)
+                << QStringLiteral("arrayMap(x -> %1, quantilesExactIf(%2)(tl_v%3, tl_c%3))")
+                       .arg(ServerRequests::float64BitsSql(QStringLiteral("x")), levels.join(QLatin1Char(',')))
+                       .arg(k);
     }
     std::vector<QStringList> answer;
-    if (!client.select(QStringLiteral("%1SELECT %2 %3")
-                           .arg(with.isEmpty() ? QString() : QStringLiteral("WITH %1 ").arg(with),
-                                columns.join(QStringLiteral(", ")), fromWhere),
+    if (!client.select(QStringLiteral("SELECT %1 FROM (%2SELECT %3 %4)")
+                           .arg(columns.join(QStringLiteral(", ")),
+                                with.isEmpty() ? QString() : QStringLiteral("WITH %1 ").arg(with),
+                                inner.join(QStringLiteral(", ")), fromWhere),
                        &answer, error, int(columns.size())))
         return false;
     if (answer.size() != 1) {
