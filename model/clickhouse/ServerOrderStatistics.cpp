@@ -496,10 +496,12 @@ bool ServerOrderStatistics::selectDirectly(const ClickHouseClient &client, const
                        .arg(k);
     }
     std::vector<QStringList> answer;
-    if (!client.select(QStringLiteral("SELECT %1 FROM (%2SELECT %3 %4)")
-                           .arg(columns.join(QStringLiteral(", ")),
-                                with.isEmpty() ? QString() : QStringLiteral("WITH %1 ").arg(with),
-                                inner.join(QStringLiteral(", ")), fromWhere),
+    // The definitions as the subquery's own columns: 18.16 loses the
+    // subquery's aliases of WITH names when it sends it to the shards.
+    if (!with.isEmpty())
+        inner.prepend(with);
+    if (!client.select(QStringLiteral("SELECT %1 FROM (SELECT %2 %3)")
+                           .arg(columns.join(QStringLiteral(", ")), inner.join(QStringLiteral(", ")), fromWhere),
                        &answer, error, int(columns.size())))
         return false;
     if (answer.size() != 1) {

@@ -113,7 +113,7 @@ private:
     static QStringList with()
     {
         return {QStringLiteral("reinterpretAsFloat64(reinterpretAsString(bits)) AS x"),
-                QStringLiteral("no_such_column + 1 AS unused")};
+                QStringLiteral("no_such_column + 1 AS unused"), QStringLiteral("(bits = bits) AS every")};
     }
     static QString from(int set) { return QStringLiteral(" FROM default.vals WHERE s = %1").arg(set); }
 
@@ -129,7 +129,8 @@ private:
             ServerOrderStatistics statistics;
             statistics.setAlwaysBuckets(refineAbove > 0);
             statistics.setRefineAbove(refineAbove);
-            const int index = statistics.add(QStringLiteral("x"), QStringLiteral("1"), qint64(values.size()),
+            // A condition that is a definition's name, as a metric's d_M.
+            const int index = statistics.add(QStringLiteral("x"), QStringLiteral("every"), qint64(values.size()),
                                              allRanks(values.size()));
             QString error;
             QVERIFY2(statistics.run(client(), with(), from(set), &error), qPrintable(error));
