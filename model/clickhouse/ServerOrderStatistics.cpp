@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <tuple>
 
 namespace {
 
@@ -207,7 +208,7 @@ struct Cell
 {
     int bits = 0;
     quint64 prefix = 0;
-    auto operator<=>(const Cell &) const = default;
+    bool operator<(const Cell &other) const { return std::tie(bits, prefix) < std::tie(other.bits, other.prefix); }
 };
 
 QString cellSql(const Cell &cell, const QString &suffix = {})
