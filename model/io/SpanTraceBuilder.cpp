@@ -195,6 +195,7 @@ void SpanTraceBuilder::finish()
 {
     SpanTraceLinker linker(m_store, m_file, m_fields.parent, m_fields.start, m_fields.end);
     linker.link(m_traceIds, m_traceOf, m_parentIds, m_references);
+    m_adoptionTruncated = linker.adoptionTruncated();
     WorkflowSummary::summarise(m_store);
 
     m_traceIndex.clear();

@@ -69,6 +69,9 @@ public:
 
     // Resolves everything that needs the whole file; call once, last.
     void finish();
+    // After finish(): whether some trace had too many orphans to place them
+    // all (SpanTraceLinker::appendSummaryNotices says so).
+    bool adoptionTruncated() const { return m_adoptionTruncated; }
 
 private:
     void appendModelCall(const SpanRecord &record, bool isModelCall, const TracelaneContract::SpanContract &contract);
@@ -87,4 +90,5 @@ private:
     std::vector<std::string> m_resourceServices;
     std::vector<SpanTable::AttributeInput> m_sharedScratch;
     bool m_versionNoticed = false;
+    bool m_adoptionTruncated = false;
 };

@@ -387,11 +387,6 @@ void SpanTraceLinker::reportFlags()
              QStringLiteral("span %1 of trace %2 appears again%3; kept and flagged as a duplicate")
                  .arg(m_table.spanIdText(row), fromStd((*m_traceIds)[(*m_traceOf)[size_t(row)]]), where)});
     }
-    qsizetype orphans = 0;
-    for (qsizetype row = 0; row < m_table.rowCount(); ++row) {
-        if (m_table.flags(row) & SpanTable::Orphan)
-            ++orphans;
-    }
     // Each adoption is said once, with the missing parent and the adopter
     // (the first few in full; a file of thousands would bury every other notice).
     constexpr size_t kListed = 20;
@@ -406,8 +401,20 @@ void SpanTraceLinker::reportFlags()
              QStringLiteral("span %1: parent %2 not in trace, attached to %3, the span enclosing it")
                  .arg(describe(row), fromStd(m_parentIds->view(row)), describe(parent))});
     }
+    appendSummaryNotices(m_table, m_file, m_adoptionTruncated, m_store.notices);
+}
+
+void SpanTraceLinker::appendSummaryNotices(const SpanTable &table, const QString &file, bool adoptionTruncated,
+                                           std::vector<LoadNotice> &notices)
+{
+    qsizetype orphans = 0;
+    qsizetype adopted = 0;
+    for (qsizetype row = 0; row < table.rowCount(); ++row) {
+        const quint8 flags = table.flags(row);
+        orphans += (flags & SpanTable::Orphan) != 0 ? 1 : 0;
+        adopted += (flags & SpanTable::Adopted) != 0 ? 1 : 0;
+    }
     if (orphans > 0) {
-        const auto adopted = qsizetype(m_adoptions.size());
         QString placement;
         if (adopted == orphans)
             placement = QStringLiteral("; each is attached to the span enclosing it");
@@ -416,22 +423,21 @@ void SpanTraceLinker::reportFlags()
                                        "span of their trace's tree)")
                             .arg(adopted)
                             .arg(orphans - adopted);
-        if (m_adoptionTruncated)
+        if (adoptionTruncated)
             placement += QStringLiteral("; too many orphans to place in one trace, the rest kept as roots");
-        m_store.notices.push_back(
-            {m_file, 0,
+        notices.push_back(
+            {file, 0,
              QStringLiteral("%1 %2 a parent that is not in the file; kept and flagged as "
                             "orphans%3")
                  .arg(orphans)
                  .arg(orphans == 1 ? QStringLiteral("span names") : QStringLiteral("spans name"), placement)});
     }
-    const auto external = qsizetype(m_table.externalLinks().size());
+    const auto external = qsizetype(table.externalLinks().size());
     if (external > 0) {
-        m_store.notices.push_back(
-            {m_file, 0,
-             QStringLiteral("%1 %2 to spans outside the file (other traces or unexported "
-                            "spans); kept as external links")
-                 .arg(external)
-                 .arg(external == 1 ? QStringLiteral("link points") : QStringLiteral("links point"))});
+        notices.push_back({file, 0,
+                           QStringLiteral("%1 %2 to spans outside the file (other traces or unexported "
+                                          "spans); kept as external links")
+                               .arg(external)
+                               .arg(external == 1 ? QStringLiteral("link points") : QStringLiteral("links point"))});
     }
 }

@@ -40,6 +40,15 @@ public:
     // span id (empty for a root). The staging vectors are consumed.
     void link(const std::vector<std::string> &traceIds, std::vector<quint32> &traceOf, StringArena &parentIds,
               std::vector<Reference> &references);
+    // Whether some trace had too many orphans to place them all (after link()).
+    bool adoptionTruncated() const { return m_adoptionTruncated; }
+
+    // The summary notices (line 0) of a linked table: how many spans name a
+    // parent that is missing and where they went, how many links point
+    // outside. link() ends with them; a live store that grows by parts says
+    // them once for the whole table instead of once a part.
+    static void appendSummaryNotices(const SpanTable &table, const QString &file, bool adoptionTruncated,
+                                     std::vector<LoadNotice> &notices);
 
 private:
     void applyOrder(const std::vector<qint32> &order);

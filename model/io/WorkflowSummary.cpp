@@ -105,6 +105,38 @@ qint64 firstContentToken(const SpanTable &spans, qint32 first, qint32 count, qin
     return best;
 }
 
+qint32 entrySpan(const TraceStore &store, qsizetype workflow)
+{
+    const qint32 first = store.workflows.firstSpan[size_t(workflow)];
+    const qint32 count = store.workflows.spanCount[size_t(workflow)];
+    const qint32 root = store.workflows.rootSpan[size_t(workflow)];
+    if (root >= 0 || count == 0)
+        return root;
+    qint32 entry = first;
+    for (qint32 row = first + 1; row < first + count; ++row) {
+        if (store.spans.start(row) < store.spans.start(entry))
+            entry = row;
+    }
+    return entry;
+}
+
+bool hasRootNames(const TraceStore &store)
+{
+    return store.requests.attributeIndex(QString(kRootNameColumn)) >= 0;
+}
+
+void addRootNames(TraceStore &store)
+{
+    // The root's name is then a class of its own (else it is workflow_type).
+    const WorkflowTable &workflows = store.workflows;
+    auto &column = store.requests.attributeColumn(QString(kRootNameColumn), AttributeColumn::Kind::Categorical);
+    for (qsizetype w = 0; w < workflows.rowCount(); ++w) {
+        column.padTo(workflows.requestRow[size_t(w)]);
+        column.appendText(store.spans.name(entrySpan(store, w)));
+    }
+    column.padTo(store.requests.rowCount());
+}
+
 void summarise(TraceStore &store)
 {
     const SpanTable &spans = store.spans;
@@ -116,20 +148,16 @@ void summarise(TraceStore &store)
     server.padTo(requests.rowCount());
     client.padTo(requests.rowCount());
     bool namedType = false; // some workflow's type comes from the contract, not its root's name
-    QStringList rootNames;
     for (qsizetype w = 0; w < workflows.rowCount(); ++w) {
         const qint32 first = workflows.firstSpan[size_t(w)];
         const qint32 count = workflows.spanCount[size_t(w)];
-        qint32 root = workflows.rootSpan[size_t(w)];
-        qint32 entry = root;
+        const qint32 entry = entrySpan(store, w);
         qint64 end = std::numeric_limits<qint64>::min();
         int modelCalls = 0;
         int toolCalls = 0;
         bool error = false;
         QString model;
         for (qint32 row = first; row < first + count; ++row) {
-            if (entry < 0 || (root < 0 && spans.start(row) < spans.start(entry)))
-                entry = row;
             end = qMax(end, spans.end(row));
             error = error || (spans.flags(row) & SpanTable::Error);
             if (spans.category(row) == SpanCategory::ModelCall) {
@@ -176,9 +204,8 @@ void summarise(TraceStore &store)
 
         QString type = spans.attributeText(entry, TracelaneContract::kWorkflowTypeKey);
         namedType = namedType || !type.isEmpty();
-        rootNames.push_back(spans.name(entry));
         if (type.isEmpty())
-            type = rootNames.back();
+            type = spans.name(entry);
         setText(requests, QStringLiteral("workflow_type"), type);
         setText(requests, QStringLiteral("service"), spans.service(entry));
         setText(requests, QStringLiteral("status"), error ? QStringLiteral("error") : QStringLiteral("ok"));
@@ -194,15 +221,8 @@ void summarise(TraceStore &store)
         appendTokenTimes(spans, first, count, true, client);
         anyTokens = anyTokens || !server.isEmpty() || !client.isEmpty();
     }
-    if (namedType) {
-        // The root's name is then a class of its own (else it is workflow_type).
-        auto &column = requests.attributeColumn(QStringLiteral("root_name"), AttributeColumn::Kind::Categorical);
-        for (qsizetype w = 0; w < workflows.rowCount(); ++w) {
-            column.padTo(workflows.requestRow[size_t(w)]);
-            column.appendText(rootNames[w]);
-        }
-        column.padTo(requests.rowCount());
-    }
+    if (namedType)
+        addRootNames(store);
     if (anyTokens && server.rowCount() == requests.rowCount()) {
         server.squeeze();
         client.squeeze();

@@ -25,6 +25,18 @@ namespace WorkflowSummary {
 
 void summarise(TraceStore &store);
 
+// The class attribute holding each workflow's root name.
+inline constexpr QLatin1String kRootNameColumn{"root_name"};
+// The span a workflow's row is measured from: its root, else (every span an
+// orphan) its earliest-starting span.
+qint32 entrySpan(const TraceStore &store, qsizetype workflow);
+// Whether summarise() gave the requests a root_name column.
+bool hasRootNames(const TraceStore &store);
+// Adds root_name for every summarised workflow (summarise() does when some
+// workflow's type comes from the contract; a live store that grows by parts
+// adds it to its earlier rows when a later part brings the first such type).
+void addRootNames(TraceStore &store);
+
 struct Usage
 {
     qint64 inputTokens = 0;

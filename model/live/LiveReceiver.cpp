@@ -85,6 +85,7 @@ public:
         m_store.evict(now);
         auto store = build(std::numeric_limits<qint64>::max() / 2);
         publish(now);
+        m_store.dropGrowingStores(); // no snapshot follows: nothing to grow
         auto held = std::make_shared<const LiveStore>(std::exchange(m_store, LiveStore(m_store.options())));
         return {std::move(store), std::move(held)};
     }
@@ -137,6 +138,7 @@ private:
         QMutexLocker locker(&m_owner->m_statusMutex);
         Status &status = m_owner->m_status;
         ++status.snapshots;
+        status.fullBuilds = m_store.fullBuilds();
         status.shownWorkflows = store->workflows.rowCount();
         status.lastBuildNs = m_lastBuildNs;
         status.longestBuildNs = std::max(status.longestBuildNs, m_lastBuildNs);

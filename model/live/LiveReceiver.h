@@ -54,6 +54,7 @@ public:
         LiveStore::Counts held;
         qint64 bufferedSpans = 0;
         qint64 snapshots = 0;      // built so far
+        qint64 fullBuilds = 0;     // of them, built from every shown span (not grown)
         qint64 shownWorkflows = 0; // in the newest snapshot
         qint64 longestStepNs = 0;  // the store thread, storing
         qint64 longestBuildNs = 0; // the store thread, building a snapshot

@@ -2,7 +2,9 @@
 
 #include "OtlpJsonWriter.h"
 
+#include "io/SpanStorePart.h"
 #include "io/SpanTraceBuilder.h"
+#include "io/SpanTraceLinker.h"
 
 #include <QIODevice>
 
@@ -15,6 +17,7 @@
 namespace {
 
 constexpr size_t kMaxRejected = 10'000;
+constexpr size_t kMaxNotices = 10'000; // the builder's notices a grown store keeps
 
 // One thread that frees replaced snapshots (see snapshot()): plain
 // std::thread, no QObject, so it belongs to no event loop.
@@ -92,6 +95,122 @@ qint64 refusedRequests(const ReceiveStats::Snapshot &received)
 
 } // namespace
 
+// The builder's records of what it built into a kept store: every snapshot
+// of that store shows them again, with the receiver's newest rejections.
+struct LiveStore::Grown
+{
+    qint64 epoch = 0;
+    size_t shown = 0; // entries of m_shown built into the store
+    bool adoptionTruncated = false;
+    std::vector<RejectedRecord> rejected;
+    std::vector<LoadNotice> notices; // without the linker's summary, said once for the whole store
+    qint64 omittedNotices = 0;
+};
+
+// Stores the views have let go of, kept to grow the next snapshot from. The
+// last holder of a snapshot gives it back from whatever thread it is on.
+class LiveStore::Pool
+{
+public:
+    struct Kept
+    {
+        std::unique_ptr<TraceStore> store;
+        std::shared_ptr<Grown> grown;
+    };
+
+    void give(Kept kept)
+    {
+        std::unique_lock lock(m_mutex);
+        if (!m_open) {
+            lock.unlock();
+            dispose(kept);
+            return;
+        }
+        m_kept.push_back(std::move(kept));
+        if (m_kept.size() <= kKept)
+            return;
+        const auto least = std::min_element(m_kept.begin(), m_kept.end(), [](const Kept &a, const Kept &b) {
+            return std::pair(a.grown->epoch, a.grown->shown) < std::pair(b.grown->epoch, b.grown->shown);
+        });
+        Kept dropped = std::move(*least);
+        m_kept.erase(least);
+        lock.unlock();
+        dispose(dropped);
+    }
+
+    // The kept store of `epoch` holding the most shown traces (none when
+    // there is none); stores of older epochs are freed.
+    Kept take(qint64 epoch)
+    {
+        std::vector<Kept> stale;
+        Kept best;
+        {
+            std::lock_guard lock(m_mutex);
+            for (Kept &kept : m_kept) {
+                if (kept.grown->epoch != epoch)
+                    stale.push_back(std::move(kept));
+                else if (!best.store || kept.grown->shown > best.grown->shown)
+                    std::swap(best, kept);
+            }
+            m_kept.erase(std::remove_if(m_kept.begin(), m_kept.end(), [](const Kept &kept) { return !kept.store; }),
+                         m_kept.end());
+        }
+        for (Kept &kept : stale)
+            dispose(kept);
+        return best;
+    }
+
+    void close()
+    {
+        std::vector<Kept> kept;
+        {
+            std::lock_guard lock(m_mutex);
+            m_open = false;
+            kept.swap(m_kept);
+        }
+        for (Kept &each : kept)
+            dispose(each);
+    }
+
+private:
+    static void dispose(Kept &kept)
+    {
+        if (kept.store)
+            StoreDisposer::dispose(kept.store.release());
+    }
+
+    // Usually one: the snapshot before the one shown. A second covers a
+    // view that lets go late.
+    static constexpr size_t kKept = 2;
+    std::mutex m_mutex;
+    std::vector<Kept> m_kept;
+    bool m_open = true;
+};
+
+LiveStore::PoolHandle::PoolHandle()
+    : m_pool(std::make_shared<Pool>())
+{ }
+
+LiveStore::PoolHandle &LiveStore::PoolHandle::operator=(PoolHandle &&other) noexcept
+{
+    if (this != &other) {
+        close();
+        m_pool = std::move(other.m_pool);
+    }
+    return *this;
+}
+
+LiveStore::PoolHandle::~PoolHandle()
+{
+    close();
+}
+
+void LiveStore::PoolHandle::close()
+{
+    if (m_pool)
+        m_pool->close();
+}
+
 LiveStore::LiveStore()
     : LiveStore(Options{})
 { }
@@ -149,6 +268,8 @@ void LiveStore::add(ExportBatch &batch, qint64 receivedNs)
             ++m_counts.workflowsHeld;
         }
         Trace &trace = m_traces[size_t(it->second - m_firstTrace)];
+        if (trace.shown)
+            ++m_epoch; // the stores kept for growing hold this trace without the span
         if (span.parentSpanId.empty() && trace.rootReceivedNs < 0)
             trace.rootReceivedNs = receivedNs;
         trace.spans.push_back(std::move(span));
@@ -172,6 +293,7 @@ qint64 LiveStore::evict(qint64 nowNs)
 {
     const Rolling &rolling = m_options.rolling;
     qint64 evicted = 0;
+    bool shownEvicted = false;
     while (!m_traces.empty()) {
         const Trace &oldest = m_traces.front();
         const bool tooMany = rolling.maxWorkflows > 0 && qint64(m_traces.size()) > rolling.maxWorkflows;
@@ -182,6 +304,7 @@ qint64 LiveStore::evict(qint64 nowNs)
         m_counts.evictedSpans += qint64(oldest.spans.size());
         ++m_counts.evictedWorkflows;
         --m_counts.workflowsHeld;
+        shownEvicted = shownEvicted || oldest.shown;
         m_traceIndex.erase(oldest.id);
         m_traces.pop_front();
         ++m_firstTrace;
@@ -189,6 +312,13 @@ qint64 LiveStore::evict(qint64 nowNs)
     }
     if (evicted > 0)
         ++m_changes;
+    if (shownEvicted) {
+        // The kept stores begin with traces now gone: the next snapshot is
+        // built whole (a store cannot drop its first rows in place).
+        ++m_epoch;
+        m_shown.erase(std::remove_if(m_shown.begin(), m_shown.end(), [this](qint64 t) { return t < m_firstTrace; }),
+                      m_shown.end());
+    }
     return evicted;
 }
 
@@ -201,27 +331,32 @@ bool LiveStore::complete(const Trace &trace, qint64 nowNs) const
 
 qint64 LiveStore::completeCount(qint64 nowNs) const
 {
-    return std::count_if(m_traces.begin(), m_traces.end(), [&](const Trace &trace) { return complete(trace, nowNs); });
+    return std::count_if(m_traces.begin(), m_traces.end(),
+                         [&](const Trace &trace) { return trace.shown || complete(trace, nowNs); });
 }
 
 bool LiveStore::changed(qint64 nowNs, const ReceiveStats::Snapshot &received) const
 {
     return m_changes != m_builtChanges || refusedRequests(received) != m_builtRefusals
-        || completeCount(nowNs) != m_builtComplete;
+        || completeCount(nowNs) != qint64(m_shown.size());
 }
 
-std::shared_ptr<TraceStore> LiveStore::snapshot(qint64 nowNs, const ReceiveStats::Snapshot &received)
+void LiveStore::markShown(qint64 nowNs)
 {
-    // A snapshot is replaced 4 times a second and its last holder is usually
-    // the GUI thread: freeing ~100 MB of columns and strings there took it
-    // away for tens of ms, so the last holder hands the store to a thread of
-    // its own to free (not Qt's global pool, which painting waits on).
-    std::shared_ptr<TraceStore> store(new TraceStore, [](TraceStore *old) { StoreDisposer::dispose(old); });
-    store->format = QStringLiteral("otlp-live");
-    store->sourceFiles = {m_options.label};
-    SpanTraceBuilder builder(*store, m_options.label);
+    for (size_t i = 0; i < m_traces.size(); ++i) {
+        Trace &trace = m_traces[i];
+        if (!trace.shown && complete(trace, nowNs)) {
+            trace.shown = true;
+            m_shown.push_back(m_firstTrace + qint64(i));
+        }
+    }
+}
+
+bool LiveStore::build(TraceStore &store, size_t firstShown) const
+{
+    SpanTraceBuilder builder(store, m_options.label);
     // Every interned resource and scope, in order: their indices in the
-    // builder are then the spans' own.
+    // builder are then the spans' own (and a part's begin with its store's).
     std::vector<qint32> resources;
     resources.reserve(m_resources.size());
     for (const auto &attributes : m_resources)
@@ -230,12 +365,9 @@ std::shared_ptr<TraceStore> LiveStore::snapshot(qint64 nowNs, const ReceiveStats
     scopes.reserve(m_scopes.size());
     for (const auto &scope : m_scopes)
         scopes.push_back(builder.addScope(scope.name, scope.version, scope.attributes));
-    qint64 shown = 0;
     SpanRecord remapped;
-    for (const Trace &trace : m_traces) {
-        if (!complete(trace, nowNs))
-            continue;
-        ++shown;
+    for (size_t i = firstShown; i < m_shown.size(); ++i) {
+        const Trace &trace = m_traces[size_t(m_shown[i] - m_firstTrace)];
         for (const SpanRecord &span : trace.spans) {
             const qint32 resource = span.resource >= 0 ? resources[size_t(span.resource)] : -1;
             const qint32 scope = span.scope >= 0 ? scopes[size_t(span.scope)] : -1;
@@ -250,28 +382,120 @@ std::shared_ptr<TraceStore> LiveStore::snapshot(qint64 nowNs, const ReceiveStats
         }
     }
     builder.finish();
-    store->rejected.insert(store->rejected.end(), m_rejected.begin(), m_rejected.end());
+    return builder.adoptionTruncated();
+}
+
+namespace {
+
+// Moves what the builder refused and noticed in `built` to `grown`'s lists,
+// leaving out the linker's closing summary of the table it built (decorate()
+// says it once for the whole grown store).
+void keepBuilderRecords(TraceStore &built, bool adoptionTruncated, const QString &label,
+                        std::vector<RejectedRecord> &rejected, std::vector<LoadNotice> &notices, qint64 &omitted)
+{
+    std::vector<LoadNotice> summary;
+    SpanTraceLinker::appendSummaryNotices(built.spans, label, adoptionTruncated, summary);
+    size_t kept = built.notices.size();
+    for (auto it = summary.rbegin(); it != summary.rend() && kept > 0; ++it) {
+        const LoadNotice &last = built.notices[kept - 1];
+        if (last.line == it->line && last.message == it->message)
+            --kept;
+    }
+    for (size_t i = 0; i < kept; ++i) {
+        // A notice about no line in particular (the contract version a
+        // resource names) is said by every part's builder: once is enough.
+        const LoadNotice &notice = built.notices[i];
+        if (notice.line == 0 && std::any_of(notices.begin(), notices.end(), [&notice](const LoadNotice &said) {
+                return said.line == 0 && said.message == notice.message;
+            }))
+            continue;
+        if (notices.size() < kMaxNotices)
+            notices.push_back(std::move(built.notices[i]));
+        else
+            ++omitted;
+    }
+    built.notices.clear();
+    std::move(built.rejected.begin(), built.rejected.end(), std::back_inserter(rejected));
+    built.rejected.clear();
+}
+
+} // namespace
+
+void LiveStore::decorate(TraceStore &store, const Grown &grown, const ReceiveStats::Snapshot &received) const
+{
+    store.format = QStringLiteral("otlp-live");
+    store.sourceFiles = {m_options.label};
+    store.rejected = grown.rejected;
+    store.rejected.insert(store.rejected.end(), m_rejected.begin(), m_rejected.end());
+    store.notices = grown.notices;
+    if (grown.omittedNotices > 0)
+        store.notices.push_back(
+            {m_options.label, 0, QStringLiteral("%1 more notices not listed").arg(grown.omittedNotices)});
+    SpanTraceLinker::appendSummaryNotices(store.spans, m_options.label, grown.adoptionTruncated, store.notices);
     if (m_counts.rejectedSpans > qint64(m_rejected.size()))
-        store->notices.push_back({m_options.label, 0,
-                                  QStringLiteral("%1 spans were rejected; the newest %2 are listed")
-                                      .arg(m_counts.rejectedSpans)
-                                      .arg(m_rejected.size())});
+        store.notices.push_back({m_options.label, 0,
+                                 QStringLiteral("%1 spans were rejected; the newest %2 are listed")
+                                     .arg(m_counts.rejectedSpans)
+                                     .arg(m_rejected.size())});
     for (const auto &[status, group] : received.refusals) {
         const QString answer = status.startsWith(QLatin1String("gRPC ")) ? status : QStringLiteral("HTTP ") + status;
-        store->notices.push_back({m_options.label, 0,
-                                  QStringLiteral("%1 export request(s) refused whole with %2: %3")
-                                      .arg(group.count)
-                                      .arg(answer, group.example)});
+        store.notices.push_back({m_options.label, 0,
+                                 QStringLiteral("%1 export request(s) refused whole with %2: %3")
+                                     .arg(group.count)
+                                     .arg(answer, group.example)});
     }
     if (m_counts.evictedWorkflows > 0)
-        store->notices.push_back({m_options.label, 0,
-                                  QStringLiteral("rolling mode: %1 older workflows (%2 spans) evicted")
-                                      .arg(m_counts.evictedWorkflows)
-                                      .arg(m_counts.evictedSpans)});
+        store.notices.push_back({m_options.label, 0,
+                                 QStringLiteral("rolling mode: %1 older workflows (%2 spans) evicted")
+                                     .arg(m_counts.evictedWorkflows)
+                                     .arg(m_counts.evictedSpans)});
+}
+
+std::shared_ptr<TraceStore> LiveStore::snapshot(qint64 nowNs, const ReceiveStats::Snapshot &received)
+{
+    markShown(nowNs);
+    Pool::Kept kept;
+    if (m_options.growSnapshots && m_pool.get())
+        kept = m_pool.get()->take(m_epoch);
+    if (!kept.store) {
+        kept.store = std::make_unique<TraceStore>();
+        kept.grown = std::make_shared<Grown>();
+        kept.grown->epoch = m_epoch;
+    }
+    TraceStore &store = *kept.store;
+    Grown &grown = *kept.grown;
+    if (grown.shown < m_shown.size()) {
+        if (grown.shown == 0) {
+            ++m_fullBuilds;
+            store = TraceStore();
+            grown.adoptionTruncated = build(store, 0);
+            keepBuilderRecords(store, grown.adoptionTruncated, m_options.label, grown.rejected, grown.notices,
+                               grown.omittedNotices);
+        } else {
+            TraceStore part;
+            const bool truncated = build(part, grown.shown);
+            grown.adoptionTruncated = grown.adoptionTruncated || truncated;
+            keepBuilderRecords(part, truncated, m_options.label, grown.rejected, grown.notices, grown.omittedNotices);
+            SpanStorePart::append(store, part);
+        }
+        grown.shown = m_shown.size();
+    }
+    decorate(store, grown, received);
     m_builtChanges = m_changes;
-    m_builtComplete = shown;
     m_builtRefusals = refusedRequests(received);
-    return store;
+
+    // The last holder gives the store back to the pool to grow the next
+    // snapshot from (a closed or destroyed pool has it freed). Freeing ~100 MB
+    // of columns and strings on the GUI thread took it away for tens of ms, so
+    // a store that is not kept goes to a thread of its own to free (not Qt's
+    // global pool, which painting waits on).
+    std::weak_ptr<Pool> pool = m_pool.get();
+    return {kept.store.release(), [pool, grown = kept.grown](TraceStore *old) {
+                if (const auto alive = pool.lock())
+                    alive->give({std::unique_ptr<TraceStore>(old), grown});
+                else
+                    StoreDisposer::dispose(old);
+            }};
 }
 
 LiveStore::Counts LiveStore::counts(qint64 nowNs) const

@@ -23,13 +23,20 @@ class QIODevice;
 // linker. Late spans of a shown trace join it at the next snapshot (traces
 // split across batches merge, as in a file).
 //
-// A snapshot is a new TraceStore built by the file loaders' SpanTraceBuilder
-// from every shown span (so one set of rules), never a copy of the store the
-// views hold; its cost grows with the spans held, which the rolling mode
-// bounds: keep the workflows first seen in the last N minutes and/or the
-// newest N workflows, evicting the oldest and counting what went.
+// A snapshot is a TraceStore built by the file loaders' SpanTraceBuilder
+// (so one set of rules), never a copy of the store the views hold. The first
+// is built from every shown span; after that a snapshot is a store handed
+// back by the views (the last holder of an older snapshot gives it back to
+// this store's pool) grown by the traces shown since it was built
+// (SpanStorePart), so a refresh costs the spans that arrived, not every span
+// held. A late span joining a shown trace, or the eviction of a shown trace,
+// makes the kept stores stale: the next snapshot is built whole again. The
+// rolling mode bounds what is held: keep the workflows first seen in the last
+// N minutes and/or the newest N workflows, evicting the oldest and counting
+// what went.
 // Rejected spans of accepted requests become the store's rejected records
-// and requests refused whole its notices. Not thread-safe: one thread owns it.
+// and requests refused whole its notices. Not thread-safe: one thread owns it
+// (the pool alone is locked: snapshots come back from any thread).
 class LiveStore
 {
 public:
@@ -45,6 +52,7 @@ public:
         qint64 graceNs = 1'000'000'000;
         qint64 rootlessAfterNs = 30'000'000'000;
         QString label = QStringLiteral("otlp-live");
+        bool growSnapshots = true; // false: every snapshot is built whole (the tests compare the two)
     };
     struct Counts
     {
@@ -58,6 +66,11 @@ public:
 
     LiveStore();
     explicit LiveStore(Options options);
+    LiveStore(LiveStore &&) noexcept = default;
+    LiveStore &operator=(LiveStore &&) noexcept = default;
+    LiveStore(const LiveStore &) = delete;
+    LiveStore &operator=(const LiveStore &) = delete;
+    ~LiveStore() = default;
 
     void setRolling(Rolling rolling) { m_options.rolling = rolling; }
     const Options &options() const { return m_options; }
@@ -74,6 +87,13 @@ public:
     // receiver's requests refused whole) as notices.
     std::shared_ptr<TraceStore> snapshot(qint64 nowNs, const ReceiveStats::Snapshot &received);
     Counts counts(qint64 nowNs) const;
+    // Snapshots built from every shown span, not grown from a kept store:
+    // the first, and each after a late span or an eviction made the kept
+    // stores stale.
+    qint64 fullBuilds() const { return m_fullBuilds; }
+    // Frees the stores kept for growing and keeps none from now on (the
+    // receiver stopped: no more snapshots will be built).
+    void dropGrowingStores() { m_pool.close(); }
 
     // Every span held, complete or not (evicted ones are gone), written as
     // OTLP JSON Lines by OtlpJsonWriter, the capture format of
@@ -89,7 +109,32 @@ private:
         std::vector<SpanRecord> spans;
         qint64 firstReceivedNs = 0;
         qint64 rootReceivedNs = -1; // -1: no root yet
+        bool shown = false;         // in snapshots since it was first complete
     };
+    class Pool;
+    struct Grown;
+    // Owns the pool; closing it (on destruction, or when replaced by a move)
+    // frees what it keeps and makes later returns free their store.
+    class PoolHandle
+    {
+    public:
+        PoolHandle();
+        PoolHandle(PoolHandle &&other) noexcept = default;
+        PoolHandle &operator=(PoolHandle &&other) noexcept;
+        PoolHandle(const PoolHandle &) = delete;
+        PoolHandle &operator=(const PoolHandle &) = delete;
+        ~PoolHandle();
+        const std::shared_ptr<Pool> &get() const { return m_pool; }
+        void close();
+
+    private:
+        std::shared_ptr<Pool> m_pool;
+    };
+    void markShown(qint64 nowNs);
+    // Builds the shown traces from m_shown[firstShown] on into `store`;
+    // returns whether some trace had too many orphans to place.
+    bool build(TraceStore &store, size_t firstShown) const;
+    void decorate(TraceStore &store, const Grown &grown, const ReceiveStats::Snapshot &received) const;
     bool complete(const Trace &trace, qint64 nowNs) const;
     qint64 completeCount(qint64 nowNs) const;
     qint32 resourceIndex(const RecycledList<SpanAttribute> &attributes);
@@ -104,10 +149,13 @@ private:
     std::vector<ExportBatch::Scope> m_scopes;
     std::unordered_map<std::string, qint32> m_scopeKeys;
     std::deque<RejectedRecord> m_rejected; // the newest kMaxRejected
+    std::vector<qint64> m_shown;           // shown traces (as m_traceIndex counts them), in the order shown
+    qint64 m_epoch = 0;                    // bumped when the kept stores no longer match the shown spans
+    qint64 m_fullBuilds = 0;
+    PoolHandle m_pool;
     Counts m_counts;
     // What the last snapshot showed, to tell whether a new one is needed.
     qint64 m_changes = 0;
     qint64 m_builtChanges = -1;
-    qint64 m_builtComplete = -1;
     qint64 m_builtRefusals = -1;
 };

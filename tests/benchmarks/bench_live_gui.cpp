@@ -412,12 +412,13 @@ int main(int argc, char *argv[])
         std::printf("    %.0f ms in %lld  %s\n", cpuMs, static_cast<long long>(count), qPrintable(what));
     std::printf("  ratio of the longest gaps, under load / idle: %.1fx\n",
                 percentile(underLoad, 1.0) / std::max(0.1, percentile(idle, 1.0)));
-    std::printf("views: %lld snapshots shown (%.1f per second); store thread: %lld built, longest build %.0f ms, last "
-                "%.0f ms, longest store step %.1f ms; held at the end: %lld spans in %lld workflows (%lld evicted)\n",
+    std::printf("views: %lld snapshots shown (%.1f per second); store thread: %lld built (%lld whole, the rest "
+                "grown), longest build %.0f ms, last %.0f ms, longest store step %.1f ms; held at the end: %lld spans "
+                "in %lld workflows (%lld evicted)\n",
                 static_cast<long long>(shown), double(shown) / elapsed, static_cast<long long>(status.snapshots),
-                double(status.longestBuildNs) / 1e6, double(status.lastBuildNs) / 1e6,
-                double(status.longestStepNs) / 1e6, static_cast<long long>(status.held.spansHeld),
-                static_cast<long long>(status.held.workflowsHeld),
+                static_cast<long long>(status.fullBuilds), double(status.longestBuildNs) / 1e6,
+                double(status.lastBuildNs) / 1e6, double(status.longestStepNs) / 1e6,
+                static_cast<long long>(status.held.spansHeld), static_cast<long long>(status.held.workflowsHeld),
                 static_cast<long long>(status.held.evictedWorkflows));
     QStringList inSight;
     QStringList behind;
