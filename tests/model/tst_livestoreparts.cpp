@@ -57,6 +57,17 @@ void addInt(RecycledList<SpanAttribute> &attributes, const std::string &key, qin
     attribute.value.text = std::to_string(value);
 }
 
+// Four token times 10 ms apart from `first`, as the contract's array attribute.
+void addTimes(RecycledList<SpanAttribute> &attributes, const std::string &key, qint64 first)
+{
+    SpanAttribute &attribute = attributes.add();
+    attribute.key = key;
+    attribute.value.type = AttributeValue::Type::Array;
+    for (int t = 0; t < 4; ++t)
+        attribute.value.elements.push_back(std::to_string(first + t * 10 * kMs));
+    attribute.value.text = "[...]";
+}
+
 // The spans of trace `n` (a mix of what live sessions send: vLLM request
 // spans, agent workflows with model and tool calls, contract workflow types
 // and token times, orphans, rootless traces, links inside and across traces,
@@ -109,18 +120,8 @@ std::vector<SpanRecord> traceSpans(int n, qint64 startMs, std::mt19937 &random)
             event.name = "gen_ai.content.chunk";
             addInt(event.attributes, "index", call);
             if (n % 7 == 2 && n >= 45) { // server token times (tokens timelines join then)
-                SpanAttribute &tokens = chat.attributes.add();
-                tokens.key = "tracelane.tokens.server_unix_nano";
-                tokens.value.type = AttributeValue::Type::Array;
-                for (int t = 0; t < 4; ++t)
-                    tokens.value.elements.push_back(std::to_string(ms(call * 50 + 40 + 10 * t)));
-                tokens.value.text = "[...]";
-                SpanAttribute &received = chat.attributes.add();
-                received.key = "tracelane.tokens.client_unix_nano";
-                received.value.type = AttributeValue::Type::Array;
-                for (int t = 0; t < 4; ++t)
-                    received.value.elements.push_back(std::to_string(ms(call * 50 + 45 + 10 * t)));
-                received.value.text = "[...]";
+                addTimes(chat.attributes, "tracelane.tokens.server_unix_nano", ms(call * 50 + 40));
+                addTimes(chat.attributes, "tracelane.tokens.client_unix_nano", ms(call * 50 + 45));
             }
         }
         SpanRecord &tool = add(2, 0, "execute_tool search", 200, 240);
