@@ -15,9 +15,11 @@
 // thread's longest build and store step; the load average before and after.
 //
 //   tracelane-bench-live-gui [--seconds S] [--rate SPANS_PER_S] [--batch N]
-//                            [--keep-workflows N] [--keep-minutes M]
+//                            [--keep-workflows N] [--keep-minutes M] [--whole]
 //
 // Defaults: 20 s at 20,000 spans/s, no rolling limit. Loopback only.
+// `--whole` builds every snapshot from every span held (LiveStore's
+// growSnapshots off), the reference for snapshots grown by parts.
 
 #include "OtlpBenchExport.h"
 
@@ -285,6 +287,7 @@ int main(int argc, char *argv[])
     int batch = 512;
     qint64 keepWorkflows = 0;
     qint64 keepMinutes = 0;
+    bool whole = false;
     const QStringList args = app.arguments();
     for (qsizetype i = 1; i < args.size(); ++i) {
         const QString &arg = args[i];
@@ -300,10 +303,13 @@ int main(int argc, char *argv[])
             keepWorkflows = value.toLongLong();
         else if (arg == QLatin1String("--keep-minutes"))
             keepMinutes = value.toLongLong();
-        else {
+        else if (arg == QLatin1String("--whole")) {
+            whole = true; // every snapshot built from every span held: the reference before growing by parts
+            --i;
+        } else {
             std::fprintf(stderr,
                          "usage: tracelane-bench-live-gui [--seconds S] [--rate SPANS_PER_S] [--batch N] "
-                         "[--keep-workflows N] [--keep-minutes M]\n");
+                         "[--keep-workflows N] [--keep-minutes M] [--whole]\n");
             return 2;
         }
     }
@@ -329,6 +335,7 @@ int main(int argc, char *argv[])
     settings.httpPort = 0;
     settings.grpc = false;
     settings.store.rolling = {keepMinutes * 60'000'000'000LL, keepWorkflows};
+    settings.store.growSnapshots = !whole;
     QString error;
     if (!window.live()->listen(settings, &error)) {
         std::fprintf(stderr, "cannot listen: %s\n", qPrintable(error));
@@ -387,11 +394,12 @@ int main(int argc, char *argv[])
         errors += result.errors;
         latency.insert(latency.end(), result.latencyMs.begin(), result.latencyMs.end());
     }
-    std::printf("%.0f spans/s offered for %.0f s by 4 OTLP/HTTP exporters (%d spans per export), rolling: %s\n", rate,
+    std::printf("%.0f spans/s offered for %.0f s by 4 OTLP/HTTP exporters (%d spans per export), rolling: %s%s\n", rate,
                 seconds, batch,
                 keepWorkflows > 0 || keepMinutes > 0
                     ? qPrintable(QStringLiteral("newest %1 workflows, last %2 min").arg(keepWorkflows).arg(keepMinutes))
-                    : "off");
+                    : "off",
+                whole ? "; snapshots built whole (--whole)" : "; snapshots grown by parts");
     std::printf("  sent %lld, accepted %lld (%s), back-pressure answers %lld, errors %lld, all in after %.1f s\n",
                 static_cast<long long>(sent), static_cast<long long>(status.received.acceptedSpans),
                 sent == status.received.acceptedSpans ? "sent = received" : "MISMATCH",
@@ -412,14 +420,15 @@ int main(int argc, char *argv[])
         std::printf("    %.0f ms in %lld  %s\n", cpuMs, static_cast<long long>(count), qPrintable(what));
     std::printf("  ratio of the longest gaps, under load / idle: %.1fx\n",
                 percentile(underLoad, 1.0) / std::max(0.1, percentile(idle, 1.0)));
-    std::printf("views: %lld snapshots shown (%.1f per second); store thread: %lld built (%lld whole, the rest "
-                "grown), longest build %.0f ms, last %.0f ms, longest store step %.1f ms; held at the end: %lld spans "
-                "in %lld workflows (%lld evicted)\n",
-                static_cast<long long>(shown), double(shown) / elapsed, static_cast<long long>(status.snapshots),
-                static_cast<long long>(status.fullBuilds), double(status.longestBuildNs) / 1e6,
-                double(status.lastBuildNs) / 1e6, double(status.longestStepNs) / 1e6,
-                static_cast<long long>(status.held.spansHeld), static_cast<long long>(status.held.workflowsHeld),
-                static_cast<long long>(status.held.evictedWorkflows));
+    std::printf(
+        "views: %lld snapshots shown (%.1f per second); store thread: %lld built (%lld of them from every "
+        "span held), longest build %.0f ms, last %.0f ms, longest store step %.1f ms; held at the end: %lld spans "
+        "in %lld workflows (%lld evicted)\n",
+        static_cast<long long>(shown), double(shown) / elapsed, static_cast<long long>(status.snapshots),
+        static_cast<long long>(status.fullBuilds), double(status.longestBuildNs) / 1e6,
+        double(status.lastBuildNs) / 1e6, double(status.longestStepNs) / 1e6,
+        static_cast<long long>(status.held.spansHeld), static_cast<long long>(status.held.workflowsHeld),
+        static_cast<long long>(status.held.evictedWorkflows));
     QStringList inSight;
     QStringList behind;
     for (const QDockWidget *dock : window.findChildren<QDockWidget *>()) {
