@@ -2,6 +2,7 @@
 
 #include "WorkflowSummary.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace {
@@ -108,7 +109,13 @@ void appendWorkflows(WorkflowTable &into, const WorkflowTable &part, qint32 rowB
 // when neither has one).
 TokenTimeline joinedTimeline(const TokenTimeline &into, const TokenTimeline &part, qsizetype base, qsizetype rows)
 {
-    TokenTimeline joined = into; // see the README: a copy, only when some request has token times
+    // A copy of `into`'s events (see the README: only when some request has
+    // token times; RequestTable cannot hand its timelines over yet).
+    TokenTimeline joined;
+    // reserve() sizes the encoded bytes at 4 an event: ask for the bytes both hold.
+    joined.reserve(rows, qint64((into.encodedBytes() + part.encodedBytes()) / 4 + 1));
+    if (into.rowCount() > 0)
+        joined.appendAllFrom(into);
     joined.padTo(base);
     if (part.rowCount() > 0)
         joined.appendAllFrom(part);
@@ -116,16 +123,32 @@ TokenTimeline joinedTimeline(const TokenTimeline &into, const TokenTimeline &par
     return joined;
 }
 
-void appendRequests(TraceStore &into, TraceStore &part)
+// root_name is a column of every workflow or of none (WorkflowSummary): the
+// side without it gets it, before anything is appended.
+void matchRootNames(TraceStore &into, TraceStore &part)
 {
-    // root_name is a column of every workflow or of none (WorkflowSummary).
     const bool intoNames = WorkflowSummary::hasRootNames(into);
     const bool partNames = WorkflowSummary::hasRootNames(part);
     if (partNames && !intoNames && into.workflows.rowCount() > 0)
         WorkflowSummary::addRootNames(into);
     if (intoNames && !partNames && part.workflows.rowCount() > 0)
         WorkflowSummary::addRootNames(part);
+}
 
+// A whole build adds root_name after every other class column; appending may
+// have put a column the part brought first after it.
+void rootNamesLast(RequestTable &requests)
+{
+    auto &columns = requests.mutableAttributes();
+    const auto it = std::find_if(columns.begin(), columns.end(), [](const AttributeColumn &column) {
+        return column.name() == QString(WorkflowSummary::kRootNameColumn);
+    });
+    if (it != columns.end())
+        std::rotate(it, it + 1, columns.end());
+}
+
+void appendRequests(TraceStore &into, TraceStore &part)
+{
     RequestTable &requests = into.requests;
     const qsizetype base = requests.rowCount();
     const qsizetype rows = base + part.requests.rowCount();
@@ -141,6 +164,7 @@ void appendRequests(TraceStore &into, TraceStore &part)
     for (AttributeColumn &column : requests.mutableAttributes())
         column.reserve(qsizetype(roomFor(size_t(rows))));
     requests.appendTable(std::move(part.requests), 0);
+    rootNamesLast(requests);
     if (tokens)
         requests.setTokenTimelines(std::move(server), std::move(client));
 }
@@ -154,6 +178,7 @@ void append(TraceStore &into, TraceStore &part)
     const auto rowBase = qint32(into.spans.rowCount());
     const auto workflowBase = qint32(into.workflows.rowCount());
     const auto requestBase = qint32(into.requests.rowCount());
+    matchRootNames(into, part);
     appendShared(into.spans, part.spans);
     appendSpans(into.spans, part.spans, workflowBase);
     appendWorkflows(into.workflows, part.workflows, rowBase, requestBase);

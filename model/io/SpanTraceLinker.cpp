@@ -389,12 +389,11 @@ void SpanTraceLinker::reportFlags()
     }
     // Each adoption is said once, with the missing parent and the adopter
     // (the first few in full; a file of thousands would bury every other notice).
-    constexpr size_t kListed = 20;
     const auto describe = [this](qint32 row) {
         const QString name = m_table.name(row);
         return name.isEmpty() ? m_table.spanIdText(row) : QStringLiteral("%1 '%2'").arg(m_table.spanIdText(row), name);
     };
-    for (size_t i = 0; i < m_adoptions.size() && i < kListed; ++i) {
+    for (size_t i = 0; i < m_adoptions.size() && i < kAdoptionsListed; ++i) {
         const auto &[row, parent] = m_adoptions[i];
         m_store.notices.push_back(
             {m_file, qint64(m_table.sourceLine(row)),

@@ -40,6 +40,11 @@ public:
     // span id (empty for a root). The staging vectors are consumed.
     void link(const std::vector<std::string> &traceIds, std::vector<quint32> &traceOf, StringArena &parentIds,
               std::vector<Reference> &references);
+    // Orphans attached to an enclosing span are listed one notice each, the
+    // first this many (a file of thousands would bury every other notice),
+    // just before the summary notices.
+    static constexpr size_t kAdoptionsListed = 20;
+
     // Whether some trace had too many orphans to place them all (after link()).
     bool adoptionTruncated() const { return m_adoptionTruncated; }
 

@@ -7,6 +7,7 @@
 #include "io/SpanTraceLinker.h"
 
 #include <QIODevice>
+#include <QSet>
 
 #include <algorithm>
 #include <condition_variable>
@@ -105,6 +106,49 @@ struct LiveStore::Grown
     std::vector<RejectedRecord> rejected;
     std::vector<LoadNotice> notices; // without the linker's summary, said once for the whole store
     qint64 omittedNotices = 0;
+    size_t adoptionsListed = 0;
+    QSet<QString> said; // each notice's text once (the contract version is noticed by every part's builder)
+
+    // Moves what the builder refused and noticed in `built` here, as one
+    // build of everything would have said it: the linker's closing summary
+    // left out (decorate() says it for the whole store), orphan attachments
+    // listed up to the linker's limit in all, not per part.
+    void keep(TraceStore &built, bool truncated, const QString &label)
+    {
+        adoptionTruncated = adoptionTruncated || truncated;
+        std::vector<LoadNotice> summary;
+        SpanTraceLinker::appendSummaryNotices(built.spans, label, truncated, summary);
+        size_t end = built.notices.size();
+        for (auto it = summary.rbegin(); it != summary.rend() && end > 0; ++it) {
+            const LoadNotice &last = built.notices[end - 1];
+            if (last.line == it->line && last.message == it->message)
+                --end;
+        }
+        qsizetype adopted = 0;
+        for (qsizetype row = 0; row < built.spans.rowCount(); ++row)
+            adopted += (built.spans.flags(row) & SpanTable::Adopted) != 0 ? 1 : 0;
+        const size_t listed = std::min(SpanTraceLinker::kAdoptionsListed, size_t(adopted));
+        const size_t adoptionsFrom = end >= listed ? end - listed : 0;
+        for (size_t i = 0; i < end; ++i) {
+            LoadNotice &notice = built.notices[i];
+            if (i >= adoptionsFrom) {
+                if (adoptionsListed >= SpanTraceLinker::kAdoptionsListed)
+                    continue;
+                ++adoptionsListed;
+            }
+            if (said.contains(notice.message))
+                continue;
+            if (notices.size() >= kMaxNotices) {
+                ++omittedNotices;
+                continue;
+            }
+            said.insert(notice.message);
+            notices.push_back(std::move(notice));
+        }
+        built.notices.clear();
+        std::move(built.rejected.begin(), built.rejected.end(), std::back_inserter(rejected));
+        built.rejected.clear();
+    }
 };
 
 // Stores the views have let go of, kept to grow the next snapshot from. The
@@ -179,9 +223,10 @@ private:
             StoreDisposer::dispose(kept.store.release());
     }
 
-    // Usually one: the snapshot before the one shown. A second covers a
-    // view that lets go late.
-    static constexpr size_t kKept = 2;
+    // One: the snapshot before the one shown (each kept store costs as much
+    // memory as the one the views hold). When the views let go of two, the
+    // one that holds more is kept.
+    static constexpr size_t kKept = 1;
     std::mutex m_mutex;
     std::vector<Kept> m_kept;
     bool m_open = true;
@@ -385,42 +430,6 @@ bool LiveStore::build(TraceStore &store, size_t firstShown) const
     return builder.adoptionTruncated();
 }
 
-namespace {
-
-// Moves what the builder refused and noticed in `built` to `grown`'s lists,
-// leaving out the linker's closing summary of the table it built (decorate()
-// says it once for the whole grown store).
-void keepBuilderRecords(TraceStore &built, bool adoptionTruncated, const QString &label,
-                        std::vector<RejectedRecord> &rejected, std::vector<LoadNotice> &notices, qint64 &omitted)
-{
-    std::vector<LoadNotice> summary;
-    SpanTraceLinker::appendSummaryNotices(built.spans, label, adoptionTruncated, summary);
-    size_t kept = built.notices.size();
-    for (auto it = summary.rbegin(); it != summary.rend() && kept > 0; ++it) {
-        const LoadNotice &last = built.notices[kept - 1];
-        if (last.line == it->line && last.message == it->message)
-            --kept;
-    }
-    for (size_t i = 0; i < kept; ++i) {
-        // A notice about no line in particular (the contract version a
-        // resource names) is said by every part's builder: once is enough.
-        const LoadNotice &notice = built.notices[i];
-        if (notice.line == 0 && std::any_of(notices.begin(), notices.end(), [&notice](const LoadNotice &said) {
-                return said.line == 0 && said.message == notice.message;
-            }))
-            continue;
-        if (notices.size() < kMaxNotices)
-            notices.push_back(std::move(built.notices[i]));
-        else
-            ++omitted;
-    }
-    built.notices.clear();
-    std::move(built.rejected.begin(), built.rejected.end(), std::back_inserter(rejected));
-    built.rejected.clear();
-}
-
-} // namespace
-
 void LiveStore::decorate(TraceStore &store, const Grown &grown, const ReceiveStats::Snapshot &received) const
 {
     store.format = QStringLiteral("otlp-live");
@@ -468,14 +477,12 @@ std::shared_ptr<TraceStore> LiveStore::snapshot(qint64 nowNs, const ReceiveStats
         if (grown.shown == 0) {
             ++m_fullBuilds;
             store = TraceStore();
-            grown.adoptionTruncated = build(store, 0);
-            keepBuilderRecords(store, grown.adoptionTruncated, m_options.label, grown.rejected, grown.notices,
-                               grown.omittedNotices);
+            const bool truncated = build(store, 0);
+            grown.keep(store, truncated, m_options.label);
         } else {
             TraceStore part;
             const bool truncated = build(part, grown.shown);
-            grown.adoptionTruncated = grown.adoptionTruncated || truncated;
-            keepBuilderRecords(part, truncated, m_options.label, grown.rejected, grown.notices, grown.omittedNotices);
+            grown.keep(part, truncated, m_options.label);
             SpanStorePart::append(store, part);
         }
         grown.shown = m_shown.size();
@@ -489,7 +496,9 @@ std::shared_ptr<TraceStore> LiveStore::snapshot(qint64 nowNs, const ReceiveStats
     // of columns and strings on the GUI thread took it away for tens of ms, so
     // a store that is not kept goes to a thread of its own to free (not Qt's
     // global pool, which painting waits on).
-    std::weak_ptr<Pool> pool = m_pool.get();
+    std::weak_ptr<Pool> pool;
+    if (m_options.growSnapshots)
+        pool = m_pool.get();
     return {kept.store.release(), [pool, grown = kept.grown](TraceStore *old) {
                 if (const auto alive = pool.lock())
                     alive->give({std::unique_ptr<TraceStore>(old), grown});
