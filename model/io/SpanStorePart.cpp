@@ -113,7 +113,8 @@ TokenTimeline joinedTimeline(const TokenTimeline &into, const TokenTimeline &par
     // token times; RequestTable cannot hand its timelines over yet).
     TokenTimeline joined;
     // reserve() sizes the encoded bytes at 4 an event: ask for the bytes both hold.
-    joined.reserve(rows, qint64((into.encodedBytes() + part.encodedBytes()) / 4 + 1));
+    const size_t bytes = into.encodedBytes() + part.encodedBytes();
+    joined.reserve(rows, qint64(bytes / 4) + 1);
     if (into.rowCount() > 0)
         joined.appendAllFrom(into);
     joined.padTo(base);
