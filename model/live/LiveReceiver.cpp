@@ -105,7 +105,7 @@ public:
         const bool more = m_drain.step([&](ExportBatch &batch) { m_store.add(batch, now); });
         m_store.evict(now);
         m_timer->setInterval(more ? 0 : 50);
-        if (!m_owner->m_paused.load() && due() && m_store.changed(now, m_stats.snapshot())) {
+        if (!m_owner->m_paused.load() && due() && m_store.changed(now, m_stats.snapshot()) && !waitingForKeptStore()) {
             auto store = build(now);
             QMetaObject::invokeMethod(
                 m_owner,
@@ -126,6 +126,22 @@ private:
         // At most every refresh interval, and never more than a third of
         // this thread's time spent building.
         return m_sinceBuild.elapsed() >= std::max<qint64>(m_refreshMs, 2 * m_lastBuildNs / 1'000'000);
+    }
+
+    // Up to kKeptStoreWaitMs for a snapshot the views still hold to come
+    // back to be grown, rather than building one whole at once.
+    bool waitingForKeptStore()
+    {
+        if (!m_store.waitForKeptStore()) {
+            m_waitingSince.invalidate();
+            return false;
+        }
+        if (!m_waitingSince.isValid())
+            m_waitingSince.start();
+        if (m_waitingSince.elapsed() < kKeptStoreWaitMs)
+            return true;
+        m_waitingSince.invalidate();
+        return false;
     }
 
     std::shared_ptr<const TraceStore> build(qint64 now)
@@ -161,6 +177,8 @@ private:
     QTimer *m_timer = nullptr;
     QElapsedTimer m_clock;
     QElapsedTimer m_sinceBuild;
+    QElapsedTimer m_waitingSince;
+    static constexpr qint64 kKeptStoreWaitMs = 1000;
     qint64 m_lastBuildNs = 0;
 };
 

@@ -165,6 +165,8 @@ public:
     void give(Kept kept)
     {
         std::unique_lock lock(m_mutex);
+        if (kept.grown->epoch == m_outEpoch && m_out > 0)
+            --m_out;
         if (!m_open) {
             lock.unlock();
             dispose(kept);
@@ -204,6 +206,26 @@ public:
         return best;
     }
 
+    void handedOut(qint64 epoch)
+    {
+        std::lock_guard lock(m_mutex);
+        if (epoch != m_outEpoch) {
+            m_outEpoch = epoch;
+            m_out = 0;
+        }
+        ++m_out;
+    }
+
+    // No store of `epoch` is kept, and the views hold two or more of them:
+    // the older comes back once they let go of it.
+    bool worthWaiting(qint64 epoch)
+    {
+        std::lock_guard lock(m_mutex);
+        const bool kept = std::any_of(m_kept.begin(), m_kept.end(),
+                                      [epoch](const Kept &each) { return each.grown->epoch == epoch; });
+        return m_open && !kept && m_outEpoch == epoch && m_out >= 2;
+    }
+
     void close()
     {
         std::vector<Kept> kept;
@@ -230,6 +252,8 @@ private:
     std::mutex m_mutex;
     std::vector<Kept> m_kept;
     bool m_open = true;
+    qint64 m_outEpoch = -1; // the epoch of the stores handed out and not yet back
+    int m_out = 0;
 };
 
 LiveStore::PoolHandle::PoolHandle()
@@ -497,14 +521,21 @@ std::shared_ptr<TraceStore> LiveStore::snapshot(qint64 nowNs, const ReceiveStats
     // a store that is not kept goes to a thread of its own to free (not Qt's
     // global pool, which painting waits on).
     std::weak_ptr<Pool> pool;
-    if (m_options.growSnapshots)
+    if (m_options.growSnapshots && m_pool.get()) {
         pool = m_pool.get();
+        m_pool.get()->handedOut(grown.epoch);
+    }
     return {kept.store.release(), [pool, grown = kept.grown](TraceStore *old) {
                 if (const auto alive = pool.lock())
                     alive->give({std::unique_ptr<TraceStore>(old), grown});
                 else
                     StoreDisposer::dispose(old);
             }};
+}
+
+bool LiveStore::waitForKeptStore() const
+{
+    return m_options.growSnapshots && m_pool.get() && !m_shown.empty() && m_pool.get()->worthWaiting(m_epoch);
 }
 
 LiveStore::Counts LiveStore::counts(qint64 nowNs) const

@@ -91,6 +91,11 @@ public:
     // the first, and each after a late span or an eviction made the kept
     // stores stale.
     qint64 fullBuilds() const { return m_fullBuilds; }
+    // True while the views hold two or more snapshots and none has come
+    // back to grow from (a background job still on the older one): the next
+    // snapshot would be built whole, a stall of seconds at a million spans,
+    // where waiting a moment lets it grow. The caller waits a bounded time.
+    bool waitForKeptStore() const;
     // Frees the stores kept for growing and keeps none from now on (the
     // receiver stopped: no more snapshots will be built).
     void dropGrowingStores() { m_pool.close(); }

@@ -507,6 +507,35 @@ private slots:
         QVERIFY(stores.grown.fullBuilds() < compared);
     }
 
+    void waitsForAStoreTheViewsStillHold()
+    {
+        LiveStore live;
+        const Traffic traffic(5, 30);
+        std::shared_ptr<TraceStore> older;
+        std::shared_ptr<TraceStore> shown;
+        int step = 0;
+        for (; step < 12; ++step) { // traces shown, two stores in rotation
+            for (ExportBatch &batch : traffic.batches(step))
+                live.add(batch, step * kStepNs);
+            shown = live.snapshot(step * kStepNs, {});
+        }
+        QVERIFY(shown->workflows.rowCount() > 0);
+        QVERIFY(!live.waitForKeptStore()); // the one before is back in the pool
+        const qint64 whole = live.fullBuilds();
+        older = shown; // a background job still on it
+        shown = live.snapshot(step * kStepNs, {});
+        ++step;
+        QVERIFY(live.waitForKeptStore()); // both held, none back: building now would be whole
+        older.reset();                    // the job ends
+        QVERIFY(!live.waitForKeptStore());
+        for (ExportBatch &batch : traffic.batches(step))
+            live.add(batch, step * kStepNs);
+        shown = live.snapshot(step * kStepNs, {});
+        QCOMPARE(live.fullBuilds(), whole); // grown from the one that came back
+        live.dropGrowingStores();
+        QVERIFY(!live.waitForKeptStore()); // nothing is kept any more: never wait
+    }
+
     void aHeldSnapshotNeverChanges()
     {
         std::shared_ptr<TraceStore> held;
