@@ -9,6 +9,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 #include <random>
 
 namespace {
@@ -78,6 +80,7 @@ private slots:
     void shareDetailsOfTheSeparatingAttribute();
     void memberComparedWithTheRest();
     void exceedanceWithinASlice();
+    void restInRowOrder();
     void phaseDifferencesSumToTheTotal_data();
     void phaseDifferencesSumToTheTotal();
     void phaseAttributionByHand();
@@ -255,11 +258,47 @@ void tst_Exceedance::exceedanceWithinASlice()
     QCOMPARE(analysis.set.rest.size(), size_t(12));
     for (const qint32 row : analysis.set.members)
         QVERIFY(slice.contains(row));
+    // The rest in row order (callers merge and search it by row), and with
+    // the members exactly the slice.
+    QVERIFY(std::is_sorted(analysis.set.rest.begin(), analysis.set.rest.end()));
+    QVERIFY(std::adjacent_find(analysis.set.rest.begin(), analysis.set.rest.end()) == analysis.set.rest.end());
+    std::vector<qint32> both = analysis.set.rest;
+    both.insert(both.end(), analysis.set.members.begin(), analysis.set.members.end());
+    std::sort(both.begin(), both.end());
+    std::vector<qint32> inSlice;
+    for (qint32 row = 0; row < qint32(store->requests.rowCount()); ++row) {
+        if (slice.contains(row))
+            inSlice.push_back(row);
+    }
+    QCOMPARE(both, inSlice);
     // Inside one region, region no longer separates.
     for (const auto &separation : analysis.comparison.attributes) {
         if (separation.feature.key == kRegion)
             QCOMPARE(separation.separation, 0.0);
     }
+}
+
+void tst_Exceedance::restInRowOrder()
+{
+    // Queue times fall as rows rise, and row 7 has no TTFT: value order is
+    // not row order, and an unobserved row is in neither group.
+    TraceBuilder builder;
+    for (int i = 0; i < 20; ++i) {
+        TestRequest request;
+        request.sendMs = 100.0 * i;
+        request.phase(Phase::Queue, 300.0 - 10.0 * i);
+        if (i == 7)
+            request.missingStamp = int(Stamp::FirstTokenClient);
+        builder.add(request);
+    }
+    const auto store = builder.store();
+    ExceedanceSpec spec;
+    spec.q = 0.5;
+    const auto analysis = analyse(store, spec);
+    QCOMPARE(analysis.set.observedRequests, qint64(19));
+    // The slow half are the first rows, slowest (row 0) first.
+    QCOMPARE(analysis.set.members, std::vector<qint32>({0, 1, 2, 3, 4, 5, 6, 8, 9}));
+    QCOMPARE(analysis.set.rest, std::vector<qint32>({10, 11, 12, 13, 14, 15, 16, 17, 18, 19}));
 }
 
 void tst_Exceedance::phaseDifferencesSumToTheTotal_data()

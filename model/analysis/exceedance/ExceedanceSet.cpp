@@ -6,6 +6,7 @@
 #include "store/RequestTable.h"
 
 #include <algorithm>
+#include <cmath>
 
 qsizetype ExceedanceSet::positionOf(qint32 row) const
 {
@@ -59,15 +60,18 @@ ExceedanceSet findExceedanceSet(const RequestTable &table, const SortedColumn &m
     const auto sorted = metric.sortedWhere([&](qint32 row) { return slice.contains(row); });
     set.observedRequests = qint64(sorted.size());
     set.threshold = Percentile::ofSorted(sorted, spec.q);
-    for (const qint32 row : metric.ascending) {
-        if (!slice.contains(row))
+    // In row order, so the rest comes out ascending without a sort (the
+    // members are ordered below).
+    set.rest.reserve(sorted.size());
+    for (size_t row = 0; row < metric.values.size(); ++row) {
+        const double value = metric.values[row];
+        if (std::isnan(value) || !slice.contains(qsizetype(row)))
             continue;
-        if (metric.values[size_t(row)] > set.threshold)
-            set.members.push_back(row);
+        if (value > set.threshold)
+            set.members.push_back(qint32(row));
         else
-            set.rest.push_back(row);
+            set.rest.push_back(qint32(row));
     }
-    std::sort(set.rest.begin(), set.rest.end());
     set.reorder(table, metric, spec.order);
     return set;
 }
