@@ -57,6 +57,7 @@ public:
         , m_drain(queue)
         , m_store(settings.store)
         , m_refreshMs(settings.refreshIntervalMs)
+        , m_releaseKeptAfterIdleMs(settings.releaseKeptStoreAfterIdleMs)
     { }
 
     void begin()
@@ -102,9 +103,19 @@ public:
     void tick()
     {
         const qint64 now = m_clock.nsecsElapsed();
-        const bool more = m_drain.step([&](ExportBatch &batch) { m_store.add(batch, now); });
+        bool stored = false;
+        const bool more = m_drain.step([&](ExportBatch &batch) {
+            m_store.add(batch, now);
+            stored = true;
+        });
+        if (stored || !m_sinceSpans.isValid())
+            m_sinceSpans.start();
         m_store.evict(now);
         m_timer->setInterval(more ? 0 : 50);
+        // Paused or idle, no snapshot is coming soon: the store kept to grow
+        // it from is memory held for nothing (the next one is built whole).
+        if (m_owner->m_paused.load() || m_sinceSpans.elapsed() >= m_releaseKeptAfterIdleMs)
+            m_store.releaseKeptStores();
         if (!m_owner->m_paused.load() && due() && m_store.changed(now, m_stats.snapshot()) && !waitingForKeptStore()) {
             auto store = build(now);
             QMetaObject::invokeMethod(
@@ -164,8 +175,10 @@ private:
     void publish(qint64 now)
     {
         const LiveStore::Counts counts = m_store.counts(now);
+        const qsizetype kept = m_store.keptStores();
         QMutexLocker locker(&m_owner->m_statusMutex);
         m_owner->m_status.held = counts;
+        m_owner->m_status.keptStores = kept;
         m_owner->m_status.longestStepNs = m_drain.longestStepNs();
     }
 
@@ -178,6 +191,8 @@ private:
     QElapsedTimer m_clock;
     QElapsedTimer m_sinceBuild;
     QElapsedTimer m_waitingSince;
+    QElapsedTimer m_sinceSpans; // since spans were last stored
+    int m_releaseKeptAfterIdleMs;
     static constexpr qint64 kKeptStoreWaitMs = 1000;
     qint64 m_lastBuildNs = 0;
 };

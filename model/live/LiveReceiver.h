@@ -40,6 +40,9 @@ public:
         LiveStore::Options store;
         int refreshIntervalMs = 250;
         qint64 maxBufferedSpans = 500'000;
+        // The store kept for growing the next snapshot (as large as the one
+        // shown) is freed while paused and after this long without spans.
+        int releaseKeptStoreAfterIdleMs = 30'000;
     };
     // What the status bar shows; read at any time from any thread.
     struct Status
@@ -55,6 +58,7 @@ public:
         qint64 bufferedSpans = 0;
         qint64 snapshots = 0;      // built so far
         qint64 fullBuilds = 0;     // of them, built from every shown span (not grown)
+        qint64 keptStores = 0;     // kept to grow the next snapshot from (memory: one store each)
         qint64 shownWorkflows = 0; // in the newest snapshot
         qint64 longestStepNs = 0;  // the store thread, storing
         qint64 longestBuildNs = 0; // the store thread, building a snapshot

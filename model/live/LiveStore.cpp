@@ -226,6 +226,24 @@ public:
         return m_open && !kept && m_outEpoch == epoch && m_out >= 2;
     }
 
+    // Frees what is kept; stores given back later are kept again.
+    void release()
+    {
+        std::vector<Kept> kept;
+        {
+            std::lock_guard lock(m_mutex);
+            kept.swap(m_kept);
+        }
+        for (Kept &each : kept)
+            dispose(each);
+    }
+
+    qsizetype keptCount()
+    {
+        std::lock_guard lock(m_mutex);
+        return qsizetype(m_kept.size());
+    }
+
     void close()
     {
         std::vector<Kept> kept;
@@ -531,6 +549,16 @@ std::shared_ptr<TraceStore> LiveStore::snapshot(qint64 nowNs, const ReceiveStats
                 else
                     StoreDisposer::dispose(old);
             }};
+}
+
+void LiveStore::releaseKeptStores()
+{
+    m_pool.get()->release();
+}
+
+qsizetype LiveStore::keptStores() const
+{
+    return m_pool.get()->keptCount();
 }
 
 bool LiveStore::waitForKeptStore() const

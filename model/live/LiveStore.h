@@ -7,11 +7,11 @@
 
 #include <deque>
 #include <memory>
-
-class QIODevice;
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+class QIODevice;
 
 // The spans a live session holds, grouped by trace in the order traces were
 // first seen, and the TraceStore the views show, built from them on demand.
@@ -99,6 +99,11 @@ public:
     // Frees the stores kept for growing and keeps none from now on (the
     // receiver stopped: no more snapshots will be built).
     void dropGrowingStores() { m_pool.close(); }
+    // Frees the stores kept for growing now (paused or idle: each costs as
+    // much memory as the store the views hold); the next snapshot is built
+    // whole, and stores given back after it are kept again.
+    void releaseKeptStores();
+    qsizetype keptStores() const; // kept for growing, now
 
     // Every span held, complete or not (evicted ones are gone), written as
     // OTLP JSON Lines by OtlpJsonWriter, the capture format of

@@ -536,6 +536,39 @@ private slots:
         QVERIFY(!live.waitForKeptStore()); // nothing is kept any more: never wait
     }
 
+    void releasedStoresAreFreedAndGrowingResumes()
+    {
+        LiveStore grown;
+        LiveStore::Options wholeOptions;
+        wholeOptions.growSnapshots = false;
+        LiveStore whole(wholeOptions);
+        const Traffic traffic(7, 30);
+        std::shared_ptr<TraceStore> shown;
+        const auto step = [&](int at) {
+            const qint64 now = at * kStepNs;
+            for (LiveStore *live : {&grown, &whole}) {
+                for (ExportBatch &batch : traffic.batches(at))
+                    live->add(batch, now);
+            }
+            shown = grown.snapshot(now, {});
+            QCOMPARE(dump(*shown), dump(*whole.snapshot(now, {})));
+        };
+        int at = 0;
+        for (; at < 10; ++at)
+            step(at);
+        QCOMPARE(grown.keptStores(), qsizetype(1)); // the snapshot before the one shown
+        const qint64 builtWhole = grown.fullBuilds();
+        grown.releaseKeptStores(); // paused, or idle
+        QCOMPARE(grown.keptStores(), qsizetype(0));
+        QVERIFY(!grown.waitForKeptStore()); // only the shown one is out: nothing to wait for
+        step(at++);
+        QCOMPARE(grown.fullBuilds(), builtWhole + 1); // nothing kept: built whole, and equal
+        QCOMPARE(grown.keptStores(), qsizetype(1));   // the one shown before came back
+        step(at++);
+        step(at++);
+        QCOMPARE(grown.fullBuilds(), builtWhole + 1); // growing again
+    }
+
     void aHeldSnapshotNeverChanges()
     {
         std::shared_ptr<TraceStore> held;

@@ -28,6 +28,7 @@
 #include <QTest>
 #include <QTimer>
 
+#include <array>
 #include <map>
 #include <set>
 #include <vector>
@@ -226,6 +227,63 @@ private slots:
         // Stopped: nothing listens on the port any more.
         QCOMPARE(
             post(network, port, jsonTraceBody(kTraceA, "eee19b7ec3c1b174", "eee19b7ec3c1b175"), "application/json"), 0);
+    }
+
+    // The store kept to grow the next snapshot from costs as much memory as
+    // the one shown: pausing frees it, and so does a while without spans.
+    void pausedOrIdleFreesTheStoreKeptForGrowing_data()
+    {
+        QTest::addColumn<bool>("pause");
+        QTest::newRow("paused") << true;
+        QTest::newRow("idle") << false;
+    }
+
+    void pausedOrIdleFreesTheStoreKeptForGrowing()
+    {
+        QFETCH(bool, pause);
+        MainWindow window;
+        window.setPersistent(false);
+        window.resize(1200, 800);
+        window.show();
+        LiveWiring *live = window.live();
+        LiveReceiver::Settings settings = loopbackSettings();
+        settings.grpc = false;
+        settings.releaseKeptStoreAfterIdleMs = pause ? 600'000 : 2'000; // paused: idleness cannot be why
+        QString error;
+        QVERIFY2(live->listen(settings, &error), qPrintable(error));
+        QNetworkAccessManager network;
+        const quint16 port = live->receiver()->httpPort();
+        const auto kept = [live] { return live->receiver()->status().keptStores; };
+        // One trace at a time, each shown before the next is sent: the views
+        // give back the snapshot before, to grow the next one from.
+        const std::vector<std::array<const char *, 3>> traces = {
+            {kTraceA, "eee19b7ec3c1b174", "eee19b7ec3c1b175"},
+            {kTraceB, "00f067aa0ba902b7", "00f067aa0ba902b8"},
+            {kTraceC, "b7ad6b7169203331", "b7ad6b7169203332"},
+        };
+        for (size_t i = 0; i < traces.size(); ++i) {
+            QCOMPARE(post(network, port, protobufTrace(traces[i][0], traces[i][1], traces[i][2]),
+                          "application/x-protobuf"),
+                     200);
+            QTRY_VERIFY_WITH_TIMEOUT(window.store() && window.store()->workflows.rowCount() == qsizetype(i + 1),
+                                     10'000);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(kept(), qint64(1), 1'500);
+        const qint64 builtWhole = live->receiver()->status().fullBuilds;
+        if (pause)
+            live->setPaused(true);
+        QTRY_COMPARE_WITH_TIMEOUT(kept(), qint64(0), 5'000);
+        if (pause)
+            live->setPaused(false);
+        // The next snapshot is built whole; growing resumes after it.
+        QCOMPARE(post(network, port, protobufTrace(kTraceD, "a1a2a3a4a5a6a7a8", "a1a2a3a4a5a6a7a9"),
+                      "application/x-protobuf"),
+                 200);
+        QTRY_VERIFY_WITH_TIMEOUT(window.store()->workflows.rowCount() == 4, 10'000);
+        QCOMPARE(live->receiver()->status().fullBuilds, builtWhole + 1);
+        QCOMPARE(workflowIds(*window.store()),
+                 (std::set<QString>{QString::fromLatin1(kTraceA), QString::fromLatin1(kTraceB),
+                                    QString::fromLatin1(kTraceC), QString::fromLatin1(kTraceD)}));
     }
 
     void stoppedWhilePausedShowsEverythingOnResume()
