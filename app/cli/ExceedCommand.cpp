@@ -33,7 +33,8 @@ int runExceed(const CliContext &context)
     SpanKeyKind keyKind = SpanKeyKind::Kind;
     if (!readKeyKind(context, &keyKind))
         return ExitUsage;
-    ColumnCache cache(input.load.store);
+    // One report: no feature column is asked for twice, so none is kept.
+    ColumnCache cache(input.load.store, ColumnCache::Retention::MetricsOnly);
     const auto analysis = ExceedanceAnalysis::compute(cache, input.slice, spec);
     // Workflow traces: the excess split over critical-path time, not over
     // request phases (a span tree has none beyond its model calls').

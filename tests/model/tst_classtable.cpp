@@ -101,6 +101,7 @@ private slots:
     void undefinedMetricValuesAreNotObservations();
     void agreesWithNaivePerClassSort();
     void metricColumnIsComputedOnce();
+    void aOneShotCacheKeepsOnlyMetrics();
 };
 
 void tst_ClassTable::percentilesAndIntervals_data()
@@ -427,6 +428,26 @@ void tst_ClassTable::metricColumnIsComputedOnce()
     const auto queueServer = cache.metric(phaseMetric(Phase::Queue), Boundary::Server);
     QCOMPARE(queueClient.get(), queueServer.get());
     QCOMPARE(cache.computedCount(), 3);
+}
+
+void tst_ClassTable::aOneShotCacheKeepsOnlyMetrics()
+{
+    const auto store = twoRegions();
+    ColumnCache cache(store, ColumnCache::Retention::MetricsOnly);
+    const auto metric = cache.metric(Metric::Ttft, Boundary::Client);
+    // The metric's own column asked for as a feature is the kept one.
+    QCOMPARE(cache.column(RequestFeature::ofMetric(Metric::Ttft, Boundary::Client)).get(), metric.get());
+    QCOMPARE(cache.computedCount(), 1);
+    // A feature column is computed each time and held by its users only.
+    const RequestFeature queue = RequestFeature::ofMetric(phaseMetric(Phase::Queue), Boundary::Client);
+    std::weak_ptr<const SortedColumn> first = cache.column(queue);
+    QVERIFY(first.expired());
+    const auto second = cache.column(queue);
+    QCOMPARE(cache.computedCount(), 3);
+    // Both ways give the same column.
+    ColumnCache keeping(store);
+    QCOMPARE(second->ascending, keeping.column(queue)->ascending);
+    QCOMPARE(cache.metric(Metric::Ttft, Boundary::Client).get(), metric.get());
 }
 
 QTEST_GUILESS_MAIN(tst_ClassTable)

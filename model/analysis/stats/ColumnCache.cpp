@@ -2,8 +2,9 @@
 
 #include "store/TraceStore.h"
 
-ColumnCache::ColumnCache(std::shared_ptr<const TraceStore> store)
+ColumnCache::ColumnCache(std::shared_ptr<const TraceStore> store, Retention retention)
     : m_store(std::move(store))
+    , m_retention(retention)
 { }
 
 const RequestTable &ColumnCache::table() const
@@ -12,6 +13,11 @@ const RequestTable &ColumnCache::table() const
 }
 
 std::shared_ptr<const SortedColumn> ColumnCache::column(const RequestFeature &feature)
+{
+    return column(feature, m_retention == Retention::Every);
+}
+
+std::shared_ptr<const SortedColumn> ColumnCache::column(const RequestFeature &feature, bool retain)
 {
     const QString key = feature.cacheKey();
     {
@@ -28,13 +34,14 @@ std::shared_ptr<const SortedColumn> ColumnCache::column(const RequestFeature &fe
     if (found != m_columns.cend())
         return found.value();
     ++m_computed;
-    m_columns.insert(key, computed);
+    if (retain)
+        m_columns.insert(key, computed);
     return computed;
 }
 
 std::shared_ptr<const SortedColumn> ColumnCache::metric(Metric metric, Boundary boundary)
 {
-    return column(RequestFeature::ofMetric(metric, boundary));
+    return column(RequestFeature::ofMetric(metric, boundary), true);
 }
 
 int ColumnCache::computedCount() const

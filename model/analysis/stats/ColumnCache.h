@@ -19,7 +19,13 @@ class TraceStore;
 class ColumnCache
 {
 public:
-    explicit ColumnCache(std::shared_ptr<const TraceStore> store);
+    // What is kept once computed: every column (the views, which come back
+    // to them), or only the metrics asked for by metric() (a one-shot
+    // report: the dozen feature columns an exceedance ranking sorts, 12 bytes
+    // a request each, are freed as soon as their feature is done).
+    enum class Retention { Every, MetricsOnly };
+
+    explicit ColumnCache(std::shared_ptr<const TraceStore> store, Retention retention = Retention::Every);
 
     const std::shared_ptr<const TraceStore> &store() const { return m_store; }
     const RequestTable &table() const;
@@ -31,7 +37,10 @@ public:
     int computedCount() const;
 
 private:
+    std::shared_ptr<const SortedColumn> column(const RequestFeature &feature, bool retain);
+
     std::shared_ptr<const TraceStore> m_store;
+    Retention m_retention;
     mutable std::mutex m_mutex;
     QHash<QString, std::shared_ptr<const SortedColumn>> m_columns;
     int m_computed = 0;
