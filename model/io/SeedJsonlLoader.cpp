@@ -168,8 +168,8 @@ private:
     std::unordered_map<std::string, qint64> m_ignoredFields;
 };
 
-void parseRange(const QString &path, ByteRange range, bool firstRange, bool lastRange, const LoadOptions &options,
-                LoadControl *control, ChunkOutput &out)
+void parseRange(const QString &path, qint64 fileBytes, ByteRange range, bool firstRange, bool lastRange,
+                const LoadOptions &options, LoadControl *control, ChunkOutput &out)
 {
     ChunkBuilder builder(out);
     SeedRecord record;
@@ -178,12 +178,14 @@ void parseRange(const QString &path, ByteRange range, bool firstRange, bool last
     const auto visit = [&](const LineView &line) {
         // After a sample of lines, the columns are reserved for the rows the
         // range will hold (a fifth more): no regrowth copies, and reserved
-        // pages never written cost no memory.
+        // pages never written cost no memory. The first range reserves for
+        // the whole file: the store adopts its table and appends the others.
         constexpr qint64 kSampleLines = 512;
         if (line.number <= kSampleLines) {
             sampledBytes += qint64(line.text.size()) + 1;
             if (line.number == kSampleLines && out.table.rowCount() > 0) {
-                const qint64 rows = (range.end - range.begin) / qMax<qint64>(1, sampledBytes / kSampleLines) * 6 / 5;
+                const qint64 bytes = firstRange ? fileBytes : range.end - range.begin;
+                const qint64 rows = bytes / qMax<qint64>(1, sampledBytes / kSampleLines) * 6 / 5;
                 const auto idBytes = qint64(out.table.idBytes()) / out.table.rowCount() * rows * 6 / 5;
                 out.table.reserve(rows, idBytes);
                 for (auto &column : out.table.mutableAttributes())
@@ -457,10 +459,10 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     {
         std::vector<std::thread> workers;
         for (size_t i = 1; i < ranges.size(); ++i) {
-            workers.emplace_back(parseRange, std::cref(path), ranges[i], false, i + 1 == ranges.size(),
+            workers.emplace_back(parseRange, std::cref(path), result.bytes, ranges[i], false, i + 1 == ranges.size(),
                                  std::cref(options), control, std::ref(outputs[i]));
         }
-        parseRange(path, ranges[0], true, ranges.size() == 1, options, control, outputs[0]);
+        parseRange(path, result.bytes, ranges[0], true, ranges.size() == 1, options, control, outputs[0]);
         for (auto &worker : workers)
             worker.join();
     }
@@ -484,11 +486,15 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         rows += output.table.rowCount();
         idBytes += qsizetype(output.table.idBytes());
     }
-    store.requests.reserve(rows, idBytes);
-    // Without repeated ids (the common case) the chunks are appended column
-    // by column, their per-token times whole; otherwise row by row, which
+    // Without repeated ids (the common case) the store adopts the first
+    // chunk's table, whose columns were reserved for the whole file, and the
+    // others are appended to it column by column, their per-token times
+    // whole: the first chunk is never copied, and the peak is the store plus
+    // one chunk's column. Otherwise the chunks are merged row by row, which
     // rejects each repeat with the line it was first seen on.
     const bool rowByRow = mayRepeatIds(outputs, threads);
+    if (rowByRow)
+        store.requests.reserve(rows, idBytes);
     ChunkMerger merger(store, fileName, rowByRow ? rows : 0);
     qint64 lineBase = 0;
     bool crlf = false;
@@ -499,7 +505,10 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
         } else {
             const qsizetype base = store.requests.rowCount();
             const qsizetype chunkRows = output.table.rowCount();
-            store.requests.appendTable(std::move(output.table), lineBase);
+            if (&output == &outputs.front())
+                store.requests = std::move(output.table); // its lines need no offset
+            else
+                store.requests.appendTable(std::move(output.table), lineBase);
             merger.appendWholeTokens(output, base, chunkRows);
             merger.mergeMessages(output, lineBase);
         }

@@ -23,10 +23,10 @@
 //
 //   tracelane-bench-json-scan FILE [ROUNDS]
 
+#include "io/FlatJsonScanner.h"
 #include "io/JsonLexing.h"
 #include "io/SeedRecord.h"
 #include "io/SeedRecordBuilder.h"
-#include "io/FlatJsonScanner.h"
 
 #include <simdjson.h>
 
@@ -234,10 +234,10 @@ int main(int argc, char *argv[])
         {"simdjson line", [&] { return readLines(text); }, 1e300, {}},
         {"simdjson stream", [&] { return readStream(text); }, 1e300, {}},
     };
-    std::printf("%s: %.1f MB; simdjson %d.%d.%d, On-Demand kernel %s (compiled in); best of %d, alternating, one thread\n",
-                argv[1], megabytes, int(simdjson::SIMDJSON_VERSION_MAJOR), int(simdjson::SIMDJSON_VERSION_MINOR),
-                int(simdjson::SIMDJSON_VERSION_REVISION), SIMDJSON_STRINGIFY(SIMDJSON_BUILTIN_IMPLEMENTATION),
-                rounds);
+    std::printf(
+        "%s: %.1f MB; simdjson %d.%d.%d, On-Demand kernel %s (compiled in); best of %d, alternating, one thread\n",
+        argv[1], megabytes, int(simdjson::SIMDJSON_VERSION_MAJOR), int(simdjson::SIMDJSON_VERSION_MINOR),
+        int(simdjson::SIMDJSON_VERSION_REVISION), SIMDJSON_STRINGIFY(SIMDJSON_BUILTIN_IMPLEMENTATION), rounds);
     for (int round = 0; round < rounds; ++round) {
         for (auto &reader : readers) {
             QElapsedTimer timer;

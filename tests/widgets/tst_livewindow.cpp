@@ -262,9 +262,9 @@ private slots:
             {kTraceC, "b7ad6b7169203331", "b7ad6b7169203332"},
         };
         for (size_t i = 0; i < traces.size(); ++i) {
-            QCOMPARE(post(network, port, protobufTrace(traces[i][0], traces[i][1], traces[i][2]),
-                          "application/x-protobuf"),
-                     200);
+            QCOMPARE(
+                post(network, port, protobufTrace(traces[i][0], traces[i][1], traces[i][2]), "application/x-protobuf"),
+                200);
             QTRY_VERIFY_WITH_TIMEOUT(window.store() && window.store()->workflows.rowCount() == qsizetype(i + 1),
                                      10'000);
         }
