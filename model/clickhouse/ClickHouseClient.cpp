@@ -42,6 +42,12 @@ ClickHouseClient::ClickHouseClient(ClickHouseSource source, std::function<bool()
     , m_cancelled(std::move(cancelled))
 { }
 
+ClickHouseClient ClickHouseClient::stoppingAlsoWhen(std::function<bool()> alsoStop) const
+{
+    return ClickHouseClient(m_source,
+                            [own = m_cancelled, also = std::move(alsoStop)] { return (own && own()) || also(); });
+}
+
 bool ClickHouseClient::run(const QString &sql, QByteArray *answer, QString *error, const QByteArray &data) const
 {
     QUrl url = m_source.endpoint;
@@ -105,7 +111,7 @@ bool ClickHouseClient::run(const QString &sql, QByteArray *answer, QString *erro
     poll.start(50);
     if (!reply->isFinished())
         loop.exec();
-    const QByteArray body = reply->readAll();
+    const QByteArray body = reply->isOpen() ? reply->readAll() : QByteArray();
     const auto status = reply->error();
     const int http = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     bool ok = false;

@@ -24,6 +24,10 @@ public:
 
     const ClickHouseSource &source() const { return m_source; }
 
+    // A client of the same source whose calls also stop when `alsoStop`
+    // says so (a fetch run ahead that its reader no longer wants).
+    ClickHouseClient stoppingAlsoWhen(std::function<bool()> alsoStop) const;
+
     // Runs `sql`; with `data`, `sql` goes in the URL and `data` is the body
     // (an INSERT's rows). Inserts through a Distributed table return when
     // every shard has its rows.

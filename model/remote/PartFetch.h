@@ -19,7 +19,9 @@ namespace PartFetch {
 LoadResult stopped(LoadResult &&result, const LoadControl *control, const QString &error);
 
 // Runs each SELECT of `parts` in turn and hands every non-empty line of its
-// answer to `read`, with the line's number in the whole fetch (from 1).
+// answer to `read`, with the line's number in the whole fetch (from 1). The
+// next part is fetched while this one is read (two parts' answers in memory
+// at most); `read` is called on the caller's thread, in the parts' order.
 // Progress counts lines; cancel is looked at between parts. False when a
 // request failed or the load was cancelled (`error` from the client), or,
 // with options.strict, once a line was rejected: `error` then names the
