@@ -1,15 +1,10 @@
 #include "BackgroundPool.h"
 
+#include "store/ThreadPriority.h"
+
 #include <QThread>
 #include <QThreadPool>
 #include <QtGlobal>
-
-#ifdef Q_OS_LINUX
-#include <cerrno>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 
 namespace BackgroundPool {
 
@@ -25,20 +20,9 @@ QThreadPool *instance()
     return pool;
 }
 
-// Nice 5: a contested core goes about 3:1 to the GUI thread, while the jobs
-// still get a fair share next to other programs' work.
-[[maybe_unused]] constexpr int kBackgroundNice = 5;
-
 void lowerCurrentThreadPriority()
 {
-#ifdef Q_OS_LINUX
-    // Linux applies nice per thread; only ever lower it, so repeated calls are no-ops.
-    const auto tid = id_t(syscall(SYS_gettid));
-    errno = 0;
-    const int current = getpriority(PRIO_PROCESS, tid);
-    if (errno == 0 && current < kBackgroundNice)
-        setpriority(PRIO_PROCESS, tid, kBackgroundNice);
-#endif
+    ThreadPriority::lowerCurrentThread();
 }
 
 } // namespace BackgroundPool

@@ -4,6 +4,7 @@
 #include "OtlpGrpcServer.h"
 #include "OtlpHttpServer.h"
 #include "SlicedDrain.h"
+#include "store/ThreadPriority.h"
 
 #include <QElapsedTimer>
 #include <QSaveFile>
@@ -257,6 +258,7 @@ bool LiveReceiver::start(const Settings &settings, QString *error)
     QMetaObject::invokeMethod(
         m_http,
         [&] {
+            ThreadPriority::lowerCurrentThread(); // the HTTP thread yields to the window
             listening = m_http->listen(settings.httpAddress, settings.httpPort, error);
             m_httpPort = m_http->port();
         },
@@ -283,6 +285,7 @@ bool LiveReceiver::start(const Settings &settings, QString *error)
         OtlpGrpcServer::Options grpcOptions;
         grpcOptions.limits = options.limits;
         grpcOptions.bearerToken = options.bearerToken;
+        grpcOptions.backgroundPriority = true;
         m_grpc = std::make_unique<OtlpGrpcServer>(grpcOptions, *m_queue, m_stats);
         QString grpcError;
         if (!m_grpc->listen(settings.grpcAddress, settings.grpcPort, &grpcError)) {
@@ -316,6 +319,9 @@ bool LiveReceiver::start(const Settings &settings, QString *error)
     QMetaObject::invokeMethod(
         m_worker,
         [worker = m_worker, previous = std::move(previous)]() mutable {
+            // Storing and building snapshots yield to the window (and the
+            // threads the store starts inherit it).
+            ThreadPriority::lowerCurrentThread();
             previous.reset();
             worker->begin();
         },

@@ -6,6 +6,7 @@
 #include "SpanAdmission.h"
 #include "proto/otlp_trace.grpc.pb.h"
 #include "proto/otlp_trace.pb.h"
+#include "store/ThreadPriority.h"
 
 #include <QDateTime>
 
@@ -70,6 +71,8 @@ public:
     grpc::ServerUnaryReactor *Export(grpc::CallbackServerContext *context, const grpc::ByteBuffer *request,
                                      grpc::ByteBuffer *response) override
     {
+        if (m_owner.m_options.backgroundPriority)
+            ThreadPriority::lowerCurrentThread(); // gRPC's threads are not ours to start
         grpc::ServerUnaryReactor *reactor = context->DefaultReactor();
         reactor->Finish(answer(*context, *request, response));
         return reactor;

@@ -29,6 +29,9 @@ public:
         ReceiveLimits limits;
         QByteArray bearerToken; // empty: no check
         int retryAfterSeconds = 1;
+        // The threads answering calls run at ThreadPriority's background
+        // nice (a window's receiver yields to its interface).
+        bool backgroundPriority = false;
     };
 
     OtlpGrpcServer(Options options, LiveQueue &queue, ReceiveStats &stats);

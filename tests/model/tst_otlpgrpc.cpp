@@ -5,11 +5,13 @@
 // retryable RESOURCE_EXHAUSTED carrying a google.rpc.RetryInfo.
 
 #include "support/OtlpRequests.h"
+#include "support/ThreadNice.h"
 
 #include "live/LiveQueue.h"
 #include "live/OtlpGrpcServer.h"
 #include "live/ReceiveStats.h"
 #include "proto/otlp_trace.grpc.pb.h"
+#include "store/ThreadPriority.h"
 
 #include <QTest>
 
@@ -111,6 +113,24 @@ private slots:
         QCOMPARE(stats.byGrpcCode.at(0), 1);
         QVERIFY(stats.byStatus.empty());
         QCOMPARE(stats.spansByService.at("vllm"), 2);
+    }
+
+    // A window's receiver (backgroundPriority) answers on threads that yield
+    // to its GUI thread; the CLI's does not lower anything.
+    void aWindowsReceiverAnswersAtBackgroundPriority()
+    {
+        {
+            Receiver receiver;
+            QVERIFY(receiver.send(oneTrace()).status.ok());
+            QCOMPARE(ThreadNice::countAtNice(ThreadPriority::kBackgroundNice), 0);
+        }
+        OtlpGrpcServer::Options options;
+        options.backgroundPriority = true;
+        Receiver receiver(options);
+        QVERIFY(receiver.send(oneTrace()).status.ok());
+        QVERIFY(ThreadNice::countAtNice(ThreadPriority::kBackgroundNice) >= 1);
+        QCOMPARE(ThreadNice::niceOf(QStringLiteral("tst_otlpgrpc")), 0); // this (the main) thread
+        QCOMPARE(receiver.queue.bufferedSpans(), 2);
     }
 
     void gzipCompressedCall()

@@ -13,8 +13,10 @@
 #include "WorkflowListModel.h"
 #include "WorkflowPanel.h"
 #include "WorkflowPicker.h"
+#include "store/ThreadPriority.h"
 #include "store/TraceStore.h"
 #include "support/OtlpRequests.h"
+#include "support/ThreadNice.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -137,6 +139,11 @@ private slots:
                       "application/x-protobuf"),
                  200);
         QTRY_VERIFY_WITH_TIMEOUT(window.store() && window.store()->workflows.rowCount() == 2, 10'000);
+        // Receiving and storing yield to the window: their threads run at
+        // the background nice, the GUI thread at the process's own.
+        QCOMPARE(ThreadNice::niceOf(QStringLiteral("otlp-http")), ThreadPriority::kBackgroundNice);
+        QCOMPARE(ThreadNice::niceOf(QStringLiteral("otlp-store")), ThreadPriority::kBackgroundNice);
+        QCOMPARE(ThreadNice::niceOf(QStringLiteral("tst_livewindow")), 0);
         const auto store = window.store();
         QCOMPARE(store->format, QStringLiteral("otlp-live"));
         QCOMPARE(store->spans.rowCount(), 4);

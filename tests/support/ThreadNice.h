@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QDir>
+#include <QFile>
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+// The process's threads as Linux sees them (/proc/self/task): name and nice,
+// to check which threads run at a background priority.
+namespace ThreadNice {
+
+struct Thread
+{
+    QString name; // at most 15 characters (QThread's objectName, cut)
+    int nice = 0;
+};
+
+inline std::vector<Thread> threads()
+{
+    std::vector<Thread> result;
+    const QStringList tasks = QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &task : tasks) {
+        QFile stat(QStringLiteral("/proc/self/task/%1/stat").arg(task));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue; // the thread ended meanwhile
+        const QString text = QString::fromUtf8(stat.readAll());
+        const qsizetype open = text.indexOf(QLatin1Char('('));
+        const qsizetype close = text.lastIndexOf(QLatin1Char(')'));
+        // After the name: state (field 3) ... nice (field 19).
+        const QStringList fields = text.mid(close + 2).split(QLatin1Char(' '));
+        if (open < 0 || close < open || fields.size() < 17)
+            continue;
+        result.push_back({text.mid(open + 1, close - open - 1), fields[16].toInt()});
+    }
+    return result;
+}
+
+inline int niceOf(const QString &name)
+{
+    for (const Thread &thread : threads()) {
+        if (thread.name == name)
+            return thread.nice;
+    }
+    return -100; // no such thread
+}
+
+inline int countAtNice(int nice)
+{
+    int count = 0;
+    for (const Thread &thread : threads())
+        count += thread.nice == nice ? 1 : 0;
+    return count;
+}
+
+} // namespace ThreadNice
