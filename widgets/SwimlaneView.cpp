@@ -236,6 +236,12 @@ void SwimlaneView::setLaneOrder(const LaneOrder &order)
 
 void SwimlaneView::rebuildWorkflowLanes()
 {
+    // A live refresh keeps listing the kinds until the new lanes come: a
+    // legend that said "finding…" for a moment each refresh changed height
+    // twice a refresh, relaying out the window and redrawing the lanes.
+    m_refreshKinds = {};
+    for (int k = 0; m_state->isStoreRefresh() && m_workflows && k < kWorkKindCount; ++k)
+        m_refreshKinds[size_t(k)] = m_workflows->shows(WorkKind(k));
     // The old lanes index the old store: they go before anything draws.
     m_workflows.reset();
     m_canvas->setWorkflowLanes(nullptr);
@@ -269,9 +275,11 @@ void SwimlaneView::updateLegend()
     if (store) {
         const qsizetype workflowRows = store->workflows.rowCount();
         content.phases = store->requests.rowCount() > workflowRows || workflowRows == 0;
-        content.kindsPending = workflowRows > 0 && !m_workflows;
         for (int k = 0; m_workflows && k < kWorkKindCount; ++k)
             content.kinds[size_t(k)] = m_workflows->shows(WorkKind(k));
+        if (workflowRows > 0 && !m_workflows)
+            content.kinds = m_refreshKinds;
+        content.kindsPending = workflowRows > 0 && !m_workflows && !content.anyKind();
         content.bookmarks = !m_state->bookmarks().isEmpty();
         content.stalls = m_canvas->stallMarks() && !m_canvas->stallMarks()->isEmpty();
     }

@@ -2,9 +2,11 @@
 
 #include "LatestJob.h"
 #include "analysis/lanes/LaneOrder.h"
+#include "analysis/workflows/WorkKind.h"
 
 #include <QWidget>
 
+#include <array>
 #include <memory>
 
 class LaneActivity;
@@ -85,6 +87,9 @@ private:
     // same capture grown by a live refresh.
     bool m_lanesReplaced = true;
     std::shared_ptr<const WorkflowLanes> m_workflows;
+    // The kinds the legend listed before a live refresh, listed until the
+    // refreshed store's lanes come (all false: none kept).
+    std::array<bool, kWorkKindCount> m_refreshKinds{};
 
     QComboBox *m_axis = nullptr;
     QComboBox *m_orderKey = nullptr;

@@ -229,10 +229,18 @@ public:
         const int depth = m_depth++;
         QElapsedTimer clock;
         clock.start();
-        const qint64 cpu0 = depth == 0 ? threadCpuNs() : 0;
+        const bool paint = type == QEvent::Paint;
+        const qint64 cpu0 = depth == 0 || paint ? threadCpuNs() : 0;
         const bool result = QApplication::notify(receiver, event); // `receiver` may be gone now
         --m_depth;
         const double ms = double(clock.nsecsElapsed()) / 1e6;
+        if (paint) {
+            // Each widget's own paint, delivered inside the window's update.
+            auto &[count, cpuMs]
+                = m_paints[QStringLiteral("%1 '%2' in '%3'").arg(QString::fromLatin1(className), objectName, where)];
+            ++count;
+            cpuMs += double(threadCpuNs() - cpu0) / 1e6;
+        }
         if (depth == 0) {
             auto &[count, cpuMs] = m_byKind
                 [QStringLiteral("%1 event %2 in '%3'").arg(QString::fromLatin1(className)).arg(type).arg(where)];
@@ -256,10 +264,16 @@ public:
 
     // The receiver classes and event types whose deliveries took the most
     // GUI-thread CPU in all: (what, deliveries, CPU ms).
-    std::vector<std::tuple<QString, qint64, double>> costliest(size_t n) const
+    std::vector<std::tuple<QString, qint64, double>> costliest(size_t n) const { return top(m_byKind, n); }
+    // The widgets whose paint events took the most GUI-thread CPU in all.
+    std::vector<std::tuple<QString, qint64, double>> costliestPaints(size_t n) const { return top(m_paints, n); }
+
+private:
+    static std::vector<std::tuple<QString, qint64, double>> top(const QHash<QString, std::pair<qint64, double>> &by,
+                                                                size_t n)
     {
         std::vector<std::tuple<QString, qint64, double>> all;
-        for (auto it = m_byKind.begin(); it != m_byKind.end(); ++it)
+        for (auto it = by.begin(); it != by.end(); ++it)
             all.emplace_back(it.key(), it.value().first, it.value().second);
         std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) { return std::get<2>(a) > std::get<2>(b); });
         if (all.size() > n)
@@ -267,8 +281,8 @@ public:
         return all;
     }
 
-private:
     QHash<QString, std::pair<qint64, double>> m_byKind;
+    QHash<QString, std::pair<qint64, double>> m_paints;
     bool m_timing = false;
     int m_depth = 0;
     std::vector<Slow> m_slow;
@@ -417,6 +431,9 @@ int main(int argc, char *argv[])
         std::printf("    %.1f ms (%.1f ms of GUI-thread CPU)  %s\n", slow.ms, slow.cpuMs, qPrintable(slow.what));
     std::printf("  the deliveries that took the most GUI-thread CPU in all (receiver class, event type):\n");
     for (const auto &[what, count, cpuMs] : app.costliest(16))
+        std::printf("    %.0f ms in %lld  %s\n", cpuMs, static_cast<long long>(count), qPrintable(what));
+    std::printf("  the widgets whose paints took the most GUI-thread CPU in all (class 'name' in 'named ancestor'):\n");
+    for (const auto &[what, count, cpuMs] : app.costliestPaints(12))
         std::printf("    %.0f ms in %lld  %s\n", cpuMs, static_cast<long long>(count), qPrintable(what));
     std::printf("  ratio of the longest gaps, under load / idle: %.1fx\n",
                 percentile(underLoad, 1.0) / std::max(0.1, percentile(idle, 1.0)));

@@ -186,6 +186,7 @@ private slots:
     void constructedWorkflows();
     void legendListsKinds();
     void legendForMixedContent();
+    void legendKeepsItsKindsThroughALiveRefresh();
     void tooltipNamesTheSpanAndWhetherCritical();
     void labelBesideTheLane();
     void groupedAndOnTheTraceClock();
@@ -331,6 +332,32 @@ void tst_WorkflowSwimlanes::legendForMixedContent()
     content.kinds = {};
     content.kindsPending = true;
     QVERIFY(PhaseLegend::html(QPalette(), content).contains(QStringLiteral("critical path\u2026")));
+}
+
+// A live refresh recomputes the lanes of the grown capture; meanwhile the
+// legend keeps listing the kinds instead of saying "finding…" for a moment
+// (that changed its height twice a refresh: the window relaid out and the
+// lanes were drawn again at another size). A trace opened anew says it.
+void tst_WorkflowSwimlanes::legendKeepsItsKindsThroughALiveRefresh()
+{
+    Fixture f(adviser());
+    const PhaseLegend::Content before = f.view.legend()->content();
+    QVERIFY(before.anyKind());
+    const int height = f.view.legend()->heightForWidth(f.view.legend()->width());
+    f.state.refreshStore(adviser());
+    QVERIFY(!f.canvas()->workflowLanes()); // the old lanes indexed the old store
+    QCOMPARE(f.view.legend()->content(), before);
+    QVERIFY(!f.view.legend()->text().contains(QStringLiteral("critical path\u2026")));
+    QCOMPARE(f.view.legend()->heightForWidth(f.view.legend()->width()), height);
+    QTRY_VERIFY_WITH_TIMEOUT(f.canvas()->workflowLanes() && !f.view.isLayingOut(), 20'000);
+    QCOMPARE(f.view.legend()->content(), before);
+
+    f.state.setStore(adviser()); // not a refresh
+    QVERIFY(f.view.legend()->content().kindsPending);
+    QVERIFY(!f.view.legend()->content().anyKind());
+    QVERIFY(f.view.legend()->text().contains(QStringLiteral("critical path\u2026")));
+    QTRY_VERIFY_WITH_TIMEOUT(f.canvas()->workflowLanes() && !f.view.isLayingOut(), 20'000);
+    QCOMPARE(f.view.legend()->content(), before);
 }
 
 void tst_WorkflowSwimlanes::tooltipNamesTheSpanAndWhetherCritical()
