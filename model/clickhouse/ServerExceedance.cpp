@@ -20,20 +20,21 @@ QString whereAlso(const QString &fromWhere, const QString &condition)
         + condition + QLatin1Char(')');
 }
 
-// A row's coarse bucket: 1 + ⌊16 · (max(v, 0) · 2^20)^¼⌋ of its value v in
-// ms, at most 65535 (a UInt16 key, aggregated in a plain array), 0 when v is
-// not defined (whose v is replaced by 0 first: an ITL of one token divides
-// by zero). Monotone in v (a power-of-two scale, correctly rounded square
-// roots, truncation), so every value of a bucket lies below the next
-// bucket's. A bucket spans about 1/(4 · (v · 2^20)^¼) of v: 0.8% at 1 ms,
-// 0.14% at 1 s; everything above 2^28 ms (75 hours) shares the last. Only
-// the server evaluates it, the same expression in both reads, so no
-// floating-point result has to agree with the client's.
-QString bucketSql(const QString &defined, const QString &value)
+// A value's coarse bucket: 1 + ⌊16 · (max(v, 0) · 2^20)^¼⌋ of the value v
+// in ms, at most 65535 (a UInt16 key, aggregated in a plain array).
+// Monotone in v (a power-of-two scale, correctly rounded square roots,
+// truncation), so every value of a bucket lies below the next bucket's. A
+// bucket spans about 1/(4 · (v · 2^20)^¼) of v: 0.8% at 1 ms, 0.14% at 1 s;
+// everything above 2^28 ms (75 hours) shares the last. Only the server
+// evaluates it, the same expression in both reads, so no floating-point
+// result has to agree with the client's. A row without the value may hold
+// any finite number (its stamps' sentinel differences; current servers
+// refuse to convert NaN or infinity to an integer, so an ITL of one token,
+// which divides by zero, is replaced by 0 first).
+QString bucketSql(Metric metric, const QString &defined, const QString &value)
 {
-    return QStringLiteral("toUInt16(if(%1, 1 + least(toUInt64(16 * sqrt(sqrt(greatest(if(%1, %2, 0), 0) * 1048576))), "
-                          "65534), 0))")
-        .arg(defined, value);
+    return QStringLiteral("toUInt16(1 + least(toUInt64(16 * sqrt(sqrt(greatest(%1, 0) * 1048576))), 65534))")
+        .arg(metric == Metric::Itl ? QStringLiteral("if(%1, %2, 0)").arg(defined, value) : value);
 }
 
 // The rows of the threshold's buckets grouped by value (and mask).
@@ -65,10 +66,11 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
     const QString rowsFrom = requests.fromWhere();
     const Metric total = PhaseAttribution::totalFor(spec.metric);
 
-    // 1. The rows in each bucket (bucket 0: the value is not defined).
-    const QString bucket = bucketSql(defined, value);
+    // 1. The rows in each bucket (0: the value is not defined).
+    const QString bucket = bucketSql(spec.metric, defined, value);
     std::vector<QStringList> rows;
-    if (!client.select(QStringLiteral("SELECT tl_bucket, count() %1 GROUP BY %2 AS tl_bucket").arg(rowsFrom, bucket),
+    if (!client.select(QStringLiteral("SELECT tl_bucket, count() %1 GROUP BY if(%2, %3, toUInt16(0)) AS tl_bucket")
+                           .arg(rowsFrom, defined, bucket),
                        &rows, error, 2))
         return result;
     std::map<quint64, qint64> buckets;
@@ -111,13 +113,20 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
     // 2. Set and rest: sizes and the integer sums of the attribution, by
     // side of the threshold and mask of absent stamps (ServerStampSums).
     QString side;
-    QString byValue = QStringLiteral("toUInt64(0)");
+    // The rows in the threshold's buckets by their integer ns (and output
+    // tokens for ITL), whose values are computed here as on the file: no
+    // value's bits are formed for every row (18.16 evaluates both branches
+    // of every if()).
+    QString ns = QStringLiteral("toInt64(0)");
+    QString tokens = QStringLiteral("toInt32(0)");
     const bool grouped = inside <= groupedUpTo;
     if (grouped) {
-        // Below, in and above the threshold's buckets; the rows in them by
-        // value, which settles the threshold and their side of it.
-        side = QStringLiteral("if(%1 < %2, 0, if(%1 > %3, 2, 1))").arg(bucket).arg(low).arg(high);
-        byValue = QStringLiteral("if(tl_side = 1, %1, 0)").arg(ServerRequests::float64BitsSql(value));
+        // 0, 1, 2: below, in and above the threshold's buckets (all the
+        // rows read have the value, and the bucket of read 1).
+        side = QStringLiteral("(%1 >= %2) + (%1 > %3)").arg(bucket).arg(low).arg(high);
+        ns = QStringLiteral("if(tl_side = 1, %1, 0)").arg(ServerRequests::nsSql(spec.metric, spec.boundary));
+        if (spec.metric == Metric::Itl)
+            tokens = QStringLiteral("if(tl_side = 1, output_tokens, 0)");
     } else {
         // A narrow peak: the threshold exactly first, then the sides of it.
         ServerOrderStatistics statistics;
@@ -130,11 +139,11 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
     }
     const Boundary where = total == Metric::E2e ? Boundary::Client : spec.boundary;
     const ServerStampSums stamps(total, where);
-    if (!client.select(QStringLiteral("SELECT tl_side, tl_mask, tl_value, %1 %2 GROUP BY %3 AS tl_side, %4 AS tl_mask, "
-                                      "%5 AS tl_value")
+    if (!client.select(QStringLiteral("SELECT tl_side, tl_mask, tl_ns, tl_tokens, %1 %2 GROUP BY %3 AS tl_side, "
+                                      "%4 AS tl_mask, %5 AS tl_ns, %6 AS tl_tokens")
                            .arg(stamps.sumsSql().join(QStringLiteral(", ")), whereAlso(rowsFrom, defined), side,
-                                stamps.maskSql(), byValue),
-                       &rows, error, 3 + stamps.width()))
+                                stamps.maskSql(), ns, tokens),
+                       &rows, error, 4 + stamps.width()))
         return result;
     std::array<GroupPhaseSums, 2> sums; // the set's, the rest's
     std::vector<ValueGroup> tied;       // side 1
@@ -144,11 +153,11 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
         const int group = row[0].toInt();
         bool ok = group == 0 || group == 1 || group == 2;
         if (ok && group == 1) {
-            tied.push_back({ServerRequests::float64FromBits(row[2]), 0, i});
-            ok = stamps.add(row[1].toULongLong(), row, 3, nullptr, &tied.back().rows);
+            tied.push_back({ServerRequests::valueMs(spec.metric, row[2].toLongLong(), row[3].toInt()), 0, i});
+            ok = stamps.add(row[1].toULongLong(), row, 4, nullptr, &tied.back().rows);
             tiedRows += tied.back().rows;
         } else if (ok) {
-            ok = stamps.add(row[1].toULongLong(), row, 3, &sums[group == 2 ? 0 : 1],
+            ok = stamps.add(row[1].toULongLong(), row, 4, &sums[group == 2 ? 0 : 1],
                             group == 2 ? &result.setSize : &result.restSize);
         }
         if (!ok) {
@@ -180,7 +189,7 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
         for (const auto &group : tied) {
             const bool inSet = group.value > result.threshold;
             const auto &row = rows[group.answerRow];
-            stamps.add(row[1].toULongLong(), row, 3, &sums[inSet ? 0 : 1], inSet ? &result.setSize : &result.restSize);
+            stamps.add(row[1].toULongLong(), row, 4, &sums[inSet ? 0 : 1], inSet ? &result.setSize : &result.restSize);
         }
     }
     if (result.setSize + result.restSize != n) {
@@ -189,18 +198,28 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
     }
     result.attribution = PhaseAttribution::fromSums(sums[0], sums[1], total, spec.boundary);
 
-    // 3. The listed members, in the set's order.
+    // 3. The listed members, in the set's order. In the metric's order they
+    // are the first of the rows in the top buckets that hold `listed`
+    // (monotone buckets: no value outside them ranks higher), so only those
+    // rows pass the PREWHERE and request_id is read for their granules only.
     if (listed > 0) {
-        const QString order = spec.order == ExceedanceOrder::Arrival
-            ? QStringLiteral("client_send_ns, row")
-            : QStringLiteral("%1 DESC, client_send_ns, row").arg(value);
-        // The filter on the table itself (no subquery), so MergeTree reads
-        // request_id only for the rows that pass it (PREWHERE).
+        QString prewhere
+            = QStringLiteral("%1 AND %2 > %3").arg(defined, value, ServerRequests::float64Sql(result.threshold));
+        QString order = QStringLiteral("client_send_ns, row");
+        if (spec.order != ExceedanceOrder::Arrival) {
+            order = QStringLiteral("%1 DESC, ").arg(value) + order;
+            qint64 above = 0;
+            for (auto it = buckets.rbegin(); it != buckets.rend(); ++it) {
+                above += it->second;
+                if (above >= listed) {
+                    prewhere = QStringLiteral("%1 >= %2 AND ").arg(bucket).arg(it->first) + prewhere;
+                    break;
+                }
+            }
+        }
         if (!client.select(
-                QStringLiteral("SELECT row, request_id, %1 %2 %3 %4 AND %5 > %6 ORDER BY %7 LIMIT %8")
-                    .arg(ServerRequests::float64BitsSql(value), rowsFrom,
-                         rowsFrom.contains(QStringLiteral(" WHERE ")) ? QStringLiteral("AND") : QStringLiteral("WHERE"),
-                         defined, value, ServerRequests::float64Sql(result.threshold), order)
+                QStringLiteral("SELECT row, request_id, %1 %2 ORDER BY %3 LIMIT %4")
+                    .arg(ServerRequests::float64BitsSql(value), ServerRequests::withPrewhere(rowsFrom, prewhere), order)
                     .arg(listed),
                 &rows, error, 3))
             return result;

@@ -329,6 +329,12 @@ QString ServerRequests::nsSql(Metric metric, Boundary boundary)
     return QStringLiteral("(%2 - %1)").arg(column(begin), column(end));
 }
 
+double ServerRequests::valueMs(Metric metric, qint64 ns, qint32 outputTokens)
+{
+    const double ms = double(ns) / 1e6;
+    return metric == Metric::Itl ? ms / double(outputTokens - 1) : ms;
+}
+
 QString ServerMeanSums::innerSql(Metric metric, Boundary boundary, const QString &defined, const QString &value,
                                  const QString &prefix)
 {

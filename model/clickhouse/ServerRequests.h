@@ -86,6 +86,10 @@ public:
     // A metric's integer ns (end - begin) for the metrics MetricMean sums
     // as whole ns (not ITL).
     static QString nsSql(Metric metric, Boundary boundary);
+    // The value valueSql computes, from the row's nsSql and output tokens,
+    // in the same arithmetic (metricValueMs'): for a caller that fetched a
+    // few rows' integers instead of their values.
+    static double valueMs(Metric metric, qint64 ns, qint32 outputTokens);
 
     // Float64 bits <-> SQL, so no value passes through decimal text.
     static QString float64Sql(double value);
