@@ -112,22 +112,47 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
 
     // 2. Set and rest: sizes and the integer sums of the attribution, by
     // side of the threshold and mask of absent stamps (ServerStampSums).
-    QString side;
-    // The rows in the threshold's buckets by their integer ns (and output
-    // tokens for ITL), whose values are computed here as on the file: no
-    // value's bits are formed for every row (18.16 evaluates both branches
-    // of every if()).
-    QString ns = QStringLiteral("toInt64(0)");
-    QString tokens = QStringLiteral("toInt32(0)");
-    const bool grouped = inside <= groupedUpTo;
-    if (grouped) {
-        // 0, 1, 2: below, in and above the threshold's buckets (all the
-        // rows read have the value, and the bucket of read 1).
-        side = QStringLiteral("(%1 >= %2) + (%1 > %3)").arg(bucket).arg(low).arg(high);
-        ns = QStringLiteral("if(tl_side = 1, %1, 0)").arg(ServerRequests::nsSql(spec.metric, spec.boundary));
-        if (spec.metric == Metric::Itl)
-            tokens = QStringLiteral("if(tl_side = 1, output_tokens, 0)");
-    } else {
+    const Boundary where = total == Metric::E2e ? Boundary::Client : spec.boundary;
+    const ServerStampSums stamps(total, where);
+    std::array<GroupPhaseSums, 2> sums; // the set's, the rest's
+    std::vector<ValueGroup> tied;       // the rows of side 1, by value
+    // `side` 0 (rest), 2 (set) or 1 (the threshold's buckets, grouped by
+    // integer ns and output tokens: `ns`, `tokens`).
+    const auto readSides = [&](const QString &side, const QString &ns, const QString &tokens) {
+        sums = {};
+        tied.clear();
+        result.setSize = 0;
+        result.restSize = 0;
+        if (!client.select(QStringLiteral("SELECT tl_side, tl_mask, tl_ns, tl_tokens, %1 %2 GROUP BY %3 AS tl_side, "
+                                          "%4 AS tl_mask, %5 AS tl_ns, %6 AS tl_tokens")
+                               .arg(stamps.sumsSql().join(QStringLiteral(", ")), whereAlso(rowsFrom, defined), side,
+                                    stamps.maskSql(), ns, tokens),
+                           &rows, error, 4 + stamps.width()))
+            return false;
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const auto &row = rows[i];
+            const int group = row[0].toInt();
+            bool ok = group == 0 || group == 1 || group == 2;
+            if (ok && group == 1) {
+                tied.push_back({ServerRequests::valueMs(spec.metric, row[2].toLongLong(), row[3].toInt()), 0, i});
+                ok = stamps.add(row[1].toULongLong(), row, 4, nullptr, &tied.back().rows);
+            } else if (ok) {
+                ok = stamps.add(row[1].toULongLong(), row, 4, &sums[group == 2 ? 0 : 1],
+                                group == 2 ? &result.setSize : &result.restSize);
+            }
+            if (!ok) {
+                *error = QStringLiteral("ClickHouse answered a malformed set-and-rest row");
+                return false;
+            }
+        }
+        return true;
+    };
+    // Split by the threshold itself once it is known.
+    const auto splitSql
+        = [&] { return QStringLiteral("if(%1 > %2, 2, 0)").arg(value, ServerRequests::float64Sql(result.threshold)); };
+    const QString noNs = QStringLiteral("toInt64(0)");
+    const QString noTokens = QStringLiteral("toInt32(0)");
+    if (inside > groupedUpTo) {
         // A narrow peak: the threshold exactly first, then the sides of it.
         ServerOrderStatistics statistics;
         const double qs[] = {spec.q};
@@ -135,37 +160,21 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
         if (!statistics.run(client, {}, rowsFrom, error))
             return result;
         result.threshold = statistics.percentile(index, spec.q);
-        side = QStringLiteral("if(%1 > %2, 2, 0)").arg(value, ServerRequests::float64Sql(result.threshold));
-    }
-    const Boundary where = total == Metric::E2e ? Boundary::Client : spec.boundary;
-    const ServerStampSums stamps(total, where);
-    if (!client.select(QStringLiteral("SELECT tl_side, tl_mask, tl_ns, tl_tokens, %1 %2 GROUP BY %3 AS tl_side, "
-                                      "%4 AS tl_mask, %5 AS tl_ns, %6 AS tl_tokens")
-                           .arg(stamps.sumsSql().join(QStringLiteral(", ")), whereAlso(rowsFrom, defined), side,
-                                stamps.maskSql(), ns, tokens),
-                       &rows, error, 4 + stamps.width()))
-        return result;
-    std::array<GroupPhaseSums, 2> sums; // the set's, the rest's
-    std::vector<ValueGroup> tied;       // side 1
-    qint64 tiedRows = 0;
-    for (size_t i = 0; i < rows.size(); ++i) {
-        const auto &row = rows[i];
-        const int group = row[0].toInt();
-        bool ok = group == 0 || group == 1 || group == 2;
-        if (ok && group == 1) {
-            tied.push_back({ServerRequests::valueMs(spec.metric, row[2].toLongLong(), row[3].toInt()), 0, i});
-            ok = stamps.add(row[1].toULongLong(), row, 4, nullptr, &tied.back().rows);
-            tiedRows += tied.back().rows;
-        } else if (ok) {
-            ok = stamps.add(row[1].toULongLong(), row, 4, &sums[group == 2 ? 0 : 1],
-                            group == 2 ? &result.setSize : &result.restSize);
-        }
-        if (!ok) {
-            *error = QStringLiteral("ClickHouse answered a malformed set-and-rest row");
+        if (!readSides(splitSql(), noNs, noTokens))
             return result;
-        }
-    }
-    if (grouped) {
+    } else {
+        // Below, in and above the threshold's buckets (every row read has
+        // the value, and the bucket of read 1); the rows in them by their
+        // integer ns (and output tokens for ITL), whose values are computed
+        // here as on the file: no value's bits are formed for every row
+        // (18.16 evaluates both branches of every if()).
+        if (!readSides(QStringLiteral("(%1 >= %2) + (%1 > %3)").arg(bucket).arg(low).arg(high),
+                       QStringLiteral("if(tl_side = 1, %1, 0)").arg(ServerRequests::nsSql(spec.metric, spec.boundary)),
+                       spec.metric == Metric::Itl ? QStringLiteral("if(tl_side = 1, output_tokens, 0)") : noTokens))
+            return result;
+        qint64 tiedRows = 0;
+        for (const auto &group : tied)
+            tiedRows += group.rows;
         if (tiedRows != inside) {
             *error = rowsChanged(tiedRows, inside);
             return result;
@@ -183,13 +192,22 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
             return std::numeric_limits<double>::quiet_NaN();
         };
         const double lowValue = at(neighbours.lo);
+        const double highValue = at(neighbours.hi);
         result.threshold = neighbours.lo == neighbours.hi
             ? lowValue
-            : Percentile::interpolate(lowValue, at(neighbours.hi), neighbours.fraction);
-        for (const auto &group : tied) {
-            const bool inSet = group.value > result.threshold;
-            const auto &row = rows[group.answerRow];
-            stamps.add(row[1].toULongLong(), row, 4, &sums[inSet ? 0 : 1], inSet ? &result.setSize : &result.restSize);
+            : Percentile::interpolate(lowValue, highValue, neighbours.fraction);
+        if (lowValue <= result.threshold && result.threshold <= highValue) {
+            for (const auto &group : tied) {
+                const bool inSet = group.value > result.threshold;
+                const auto &row = rows[group.answerRow];
+                stamps.add(row[1].toULongLong(), row, 4, &sums[inSet ? 0 : 1],
+                           inSet ? &result.setSize : &result.restSize);
+            }
+        } else {
+            // Rounding put the threshold outside its neighbours, so the
+            // buckets beside them do not say their rows' side: read by it.
+            if (!readSides(splitSql(), noNs, noTokens))
+                return result;
         }
     }
     if (result.setSize + result.restSize != n) {
