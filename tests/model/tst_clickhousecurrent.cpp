@@ -120,6 +120,15 @@ private slots:
         }
     }
 
+    void wrappedSumsAreExact()
+    {
+        // An Int64 sum() wraps, its high halves' sum cannot: together they
+        // give the exact sum past 2^64, negative values and both ends of the
+        // range included (ServerRequests::wrappedSum).
+        QString why;
+        QVERIFY2(ExceedanceFixtures::wrappedSumIsExact(url(QStringLiteral("mixed")), &why), qPrintable(why));
+    }
+
     void exceedOfANarrowPeakEqualsByValue_data()
     {
         QTest::addColumn<int>("variant");

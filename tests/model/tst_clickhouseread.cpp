@@ -266,14 +266,25 @@ private slots:
                  qPrintable(run.err));
     }
 
+    void wrappedSumsAreExact()
+    {
+        // An Int64 sum() wraps, its high halves' sum cannot: together they
+        // give the exact sum past 2^64, negative values and both ends of the
+        // range included (ServerRequests::wrappedSum).
+        QString why;
+        QVERIFY2(ExceedanceFixtures::wrappedSumIsExact(url(QStringLiteral("mixed")), &why), qPrintable(why));
+    }
+
     void exceedSumsPastInt64AreExact()
     {
         // The mixed trace with every stamp moved away from the first request's
-        // send 10^7 times as far: each phase and E2E grows exactly 10^7 times
-        // (about 116 days a request, still an Int64 of ns), and the set's and
-        // the rest's ns sums pass 2^63 (1900 requests of ~3e16 ns), where a
-        // plain sum() of Int64 wraps.
-        constexpr qint64 kScale = 10'000'000;
+        // send 10^8 times as far: each phase and E2E grows exactly 10^8 times
+        // (years a request, the last stamp still an Int64 of ns: 51 s of
+        // trace become 5.1e18 ns), and the set's and the rest's ns sums pass
+        // 2^64 several times over (1900 requests of ~3e17 ns), where a plain
+        // sum() of Int64 wraps and no difference of two wrapped sums can
+        // stand for them.
+        constexpr qint64 kScale = 100'000'000;
         QString error;
         const QByteArray first
             = m_cluster.query(0, QStringLiteral("SELECT min(client_send_ns) FROM tracelane.mixed"), &error);
@@ -307,6 +318,14 @@ private slots:
         QVERIFY2(scaled.exitCode == 0, qPrintable(scaled.err));
         const auto expected = parsed(original.out);
         const auto actual = parsed(scaled.out);
+        // Values this large share the server's top bucket, where the rows
+        // are grouped one value at a time; with the threshold taken first
+        // the set and the rest are each one group whose sums pass 2^64.
+        ExceedanceSpec spec;
+        spec.metric = Metric::E2e;
+        const auto exactFirst = ExceedanceFixtures::computeOnServer(url(QStringLiteral("scaled")), spec, 20, 0, &error);
+        QVERIFY2(exactFirst, qPrintable(error));
+        QVERIFY(ExceedanceFixtures::sameFigures(actual, *exactFirst));
         QCOMPARE(actual["set_size"], expected["set_size"]);
         QCOMPARE(actual["rest_size"], expected["rest_size"]);
         const auto scaledBy = [&](const nlohmann::json &bigger, const nlohmann::json &smaller, const char *what) {
@@ -320,8 +339,8 @@ private slots:
         };
         const auto &from = expected["attribution"];
         const auto &to = actual["attribution"];
-        // The sums really pass 2^63 ns: n × mean in ns.
-        QVERIFY(to["rest_n"].get<double>() * to["rest_mean_ms"].get<double>() * 1e6 > 9.3e18);
+        // The sums really pass 2^64 ns twice over: n × mean in ns.
+        QVERIFY(to["rest_n"].get<double>() * to["rest_mean_ms"].get<double>() * 1e6 > 3.7e19);
         QVERIFY(scaledBy(actual["threshold"], expected["threshold"], "threshold"));
         QVERIFY(scaledBy(to["set_mean_ms"], from["set_mean_ms"], "set mean"));
         QVERIFY(scaledBy(to["rest_mean_ms"], from["rest_mean_ms"], "rest mean"));

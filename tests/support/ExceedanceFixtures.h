@@ -179,6 +179,45 @@ inline bool sameFigures(const nlohmann::json &expected, const nlohmann::json &ac
     return same;
 }
 
+// ServerRequests::wrappedSum of the server's sum(x) and sum(x >> 32) over
+// 3502 Int64 values spread over the whole range (and its two ends), 500 of
+// them near -4e18 so the high halves' sum is negative, against their sum
+// taken here in 128 bits: false with the reason when they differ.
+inline bool wrappedSumIsExact(const QString &url, QString *why)
+{
+    ClickHouseSource source;
+    if (!ClickHouseSource::parse(url, &source, why))
+        return false;
+    const ClickHouseClient client(source);
+    const QString values = QStringLiteral(
+        "SELECT reinterpretAsInt64(reinterpretAsString(cityHash64(number))) AS x FROM numbers(3000) "
+        "UNION ALL SELECT toInt64(-4000000000000000000) - toInt64(number) AS x FROM numbers(500) "
+        "UNION ALL SELECT toInt64(-9223372036854775807 - 1) AS x UNION ALL SELECT toInt64(9223372036854775807) AS x");
+    std::vector<QStringList> rows;
+    if (!client.select(QStringLiteral("SELECT x FROM (%1)").arg(values), &rows, why, 1))
+        return false;
+    ServerRequests::Int128 expected = 0;
+    for (const auto &row : rows)
+        expected += row[0].toLongLong();
+    std::vector<QStringList> sums;
+    if (!client.select(QStringLiteral("SELECT %1 FROM (%2)")
+                           .arg(ServerRequests::wrappedSumSql(QStringLiteral("x")).join(QStringLiteral(", ")), values),
+                       &sums, why, 2))
+        return false;
+    const ServerRequests::Int128 actual = ServerRequests::wrappedSum(sums.front(), 0);
+    if (rows.size() != 3502 || !sums.front()[1].startsWith(QLatin1Char('-')) || actual != expected) {
+        *why = QStringLiteral("%1 values: sum %2 (high %3, low %4), expected %5 %6")
+                   .arg(rows.size())
+                   .arg(double(actual), 0, 'g', 17)
+                   .arg(qint64(actual >> 64))
+                   .arg(quint64(actual))
+                   .arg(double(expected), 0, 'g', 17)
+                   .arg(quint64(expected));
+        return false;
+    }
+    return true;
+}
+
 // The exceed arguments the tests run and the spec each stands for.
 struct Variant
 {
