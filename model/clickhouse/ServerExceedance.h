@@ -47,6 +47,9 @@ struct ServerExceedance
     PhaseAttribution attribution;
 
     static constexpr qint64 kGroupedUpTo = 200'000;
+    // Members in the metric's order are found by row number when the top
+    // buckets holding them have at most this many rows.
+    static constexpr qint64 kTopRowsGrouped = 10'000;
     static ServerExceedance compute(const ServerRequests &requests, const ExceedanceSpec &spec, int listed,
                                     QString *error, qint64 groupedUpTo = kGroupedUpTo);
 };
