@@ -3,12 +3,14 @@
 #include "ServerOrderStatistics.h"
 #include "ServerRequests.h"
 #include "ServerStampSums.h"
+#include "TracelaneSchema.h"
 #include "analysis/stats/Percentile.h"
 
 #include <algorithm>
 #include <array>
 #include <limits>
 #include <map>
+#include <set>
 
 namespace {
 
@@ -110,6 +112,26 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
         seen += count;
     }
 
+    // In the metric's order the listed members are the first of the rows in
+    // the top buckets that hold `listed` (monotone buckets: no value outside
+    // them ranks higher). When those are few, read 2 also groups them by
+    // client send time (a column it reads anyway), so read 3 finds them by
+    // it (a PREWHERE on that column alone) instead of computing every row's
+    // value again.
+    quint64 top = 0;
+    qint64 topRows = 0;
+    if (listed > 0 && spec.order != ExceedanceOrder::Arrival) {
+        for (auto it = buckets.rbegin(); it != buckets.rend() && topRows < listed; ++it) {
+            top = it->first;
+            topRows += it->second;
+        }
+    }
+    const bool sendsOfTop = top != 0 && topRows <= kTopRowsGrouped;
+    const QString sendKey = sendsOfTop
+        ? QStringLiteral("if(%1 >= %2, client_send_ns, %3)").arg(bucket).arg(top).arg(TracelaneSchema::absentSql())
+        : QStringLiteral("toInt64(0)");
+    std::set<qint64> topSends;
+
     // 2. Set and rest: sizes and the integer sums of the attribution, by
     // side of the threshold and mask of absent stamps (ServerStampSums).
     const Boundary where = total == Metric::E2e ? Boundary::Client : spec.boundary;
@@ -123,21 +145,23 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
         tied.clear();
         result.setSize = 0;
         result.restSize = 0;
-        if (!client.select(QStringLiteral("SELECT tl_side, tl_mask, tl_ns, tl_tokens, %1 %2 GROUP BY %3 AS tl_side, "
-                                          "%4 AS tl_mask, %5 AS tl_ns, %6 AS tl_tokens")
+        topSends.clear();
+        if (!client.select(QStringLiteral("SELECT tl_side, tl_mask, tl_ns, tl_tokens, tl_send, %1 %2 GROUP BY %3 AS "
+                                          "tl_side, %4 AS tl_mask, %5 AS tl_ns, %6 AS tl_tokens, %7 AS tl_send")
                                .arg(stamps.sumsSql().join(QStringLiteral(", ")), whereAlso(rowsFrom, defined), side,
-                                    stamps.maskSql(), ns, tokens),
-                           &rows, error, 4 + stamps.width()))
+                                    stamps.maskSql(), ns, tokens, sendKey),
+                           &rows, error, 5 + stamps.width()))
             return false;
         for (size_t i = 0; i < rows.size(); ++i) {
             const auto &row = rows[i];
             const int group = row[0].toInt();
             bool ok = group == 0 || group == 1 || group == 2;
+            topSends.insert(row[4].toLongLong());
             if (ok && group == 1) {
                 tied.push_back({ServerRequests::valueMs(spec.metric, row[2].toLongLong(), row[3].toInt()), 0, i});
-                ok = stamps.add(row[1].toULongLong(), row, 4, nullptr, &tied.back().rows);
+                ok = stamps.add(row[1].toULongLong(), row, 5, nullptr, &tied.back().rows);
             } else if (ok) {
-                ok = stamps.add(row[1].toULongLong(), row, 4, &sums[group == 2 ? 0 : 1],
+                ok = stamps.add(row[1].toULongLong(), row, 5, &sums[group == 2 ? 0 : 1],
                                 group == 2 ? &result.setSize : &result.restSize);
             }
             if (!ok) {
@@ -200,7 +224,7 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
             for (const auto &group : tied) {
                 const bool inSet = group.value > result.threshold;
                 const auto &row = rows[group.answerRow];
-                stamps.add(row[1].toULongLong(), row, 4, &sums[inSet ? 0 : 1],
+                stamps.add(row[1].toULongLong(), row, 5, &sums[inSet ? 0 : 1],
                            inSet ? &result.setSize : &result.restSize);
             }
         } else {
@@ -216,30 +240,37 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
     }
     result.attribution = PhaseAttribution::fromSums(sums[0], sums[1], total, spec.boundary);
 
-    // 3. The listed members, in the set's order. In the metric's order they
-    // are the first of the rows in the top buckets that hold `listed`
-    // (monotone buckets: no value outside them ranks higher), so only those
-    // rows pass the PREWHERE and request_id is read for their granules only.
+    // 3. The listed members, in the set's order.
     if (listed > 0) {
         QString prewhere
             = QStringLiteral("%1 AND %2 > %3").arg(defined, value, ServerRequests::float64Sql(result.threshold));
+        QString after; // the conditions after the PREWHERE
         QString order = QStringLiteral("client_send_ns, row");
-        if (spec.order != ExceedanceOrder::Arrival) {
+        if (top != 0) {
             order = QStringLiteral("%1 DESC, ").arg(value) + order;
-            qint64 above = 0;
-            for (auto it = buckets.rbegin(); it != buckets.rend(); ++it) {
-                above += it->second;
-                if (above >= listed) {
-                    prewhere = QStringLiteral("%1 >= %2 AND ").arg(bucket).arg(it->first) + prewhere;
-                    break;
+            prewhere = QStringLiteral("%1 >= %2 AND ").arg(bucket).arg(top) + prewhere;
+            if (sendsOfTop && !topSends.empty()) {
+                // Only their send times in the PREWHERE (the absent one as
+                // well: a top row may lack it), so the other columns are
+                // read for the granules holding those rows alone; rows that
+                // merely share a send time fail the conditions after it.
+                QStringList sends;
+                for (const qint64 send : topSends) {
+                    if (send != kNoTime)
+                        sends << QString::number(send);
                 }
+                after = prewhere;
+                prewhere = QStringLiteral("client_send_ns = %1").arg(TracelaneSchema::absentSql());
+                if (!sends.isEmpty())
+                    prewhere
+                        = QStringLiteral("client_send_ns IN (%1) OR ").arg(sends.join(QLatin1Char(','))) + prewhere;
             }
         }
-        if (!client.select(
-                QStringLiteral("SELECT row, request_id, %1 %2 ORDER BY %3 LIMIT %4")
-                    .arg(ServerRequests::float64BitsSql(value), ServerRequests::withPrewhere(rowsFrom, prewhere), order)
-                    .arg(listed),
-                &rows, error, 3))
+        if (!client.select(QStringLiteral("SELECT row, request_id, %1 %2 ORDER BY %3 LIMIT %4")
+                               .arg(ServerRequests::float64BitsSql(value),
+                                    ServerRequests::withPrewhere(rowsFrom, prewhere, after), order)
+                               .arg(listed),
+                           &rows, error, 3))
             return result;
         for (const auto &member : rows)
             result.members.push_back({member[1], member[0].toLongLong(), ServerRequests::float64FromBits(member[2])});
