@@ -9,14 +9,24 @@
 
 class ServerRequests;
 
-// The exceedance set answered by ClickHouse: the threshold from the server's
-// order statistics (as ServerClassTable), set and rest sizes (countIf), the
-// first members in the set's order (ORDER BY ... LIMIT: only what is listed
-// is fetched) and the set-vs-rest phase attribution from integer-ns sums
-// (sumIf, countIf) through PhaseAttribution::fromSums — the same figures as
-// findExceedanceSet() and PhaseAttribution::compute() on the file. The
-// feature rankings (KS distances over whole distributions) are not computed
-// on the server yet.
+// The exceedance set answered by ClickHouse in three reads of the rows, the
+// same figures as findExceedanceSet() and PhaseAttribution::compute() on the
+// file:
+// 1. the count of the metric's values in each of coarse buckets (a monotone
+//    function of the value computed by the server, so the buckets order the
+//    values): n, and which buckets hold the threshold's two neighbouring
+//    ranks;
+// 2. one GROUP BY of the rows by side of those buckets (below, in, above)
+//    and which stamps they lack (ServerStampSums: integer-ns sums), the rows
+//    in the threshold's buckets by their value too: those few values give
+//    the threshold exactly, and each says whether its rows are in the set;
+// 3. the first members in the set's order (ORDER BY ... LIMIT: only what is
+//    listed is fetched).
+// When the threshold's buckets hold more than `groupedUpTo` rows (a narrow
+// peak of equal or nearly equal values) the threshold is taken exactly
+// first (ServerOrderStatistics) and read 2 splits by it. The feature
+// rankings (KS distances over whole distributions) are not computed on the
+// server yet.
 struct ServerExceedance
 {
     struct Member
@@ -36,6 +46,10 @@ struct ServerExceedance
     std::vector<Member> members; // the first `listed`, in spec.order
     PhaseAttribution attribution;
 
+    static constexpr qint64 kGroupedUpTo = 200'000;
+    // Members in the metric's order are found by row number when the top
+    // buckets holding them have at most this many rows.
+    static constexpr qint64 kTopRowsGrouped = 10'000;
     static ServerExceedance compute(const ServerRequests &requests, const ExceedanceSpec &spec, int listed,
-                                    QString *error);
+                                    QString *error, qint64 groupedUpTo = kGroupedUpTo);
 };

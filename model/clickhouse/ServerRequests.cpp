@@ -307,10 +307,32 @@ ServerRequests::Int128 ServerRequests::integerSum(const QStringList &fields, qsi
     return Int128(fields.value(first).toLongLong()) * (Int128(1) << 32) + fields.value(first + 1).toLongLong();
 }
 
+QStringList ServerRequests::wrappedSumSql(const QString &expression)
+{
+    return {QStringLiteral("sum(%1)").arg(expression), QStringLiteral("sum(bitShiftRight(%1, 32))").arg(expression)};
+}
+
+ServerRequests::Int128 ServerRequests::wrappedSum(const QStringList &fields, qsizetype first)
+{
+    // Σx = 2^32 · Σhigh + Σlow with every low half in [0, 2^32): Σlow is
+    // below 2^64 for fewer than 2^32 rows, so it is (Σx − 2^32 · Σhigh)
+    // mod 2^64, read from the wrapped sum exactly.
+    const quint64 wrapped = quint64(fields.value(first).toLongLong());
+    const qint64 high = fields.value(first + 1).toLongLong();
+    const quint64 low = wrapped - (quint64(high) << 32);
+    return Int128(high) * (Int128(1) << 32) + Int128(low);
+}
+
 QString ServerRequests::nsSql(Metric metric, Boundary boundary)
 {
     const auto [begin, end] = boundsOf(metric, boundary);
     return QStringLiteral("(%2 - %1)").arg(column(begin), column(end));
+}
+
+double ServerRequests::valueMs(Metric metric, qint64 ns, qint32 outputTokens)
+{
+    const double ms = double(ns) / 1e6;
+    return metric == Metric::Itl ? ms / double(outputTokens - 1) : ms;
 }
 
 QString ServerMeanSums::innerSql(Metric metric, Boundary boundary, const QString &defined, const QString &value,

@@ -76,10 +76,20 @@ public:
     // and remainder by 2^32) so no shard's sum can wrap, and their total.
     static QStringList integerSumSql(const QString &expression, const QString &condition);
     static Int128 integerSum(const QStringList &fields, qsizetype first);
+    // An Int64 expression's exact sum over a group of fewer than 2^32 rows,
+    // cheaper than integerSumSql: its wrapping sum (the sum mod 2^64) and the
+    // sum of its high halves (x >> 32, arithmetic: floor(x / 2^32)), which
+    // cannot wrap. The low halves' sum is then the difference mod 2^64.
+    static QStringList wrappedSumSql(const QString &expression);
+    static Int128 wrappedSum(const QStringList &fields, qsizetype first);
 
     // A metric's integer ns (end - begin) for the metrics MetricMean sums
     // as whole ns (not ITL).
     static QString nsSql(Metric metric, Boundary boundary);
+    // The value valueSql computes, from the row's nsSql and output tokens,
+    // in the same arithmetic (metricValueMs'): for a caller that fetched a
+    // few rows' integers instead of their values.
+    static double valueMs(Metric metric, qint64 ns, qint32 outputTokens);
 
     // Float64 bits <-> SQL, so no value passes through decimal text.
     static QString float64Sql(double value);

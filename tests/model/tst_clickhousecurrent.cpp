@@ -3,10 +3,14 @@
 // node. Tracelane's schema, push, and slice/exceed/analyse from clickhouse:// equal
 // to the file, as on Debian's 18.16 cluster in tst_clickhouseread.
 
+#include "io/LoadControl.h"
+#include "remote/TracelaneTableLoader.h"
 #include "support/ChdbServer.h"
 #include "support/CliRun.h"
+#include "support/ExceedanceFixtures.h"
 #include "support/TestData.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -116,6 +120,97 @@ private slots:
         }
     }
 
+    void wrappedSumsAreExact()
+    {
+        // An Int64 sum() wraps, its high halves' sum cannot: together they
+        // give the exact sum past 2^64, negative values and both ends of the
+        // range included (ServerRequests::wrappedSum).
+        QString why;
+        QVERIFY2(ExceedanceFixtures::wrappedSumIsExact(url(QStringLiteral("mixed")), &why), qPrintable(why));
+    }
+
+    void exceedOfANarrowPeakEqualsByValue_data()
+    {
+        QTest::addColumn<int>("variant");
+        const auto variants = ExceedanceFixtures::variants();
+        for (size_t i = 0; i < variants.size(); ++i)
+            QTest::addRow("%s", variants[i].name) << int(i);
+    }
+
+    void exceedOfANarrowPeakEqualsByValue()
+    {
+        // As on 18.16 (tst_clickhouseread): equal and nearly equal values
+        // around the threshold, both of the server's paths equal the file.
+        QFETCH(int, variant);
+        const auto which = ExceedanceFixtures::variants()[size_t(variant)];
+        const QString table = QStringLiteral("peak");
+        if (!m_files.contains(table)) {
+            QVERIFY(m_scratch.isValid());
+            const QString file = m_scratch.filePath(QStringLiteral("peak.jsonl"));
+            QVERIFY(ExceedanceFixtures::writeNarrowPeak(file));
+            auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(table)});
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+            run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file, url(table)});
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+            m_files[table] = file;
+        }
+        const auto fromFile
+            = runCli(QStringList{QStringLiteral("exceed"), m_files[table], QStringLiteral("--json")} + which.arguments);
+        QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
+        const auto expected = parsed(fromFile.out);
+        const auto fromServer
+            = runCli(QStringList{QStringLiteral("exceed"), url(table), QStringLiteral("--json")} + which.arguments);
+        QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
+        QVERIFY(ExceedanceFixtures::sameFigures(expected, parsed(fromServer.out)));
+        for (const qint64 groupedUpTo : {qint64(0), ServerExceedance::kGroupedUpTo}) {
+            QString error;
+            const auto figures = ExceedanceFixtures::computeOnServer(url(table), which.spec, 20, groupedUpTo, &error);
+            QVERIFY2(figures, qPrintable(error));
+            QVERIFY2(ExceedanceFixtures::sameFigures(expected, *figures),
+                     groupedUpTo == 0 ? "exact threshold first" : "grouped by value");
+        }
+    }
+
+    void exceedWithStampsMissingInSomeRowsEqualsTheRows_data() { exceedOfANarrowPeakEqualsByValue_data(); }
+
+    void exceedWithStampsMissingInSomeRowsEqualsTheRows()
+    {
+        // The mixed trace with stamps absent in some rows: every figure
+        // equals the analysis of the rows the table holds.
+        QFETCH(int, variant);
+        const auto which = ExceedanceFixtures::variants()[size_t(variant)];
+        const QString table = QStringLiteral("holes");
+        ClickHouseSource source;
+        QString error;
+        QVERIFY2(ClickHouseSource::parse(url(table), &source, &error), qPrintable(error));
+        if (!m_files.contains(table)) {
+            const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(table)});
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+            QVERIFY2(ClickHouseClient(source).run(QStringLiteral("INSERT INTO tracelane.holes SELECT %1 FROM "
+                                                                 "tracelane.mixed")
+                                                      .arg(ExceedanceFixtures::withStampsMissing()),
+                                                  nullptr, &error),
+                     qPrintable(error));
+            m_files[table] = table;
+        }
+        LoadControl control;
+        const LoadResult rows = TracelaneTableLoader::load(source, {}, &control);
+        QVERIFY2(rows.ok(), qPrintable(rows.fatalError));
+        QVERIFY(rows.store->rejected.empty());
+        const auto expected = ExceedanceFixtures::analysisOf(rows.store, which.spec, 20);
+        QVERIFY(expected["set_size"].get<qint64>() > 0);
+        const auto fromServer
+            = runCli(QStringList{QStringLiteral("exceed"), url(table), QStringLiteral("--json")} + which.arguments);
+        QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
+        QVERIFY(ExceedanceFixtures::sameFigures(expected, parsed(fromServer.out)));
+        for (const qint64 groupedUpTo : {qint64(0), ServerExceedance::kGroupedUpTo}) {
+            const auto figures = ExceedanceFixtures::computeOnServer(url(table), which.spec, 20, groupedUpTo, &error);
+            QVERIFY2(figures, qPrintable(error));
+            QVERIFY2(ExceedanceFixtures::sameFigures(expected, *figures),
+                     groupedUpTo == 0 ? "exact threshold first" : "grouped by value");
+        }
+    }
+
     void aFilterIsForSpanTablesOnly()
     {
         const auto run = runCli({QStringLiteral("slice"), url(QStringLiteral("mixed")) + QStringLiteral("&where=1"),
@@ -136,6 +231,7 @@ private:
     ChdbServer m_chdb;
     int m_port = 0;
     QMap<QString, QString> m_files;
+    QTemporaryDir m_scratch;
 };
 
 QTEST_GUILESS_MAIN(TestClickHouseCurrent)
