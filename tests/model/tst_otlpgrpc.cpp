@@ -119,6 +119,9 @@ private slots:
     // to its GUI thread; the CLI's does not lower anything.
     void aWindowsReceiverAnswersAtBackgroundPriority()
     {
+        const int base = ThreadNice::processNice();
+        if (base >= ThreadPriority::kBackgroundNice)
+            QSKIP("the tests run at nice 5 or more already: a thread cannot be lowered to 5 from there");
         {
             Receiver receiver;
             QVERIFY(receiver.send(oneTrace()).status.ok());
@@ -129,7 +132,7 @@ private slots:
         Receiver receiver(options);
         QVERIFY(receiver.send(oneTrace()).status.ok());
         QVERIFY(ThreadNice::countAtNice(ThreadPriority::kBackgroundNice) >= 1);
-        QCOMPARE(ThreadNice::niceOf(QStringLiteral("tst_otlpgrpc")), 0); // this (the main) thread
+        QCOMPARE(ThreadNice::niceOf(QStringLiteral("tst_otlpgrpc")), base); // this (the main) thread
         QCOMPARE(receiver.queue.bufferedSpans(), 2);
     }
 

@@ -179,6 +179,23 @@ inline bool sameFigures(const nlohmann::json &expected, const nlohmann::json &ac
     return same;
 }
 
+// Both server paths (the exact threshold first; the rows of the threshold's
+// buckets grouped by value) give `expected`'s figures: empty when they do,
+// else what went wrong.
+inline QString serverPathsDiffer(const nlohmann::json &expected, const QString &url, const ExceedanceSpec &spec)
+{
+    for (const qint64 groupedUpTo : {qint64(0), ServerExceedance::kGroupedUpTo}) {
+        const char *path = groupedUpTo == 0 ? "exact threshold first" : "grouped by value";
+        QString error;
+        const auto figures = computeOnServer(url, spec, 20, groupedUpTo, &error);
+        if (!figures)
+            return QStringLiteral("%1: %2").arg(QLatin1String(path), error);
+        if (!sameFigures(expected, *figures))
+            return QStringLiteral("%1: the figures differ from the file's").arg(QLatin1String(path));
+    }
+    return {};
+}
+
 // ServerRequests::wrappedSum of the server's sum(x) and sum(x >> 32) over
 // 3502 Int64 values spread over the whole range (and its two ends), 500 of
 // them near -4e18 so the high halves' sum is negative, against their sum

@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
 #include <vector>
 
 // The process's threads as Linux sees them (/proc/self/task): name and nice,
@@ -17,24 +18,40 @@ struct Thread
     int nice = 0;
 };
 
+// One /proc/.../stat file: the name in brackets, then state (field 3) ...
+// nice (field 19). Nothing when it cannot be read (the thread ended).
+inline std::optional<Thread> readStat(const QString &path)
+{
+    QFile stat(path);
+    if (!stat.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    const QString text = QString::fromUtf8(stat.readAll());
+    const qsizetype open = text.indexOf(QLatin1Char('('));
+    const qsizetype close = text.lastIndexOf(QLatin1Char(')'));
+    if (open < 0 || close < open)
+        return std::nullopt;
+    const QStringList fields = text.mid(close + 2).split(QLatin1Char(' '));
+    if (fields.size() < 17)
+        return std::nullopt;
+    return Thread{text.mid(open + 1, close - open - 1), fields[16].toInt()};
+}
+
 inline std::vector<Thread> threads()
 {
     std::vector<Thread> result;
     const QStringList tasks = QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     for (const QString &task : tasks) {
-        QFile stat(QStringLiteral("/proc/self/task/%1/stat").arg(task));
-        if (!stat.open(QIODevice::ReadOnly))
-            continue; // the thread ended meanwhile
-        const QString text = QString::fromUtf8(stat.readAll());
-        const qsizetype open = text.indexOf(QLatin1Char('('));
-        const qsizetype close = text.lastIndexOf(QLatin1Char(')'));
-        // After the name: state (field 3) ... nice (field 19).
-        const QStringList fields = text.mid(close + 2).split(QLatin1Char(' '));
-        if (open < 0 || close < open || fields.size() < 17)
-            continue;
-        result.push_back({text.mid(open + 1, close - open - 1), fields[16].toInt()});
+        if (const auto thread = readStat(QStringLiteral("/proc/self/task/%1/stat").arg(task)))
+            result.push_back(*thread);
     }
     return result;
+}
+
+// The nice the process was started at (its main thread's).
+inline int processNice()
+{
+    const auto main = readStat(QStringLiteral("/proc/self/stat"));
+    return main ? main->nice : 0;
 }
 
 inline int niceOf(const QString &name)
