@@ -13,6 +13,7 @@ namespace {
 
 const QString kCluster = QStringLiteral("cluster");
 const QString kBatchRows = QStringLiteral("batch-rows");
+const QString kClassColumns = QStringLiteral("class-columns");
 
 bool openSource(const CliContext &context, const QString &url, ClickHouseSource *source)
 {
@@ -36,17 +37,30 @@ int runInit(const CliContext &context, const QStringList &arguments)
         return ExitUsage;
     const ClickHouseClient client(source);
     const QString cluster = context.parser.value(kCluster);
-    for (const QString &statement : TracelaneSchema::createStatements(source, cluster)) {
-        QString error;
+    QStringList classKeys;
+    for (const QString &key : context.parser.value(kClassColumns).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        if (!key.trimmed().isEmpty() && !classKeys.contains(key.trimmed()))
+            classKeys << key.trimmed();
+    }
+    QString error;
+    for (const QString &statement : TracelaneSchema::createStatements(source, cluster, classKeys)) {
         if (!client.run(statement, nullptr, &error)) {
             context.err << QStringLiteral("tracelane-cli clickhouse init: %1\n").arg(error);
             return ExitFailure;
         }
     }
-    context.out << QStringLiteral("%1 and %2 ready (Tracelane schema version %3%4)\n")
+    // Tables that were there already get the class columns they lack.
+    if (!TracelaneSchema::addClassColumns(client, cluster, classKeys, &error)) {
+        context.err << QStringLiteral("tracelane-cli clickhouse init: %1\n").arg(error);
+        return ExitFailure;
+    }
+    context.out << QStringLiteral("%1 and %2 ready (Tracelane schema version %3%4%5)\n")
                        .arg(source.requestsTable(), source.spansTable())
                        .arg(TracelaneSchema::kVersion)
-                       .arg(cluster.isEmpty() ? QString() : QStringLiteral(", Distributed over cluster ") + cluster);
+                       .arg(cluster.isEmpty() ? QString() : QStringLiteral(", Distributed over cluster ") + cluster,
+                            classKeys.isEmpty()
+                                ? QString()
+                                : QStringLiteral("; class columns: ") + classKeys.join(QStringLiteral(", ")));
     return ExitOk;
 }
 
@@ -121,6 +135,11 @@ void addClickHouseOptions(QCommandLineParser &parser)
                       QStringLiteral("clickhouse init: make the tables Distributed over this cluster "
                                      "(run on every server of it)."),
                       QStringLiteral("name")});
+    parser.addOption({kClassColumns,
+                      QStringLiteral("clickhouse init: keep these categorical attributes (comma-separated) in "
+                                     "columns of their own, so class tables by them read no arrays (run on every "
+                                     "server; adds them to existing tables too)."),
+                      QStringLiteral("keys")});
     parser.addOption(
         {kBatchRows, QStringLiteral("clickhouse push: rows per INSERT (default 50000)."), QStringLiteral("n")});
 }

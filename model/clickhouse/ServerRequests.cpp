@@ -1,7 +1,5 @@
 #include "ServerRequests.h"
 
-#include "TracelaneSchema.h"
-
 #include <algorithm>
 #include <cstring>
 
@@ -103,8 +101,26 @@ QString ServerRequests::withPrewhere(const QString &fromWhere, const QString &pr
     return sql;
 }
 
+bool ServerRequests::readClassColumns(QString *error)
+{
+    const ClickHouseSource &source = m_client.source();
+    std::vector<QStringList> rows;
+    if (!m_client.select(QStringLiteral("SELECT name FROM system.columns WHERE database = %1 AND table = %2")
+                             .arg(clickHouseString(source.database), clickHouseString(source.table)),
+                         &rows, error, 1))
+        return false;
+    m_classColumns.clear();
+    for (const QStringList &row : rows) {
+        if (row.first().startsWith(QStringLiteral("class_")))
+            m_classColumns.insert(row.first());
+    }
+    return true;
+}
+
 bool ServerRequests::open(QString *error)
 {
+    if (!readClassColumns(error))
+        return false;
     // First-seen order of keys, as a loader creates attribute columns; which
     // keys are numeric (in num_keys) and which text.
     std::vector<QStringList> rows;
@@ -151,7 +167,10 @@ bool ServerRequests::rawSql(const ClassDimension &dimension, QString *raw, QStri
         *raw = QStringLiteral("if(has(num_keys, %1), toString(%2), '')")
                    .arg(key, float64BitsSql(QStringLiteral("num_values[indexOf(num_keys, %1)]").arg(key)));
     } else {
-        *raw = QStringLiteral("if(has(attr_keys, %1), concat('=', attr_values[indexOf(attr_keys, %1)]), '')").arg(key);
+        // A class column (schema version 2) holds the same value, computed
+        // by the server from the arrays: one short column to read.
+        *raw = hasClassColumn(dimension.source) ? clickHouseIdentifier(TracelaneSchema::classColumn(dimension.source))
+                                                : TracelaneSchema::classValueSql(dimension.source);
     }
     return true;
 }
@@ -185,7 +204,7 @@ bool ServerRequests::openFor(const QStringList &keys, QString *error)
                                                                : AttributeColumn::Kind::Numeric);
     }
     m_names = std::move(names);
-    return true;
+    return readClassColumns(error);
 }
 
 bool ServerRequests::classColumn(const ClassDimension &dimension, const ClassBands &bands, ClassColumn *result,

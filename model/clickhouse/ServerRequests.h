@@ -1,12 +1,14 @@
 #pragma once
 
 #include "ClickHouseClient.h"
+#include "TracelaneSchema.h"
 #include "analysis/classes/ClassColumn.h"
 #include "analysis/requests/Metric.h"
 #include "analysis/requests/MetricMean.h"
 #include "analysis/stats/ExactSum.h"
 #include "store/RequestTable.h"
 
+#include <QSet>
 #include <QString>
 
 #include <memory>
@@ -39,6 +41,9 @@ public:
     const ClickHouseClient &client() const { return m_client; }
     // The attribute columns only (no rows): what classDimensionFromKey reads.
     const RequestTable &attributeNames() const { return m_names; }
+    // Whether the table keeps `key`'s values in a class column (schema
+    // version 2; TracelaneSchema::classColumn), which rawSql then reads.
+    bool hasClassColumn(const QString &key) const { return m_classColumns.contains(TracelaneSchema::classColumn(key)); }
 
     // FROM and WHERE of the rows in the URL's time range.
     QString fromWhere() const;
@@ -97,8 +102,11 @@ public:
     static double float64FromBits(const QString &bits);
 
 private:
+    bool readClassColumns(QString *error);
+
     const ClickHouseClient &m_client;
     RequestTable m_names;
+    QSet<QString> m_classColumns;
 };
 
 // The sums behind a metric's mean as MetricMean takes it: Int64 ns sums for

@@ -183,8 +183,13 @@ PushResult push(const ClickHouseClient &client, const TraceStore &store, const Q
         const qsizetype end = qsizetype(begin + rows);
         const QByteArray data = spans ? spanRows(store, digest, batch, begin, end)
                                       : requestRows(store.requests, digest, batch, begin, end);
-        const QString insert = QStringLiteral("INSERT INTO %1 FORMAT JSONEachRow")
-                                   .arg(spans ? source.spansTable() : source.requestsTable());
+        // The requests' columns named: the server fills a class column
+        // (schema version 2) from its DEFAULT, which a JSONEachRow key left
+        // out would not get on 18.16 (the type's default, '', instead).
+        const QString insert = spans
+            ? QStringLiteral("INSERT INTO %1 FORMAT JSONEachRow").arg(source.spansTable())
+            : QStringLiteral("INSERT INTO %1 (%2) FORMAT JSONEachRow")
+                  .arg(source.requestsTable(), TracelaneSchema::requestColumns().join(QStringLiteral(", ")));
         if (!client.run(insert, nullptr, &result.error, data))
             return false;
         result.rowsSent += rows;

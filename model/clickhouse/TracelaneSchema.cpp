@@ -1,7 +1,11 @@
 #include "TracelaneSchema.h"
 
+#include "ClickHouseClient.h"
 #include "ClickHouseSource.h"
 #include "store/Phase.h"
+
+#include <QRegularExpression>
+#include <QSet>
 
 namespace TracelaneSchema {
 
@@ -30,9 +34,28 @@ QStringList requestColumns()
     return columns;
 }
 
+QString classValueSql(const QString &key)
+{
+    const QString literal = clickHouseString(key);
+    return QStringLiteral("if(has(attr_keys, %1), concat('=', attr_values[indexOf(attr_keys, %1)]), '')").arg(literal);
+}
+
+QString classColumn(const QString &key)
+{
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9_]*$"));
+    if (plain.match(key).hasMatch() && !key.startsWith(QStringLiteral("x_")))
+        return QStringLiteral("class_") + key;
+    return QStringLiteral("class_x_") + QString::fromLatin1(key.toUtf8().toHex());
+}
+
 namespace {
 
-QString requestsBody()
+QString classColumnDefinition(const QString &key)
+{
+    return QStringLiteral("%1 String DEFAULT %2").arg(clickHouseIdentifier(classColumn(key)), classValueSql(key));
+}
+
+QString requestsBody(const QStringList &classKeys)
 {
     QString body = QStringLiteral("(\n    schema_version UInt16,\n    source String,\n    batch UInt32,\n"
                                   "    row UInt32,\n    request_id String,\n    source_line UInt64,\n"
@@ -47,6 +70,8 @@ QString requestsBody()
         body += QStringLiteral(",\n    %1_ns Int64 ALIAS if(%2 = %4 OR %3 = %4, %4, %3 - %2)")
                     .arg(phaseKey(phase), begin, end, absentSql());
     }
+    for (const QString &key : classKeys)
+        body += QStringLiteral(",\n    ") + classColumnDefinition(key);
     return body + QStringLiteral("\n)");
 }
 
@@ -62,7 +87,7 @@ QString spansBody()
 
 } // namespace
 
-QStringList createStatements(const ClickHouseSource &source, const QString &cluster)
+QStringList createStatements(const ClickHouseSource &source, const QString &cluster, const QStringList &classKeys)
 {
     const QString db = clickHouseIdentifier(source.database);
     const QString requests = source.table;
@@ -73,18 +98,48 @@ QStringList createStatements(const ClickHouseSource &source, const QString &clus
     };
     QStringList statements = {QStringLiteral("CREATE DATABASE IF NOT EXISTS %1").arg(db)};
     if (cluster.isEmpty()) {
-        statements << mergeTree(requests, requestsBody()) << mergeTree(spans, spansBody());
+        statements << mergeTree(requests, requestsBody(classKeys)) << mergeTree(spans, spansBody());
         return statements;
     }
     for (const QString &name : {requests, spans}) {
         const QString local = name + QStringLiteral("_local");
-        statements << mergeTree(local, name == requests ? requestsBody() : spansBody());
+        statements << mergeTree(local, name == requests ? requestsBody(classKeys) : spansBody());
         statements << QStringLiteral("CREATE TABLE IF NOT EXISTS %1.%2 AS %1.%3\n"
                                      "ENGINE = Distributed(%4, %5, %6, cityHash64(source, batch))")
                           .arg(db, clickHouseIdentifier(name), clickHouseIdentifier(local),
                                clickHouseIdentifier(cluster), db, clickHouseIdentifier(local));
     }
     return statements;
+}
+
+bool addClassColumns(const ClickHouseClient &client, const QString &cluster, const QStringList &classKeys,
+                     QString *error)
+{
+    const ClickHouseSource &source = client.source();
+    QStringList tables;
+    if (!cluster.isEmpty())
+        tables << source.table + QStringLiteral("_local");
+    tables << source.table;
+    for (const QString &table : tables) {
+        std::vector<QStringList> rows;
+        if (!client.select(QStringLiteral("SELECT name FROM system.columns WHERE database = %1 AND table = %2")
+                               .arg(clickHouseString(source.database), clickHouseString(table)),
+                           &rows, error, 1))
+            return false;
+        QSet<QString> columns;
+        for (const QStringList &row : rows)
+            columns.insert(row.first());
+        for (const QString &key : classKeys) {
+            if (columns.contains(classColumn(key)))
+                continue;
+            const QString alter = QStringLiteral("ALTER TABLE %1.%2 ADD COLUMN %3")
+                                      .arg(clickHouseIdentifier(source.database), clickHouseIdentifier(table),
+                                           classColumnDefinition(key));
+            if (!client.run(alter, nullptr, error))
+                return false;
+        }
+    }
+    return true;
 }
 
 } // namespace TracelaneSchema

@@ -7,13 +7,18 @@
 
 struct ClickHouseSource;
 
+class ClickHouseClient;
+
 // Tracelane's own tables in ClickHouse (CLICKHOUSE-SCHEMA.md beside this file
 // is the contract): a requests table and its spans table, ns as Int64, class
 // attributes and span attributes as parallel key/value arrays. Plain types and
 // MergeTree only, so the same DDL runs from Debian's 18.16 to current servers.
+// Version 2 adds optional class columns: a categorical attribute's value in a
+// String column of its own, computed by the server from the arrays (DEFAULT),
+// so a class table by it reads one short column instead of two arrays.
 namespace TracelaneSchema {
 
-inline constexpr int kVersion = 1;
+inline constexpr int kVersion = 2;
 
 // "client_send_ns", ... : the column of each of the eight stamps.
 QString stampColumn(Stamp stamp);
@@ -25,7 +30,20 @@ QString absentSql();
 // (MergeTree) and the names themselves become Distributed tables over the
 // cluster, sharded by (source, batch) so a batch lands whole on one shard;
 // run it on every server of the cluster.
-QStringList createStatements(const ClickHouseSource &source, const QString &cluster);
+QStringList createStatements(const ClickHouseSource &source, const QString &cluster, const QStringList &classKeys = {});
+
+// A row's raw class value of the categorical attribute `key`: '=' and its
+// text, or '' when the row lacks it (ServerRequests' class codes map it).
+QString classValueSql(const QString &key);
+// The class column holding classValueSql(key): "class_region", or
+// "class_x_" and the key's UTF-8 in hex when the key is not a plain name.
+QString classColumn(const QString &key);
+// Adds the class columns of `classKeys` that the tables of `source` lack (to
+// <table>_local, then to the Distributed table, with a cluster), so init can
+// add them to tables that already hold rows: the server computes them for
+// old rows when it reads them (merges write them).
+bool addClassColumns(const ClickHouseClient &client, const QString &cluster, const QStringList &classKeys,
+                     QString *error);
 
 // The requests table's columns an INSERT fills, in order (JSONEachRow keys).
 QStringList requestColumns();

@@ -4,8 +4,10 @@
 // `exceed` and `analyse` on the clickhouse:// URL (wall time and the CLI's peak resident
 // memory), then exports M of those rows (default 1M, TRACELANE_BENCH_FILE_ROWS)
 // as a seed JSONL file and times the same two commands on it, printing the
-// ratios. Not run by ctest.
+// ratios. TRACELANE_BENCH_CLASS_COLUMNS (default "region,priority"; "none"
+// for none) is init's --class-columns. Not run by ctest.
 
+#include "clickhouse/TracelaneSchema.h"
 #include "support/ClickHouseCluster.h"
 
 #include <QCoreApplication>
@@ -58,7 +60,7 @@ qint64 envCount(const char *name, qint64 fallback)
 QString generated(qint64 offset, qint64 count)
 {
     return QStringLiteral(
-               "SELECT 1, 'bench', toUInt32(intDiv(n, 50000)), toUInt32(n), concat('r', toString(n)), n + 1, "
+               "SELECT 2, 'bench', toUInt32(intDiv(n, 50000)), toUInt32(n), concat('r', toString(n)), n + 1, "
                "toInt32(50 + h % 8000), toInt32(1 + o), "
                "send, send + 1000000 + h % 3000000, send + 4000000 + h % 3000000, "
                "send + 4000000 + h % 3000000 + queue, "
@@ -95,11 +97,15 @@ int main(int argc, char *argv[])
         return QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?table=requests&timeout=600")
             .arg(cluster.httpPort(shard));
     };
+    const QString classColumns
+        = qEnvironmentVariable("TRACELANE_BENCH_CLASS_COLUMNS", QStringLiteral("region,priority"));
+    std::printf("class columns: %s\n", qPrintable(classColumns));
     for (int shard = 0; shard < 2; ++shard) {
-        if (runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(shard), QStringLiteral("--cluster"),
-                    QLatin1String(ClickHouseCluster::kCluster)})
-                .exitCode
-            != 0)
+        QStringList init = {QStringLiteral("clickhouse"), QStringLiteral("init"), url(shard),
+                            QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)};
+        if (classColumns != QLatin1String("none"))
+            init << QStringLiteral("--class-columns") << classColumns;
+        if (runCli(init).exitCode != 0)
             return 1;
     }
     // Half the rows straight into each shard's local table.
@@ -107,7 +113,9 @@ int main(int argc, char *argv[])
     clock.start();
     for (int shard = 0; shard < 2; ++shard) {
         cluster.query(shard,
-                      QStringLiteral("INSERT INTO tracelane.requests_local ") + generated(shard * (rows / 2), rows / 2),
+                      QStringLiteral("INSERT INTO tracelane.requests_local (%1) ")
+                              .arg(TracelaneSchema::requestColumns().join(QStringLiteral(", ")))
+                          + generated(shard * (rows / 2), rows / 2),
                       &error, 1'800'000);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "%s\n", qPrintable(error));

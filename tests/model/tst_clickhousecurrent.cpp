@@ -47,12 +47,19 @@ private slots:
         if (QTest::currentTestFailed())
             return;
         m_port = m_chdb.port();
-        for (const QString &table : {QStringLiteral("mixed"), QStringLiteral("vllm")}) {
-            const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(table)});
+        // "classes" keeps region and cached_prefix in class columns from
+        // its init (schema version 2) and gets priority's once its rows are
+        // there: the current engine's DEFAULT columns and ALTER too.
+        for (const QString &table : {QStringLiteral("mixed"), QStringLiteral("vllm"), QStringLiteral("classes")}) {
+            QStringList arguments = {QStringLiteral("clickhouse"), QStringLiteral("init"), url(table)};
+            if (table == QLatin1String("classes"))
+                arguments << QStringLiteral("--class-columns") << QStringLiteral("region,cached_prefix");
+            const auto run = runCli(arguments);
             QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         }
         for (const auto &[table, file] :
              {std::pair{QStringLiteral("mixed"), QStringLiteral("resources/examples/mixed-classes.jsonl")},
+              std::pair{QStringLiteral("classes"), QStringLiteral("resources/examples/mixed-classes.jsonl")},
               std::pair{QStringLiteral("vllm"),
                         QStringLiteral("tests/data/realdata/vllm-bench/"
                                        "serving_meta-llama-Llama-3.3-70B-Instruct_tp8_pp1_sharegpt_qps_01.json")}}) {
@@ -61,6 +68,9 @@ private slots:
             QVERIFY2(run.exitCode == 0, qPrintable(run.err));
             m_files[table] = TestData::source(file);
         }
+        const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(QStringLiteral("classes")),
+                                 QStringLiteral("--class-columns"), QStringLiteral("priority")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     }
 
     void cleanupTestCase() { m_chdb.stop(); }
@@ -76,6 +86,14 @@ private slots:
             << QStringLiteral("mixed")
             << QStringList{QStringLiteral("slice"), QStringLiteral("--by"), QStringLiteral("cached_prefix"),
                            QStringLiteral("--metric"), QStringLiteral("itl")};
+        QTest::addRow("class columns slice region,priority")
+            << QStringLiteral("classes")
+            << QStringList{QStringLiteral("slice"), QStringLiteral("--by"), QStringLiteral("region,priority")};
+        QTest::addRow("class columns slice cached_prefix,workload_class e2e")
+            << QStringLiteral("classes")
+            << QStringList{QStringLiteral("slice"), QStringLiteral("--by"),
+                           QStringLiteral("cached_prefix,workload_class"), QStringLiteral("--metric"),
+                           QStringLiteral("e2e")};
         QTest::addRow("mixed exceed") << QStringLiteral("mixed") << QStringList{QStringLiteral("exceed")};
         QTest::addRow("mixed exceed e2e arrival")
             << QStringLiteral("mixed")
