@@ -74,8 +74,8 @@ bool percentile(const ServerRequests &requests, Metric metric, Boundary boundary
     return true;
 }
 
-ClassTable compute(const ServerRequests &requests, const QStringList &by, const ClassBands &bands,
-                   const ClassTableSpec &spec, QString *error)
+ClassTable compute(ServerRequests &requests, const QStringList &by, const ClassBands &bands, const ClassTableSpec &spec,
+                   QString *error)
 {
     ClassTable table;
     table.metric = spec.metric;
@@ -90,7 +90,7 @@ ClassTable compute(const ServerRequests &requests, const QStringList &by, const 
             return table;
         }
         QString raw;
-        if (!requests.rawSql(dimension, &raw, error))
+        if (!requests.prepareDimension(dimension, error) || !requests.rawSql(dimension, &raw, error))
             return table;
         dimensions.push_back(dimension);
         raws << raw;

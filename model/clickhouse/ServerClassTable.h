@@ -27,7 +27,7 @@ struct Percentile
 bool percentile(const ServerRequests &requests, Metric metric, Boundary boundary, double q, Percentile *result,
                 QString *error);
 
-ClassTable compute(const ServerRequests &requests, const QStringList &by, const ClassBands &bands,
-                   const ClassTableSpec &spec, QString *error);
+ClassTable compute(ServerRequests &requests, const QStringList &by, const ClassBands &bands, const ClassTableSpec &spec,
+                   QString *error);
 
 } // namespace ServerClassTable

@@ -1,7 +1,10 @@
 #include "ServerRequests.h"
 
+#include "ServerOrderStatistics.h"
+
 #include <algorithm>
 #include <cstring>
+#include <set>
 
 namespace {
 
@@ -163,6 +166,15 @@ bool ServerRequests::rawSql(const ClassDimension &dimension, QString *raw, QStri
         return false;
     }
     const QString key = clickHouseString(dimension.source);
+    if (const auto banded = m_bands.find(dimension.source); banded != m_bands.end()) {
+        // The band: how many edges are <= the value (upper_bound's index).
+        QStringList atOrAbove = {QStringLiteral("0")};
+        for (const double edge : banded->second.edges)
+            atOrAbove << QStringLiteral("(num_values[indexOf(num_keys, %1)] >= %2)").arg(key, float64Sql(edge));
+        *raw = QStringLiteral("if(has(num_keys, %1), toString(toUInt32(%2)), '')")
+                   .arg(key, atOrAbove.join(QStringLiteral(" + ")));
+        return true;
+    }
     if (names->isNumeric()) {
         *raw = QStringLiteral("if(has(num_keys, %1), toString(%2), '')")
                    .arg(key, float64BitsSql(QStringLiteral("num_values[indexOf(num_keys, %1)]").arg(key)));
@@ -172,6 +184,59 @@ bool ServerRequests::rawSql(const ClassDimension &dimension, QString *raw, QStri
         *raw = hasClassColumn(dimension.source) ? clickHouseIdentifier(TracelaneSchema::classColumn(dimension.source))
                                                 : TracelaneSchema::classValueSql(dimension.source);
     }
+    return true;
+}
+
+bool ServerRequests::prepareDimension(const ClassDimension &dimension, QString *error)
+{
+    if (isTokenBand(dimension) || dimension.kind != ClassDimension::Kind::Attribute
+        || m_bands.contains(dimension.source))
+        return true;
+    const AttributeColumn *names = m_names.attribute(dimension.source);
+    if (!names || !names->isNumeric())
+        return true;
+    QString raw;
+    if (!rawSql(dimension, &raw, error))
+        return false;
+    std::vector<QStringList> rows;
+    const int enough = ClassColumn::kMaxNumericCategories + 2; // '' and one value too many
+    if (!m_client.select(QStringLiteral("SELECT DISTINCT %1 AS raw %2 LIMIT %3").arg(raw, fromWhere()).arg(enough),
+                         &rows, error, 1))
+        return false;
+    const auto values
+        = std::count_if(rows.begin(), rows.end(), [](const QStringList &row) { return !row[0].isEmpty(); });
+    if (values <= ClassColumn::kMaxNumericCategories)
+        return true;
+    // Quartile edges of the finite values, kept when above the lowest
+    // value and the edge before (Percentile::ofSorted, as on the file).
+    const QString key = clickHouseString(dimension.source);
+    const QStringList with = {QStringLiteral("num_values[indexOf(num_keys, %1)] AS tl_x").arg(key),
+                              QStringLiteral("(has(num_keys, %1) AND isFinite(tl_x)) AS tl_finite").arg(key)};
+    if (!m_client.select(
+            QStringLiteral("WITH %1 SELECT countIf(tl_finite) %2").arg(with.join(QStringLiteral(", ")), fromWhere()),
+            &rows, error, 1)
+        || rows.size() != 1)
+        return false;
+    const qint64 n = rows[0][0].toLongLong();
+    if (n == 0) {
+        *error = QStringLiteral("'%1' has no finite value to band").arg(dimension.source);
+        return false;
+    }
+    const double quartiles[] = {0.25, 0.5, 0.75};
+    std::set<qint64> ranks = ServerOrderStatistics::percentileRanks(n, quartiles);
+    ranks.insert(0);
+    ServerOrderStatistics statistics;
+    const int index = statistics.add(QStringLiteral("tl_x"), QStringLiteral("tl_finite"), n, ranks);
+    if (!statistics.run(m_client, with, fromWhere(), error))
+        return false;
+    NumericBands bands;
+    bands.lowest = statistics.at(index, 0);
+    for (const double q : quartiles) {
+        const double edge = statistics.percentile(index, q);
+        if (edge > bands.lowest && (bands.edges.empty() || edge > bands.edges.back()))
+            bands.edges.push_back(edge);
+    }
+    m_bands[dimension.source] = std::move(bands);
     return true;
 }
 
@@ -240,12 +305,13 @@ bool ServerRequests::classColumn(const ClassDimension &dimension, const ClassBan
                   [](const QString &a, const QString &b) { return a.toUtf8() < b.toUtf8(); });
     }
     if (names && names->isNumeric() && values.size() > qsizetype(ClassColumn::kMaxNumericCategories) + 1) {
-        *error = QStringLiteral("'%1' has more than %2 numeric values: its quartile bands are not computed on the "
-                                "server yet; open the file instead")
+        *error = QStringLiteral("'%1' has more than %2 numeric values: its quartile bands need "
+                                "prepareDimension() first")
                      .arg(dimension.source)
                      .arg(ClassColumn::kMaxNumericCategories);
         return false;
     }
+    const auto banded = tokens ? m_bands.end() : m_bands.find(dimension.source);
     RequestTable table;
     for (const QString &value : values) {
         RequestTable::Row request;
@@ -258,16 +324,29 @@ bool ServerRequests::classColumn(const ClassDimension &dimension, const ClassBan
         if (!tokens && !value.isEmpty()) {
             auto &attribute = table.attributeColumn(dimension.source, names->kind());
             attribute.padTo(table.rowCount() - 1);
-            if (names->isNumeric())
+            if (banded != m_bands.end()) {
+                // A value of band i: the lowest for band 0, else edge i - 1.
+                const auto band = value.toULongLong();
+                if (band > banded->second.edges.size()) {
+                    *error = QStringLiteral("ClickHouse answered band %1 of '%2', which has %3 bands")
+                                 .arg(value, dimension.source)
+                                 .arg(banded->second.edges.size() + 1);
+                    return false;
+                }
+                attribute.appendNumber(band == 0 ? banded->second.lowest : banded->second.edges[band - 1]);
+            } else if (names->isNumeric()) {
                 attribute.appendNumber(float64FromBits(value));
-            else
+            } else {
                 attribute.appendText(value.mid(1));
+            }
         }
         table.finishRow();
     }
     if (!tokens && table.attribute(dimension.source) == nullptr)
         table.attributeColumn(dimension.source, names->kind()).padTo(table.rowCount());
-    *result = ClassColumn::build(table, dimension, bands);
+    *result = banded != m_bands.end()
+        ? ClassColumn::buildBanded(table, dimension, banded->second.edges, banded->second.lowest)
+        : ClassColumn::build(table, dimension, bands);
     *sortedValues = values;
     if (values.isEmpty()) {
         *codeSql = QStringLiteral("toUInt32(0)");

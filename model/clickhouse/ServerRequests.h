@@ -11,6 +11,7 @@
 #include <QSet>
 #include <QString>
 
+#include <map>
 #include <memory>
 
 // The requests of a Tracelane table as the server sees them, for analyses the
@@ -56,9 +57,18 @@ public:
     static QString definedSql(Metric metric, Boundary boundary);
     static QString valueSql(Metric metric, Boundary boundary);
 
+    // A numeric attribute of more than ClassColumn::kMaxNumericCategories
+    // values is classed in quartile bands (ClassColumn's rule): for such a
+    // dimension this finds the bands' edges from the order statistics of its
+    // finite values on the server, after which rawSql gives a row's band and
+    // classColumn labels the bands as on the file. Call it before rawSql for
+    // each dimension; it does nothing for the others.
+    bool prepareDimension(const ClassDimension &dimension, QString *error);
+
     // The SQL of a row's raw value for `dimension` (the token count, an
-    // attribute's bits, or '=' and its text; '' when the row lacks it). False
-    // with `error` when the dimension cannot be computed on the server.
+    // attribute's bits or band, or '=' and its text; '' when the row lacks
+    // it). False with `error` when the dimension cannot be computed on the
+    // server.
     bool rawSql(const ClassDimension &dimension, QString *raw, QString *error) const;
     // The class column of `dimension` over its distinct raw values (as rawSql
     // gives them, in any order), and the SQL giving each row its class code;
@@ -102,11 +112,18 @@ public:
     static double float64FromBits(const QString &bits);
 
 private:
+    struct NumericBands
+    {
+        std::vector<double> edges; // ascending; a value's band is how many are <= it
+        double lowest = 0;         // the smallest finite value
+    };
+
     bool readClassColumns(QString *error);
 
     const ClickHouseClient &m_client;
     RequestTable m_names;
     QSet<QString> m_classColumns;
+    std::map<QString, NumericBands> m_bands; // by attribute
 };
 
 // The sums behind a metric's mean as MetricMean takes it: Int64 ns sums for

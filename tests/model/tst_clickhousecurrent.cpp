@@ -50,7 +50,8 @@ private slots:
         // "classes" keeps region and cached_prefix in class columns from
         // its init (schema version 2) and gets priority's once its rows are
         // there: the current engine's DEFAULT columns and ALTER too.
-        for (const QString &table : {QStringLiteral("mixed"), QStringLiteral("vllm"), QStringLiteral("classes")}) {
+        for (const QString &table :
+             {QStringLiteral("mixed"), QStringLiteral("vllm"), QStringLiteral("classes"), QStringLiteral("numbands")}) {
             QStringList arguments = {QStringLiteral("clickhouse"), QStringLiteral("init"), url(table)};
             if (table == QLatin1String("classes"))
                 arguments << QStringLiteral("--class-columns") << QStringLiteral("region,cached_prefix");
@@ -60,6 +61,7 @@ private slots:
         for (const auto &[table, file] :
              {std::pair{QStringLiteral("mixed"), QStringLiteral("resources/examples/mixed-classes.jsonl")},
               std::pair{QStringLiteral("classes"), QStringLiteral("resources/examples/mixed-classes.jsonl")},
+              std::pair{QStringLiteral("numbands"), QStringLiteral("tests/data/classes/numeric-bands.jsonl")},
               std::pair{QStringLiteral("vllm"),
                         QStringLiteral("tests/data/realdata/vllm-bench/"
                                        "serving_meta-llama-Llama-3.3-70B-Instruct_tp8_pp1_sharegpt_qps_01.json")}}) {
@@ -94,6 +96,9 @@ private slots:
             << QStringList{QStringLiteral("slice"), QStringLiteral("--by"),
                            QStringLiteral("cached_prefix,workload_class"), QStringLiteral("--metric"),
                            QStringLiteral("e2e")};
+        QTest::addRow("numeric bands slice budget_ms,region")
+            << QStringLiteral("numbands")
+            << QStringList{QStringLiteral("slice"), QStringLiteral("--by"), QStringLiteral("budget_ms,region")};
         QTest::addRow("mixed exceed") << QStringLiteral("mixed") << QStringList{QStringLiteral("exceed")};
         QTest::addRow("mixed exceed e2e arrival")
             << QStringLiteral("mixed")

@@ -63,6 +63,13 @@ const std::vector<Trace> &traces()
          {{QStringLiteral("--by"), QStringLiteral("region,tenant_tier")},
           {QStringLiteral("--by"), QStringLiteral("cached_prefix"), QStringLiteral("--metric"),
            QStringLiteral("queue")}}},
+        // Many-valued numeric attributes: quartile bands found on the server.
+        {"numbands",
+         "tests/data/classes/numeric-bands.jsonl",
+         {{QStringLiteral("--by"), QStringLiteral("budget_ms")},
+          {QStringLiteral("--by"), QStringLiteral("retries,budget_ms")},
+          {QStringLiteral("--by"), QStringLiteral("region,budget_ms"), QStringLiteral("--metric"),
+           QStringLiteral("e2e"), QStringLiteral("--percentile"), QStringLiteral("0.9")}}},
         {"aiperf",
          "tests/data/realdata/aiperf/profile_export.jsonl",
          {{QStringLiteral("--by"), QStringLiteral("prompt_band")},

@@ -178,14 +178,15 @@ QString cacheStatus(const QString &value)
 } // namespace
 
 ClassColumn ClassColumn::buildBanded(const RequestTable &table, const ClassDimension &dimension,
-                                     std::vector<double> edges)
+                                     std::vector<double> edges, double onlyValue)
 {
     ClassColumn result;
     result.dimension = dimension;
     const AttributeColumn *column = table.attribute(dimension.source);
-    if (!column || !column->isNumeric() || dimension.kind != ClassDimension::Kind::Attribute || edges.empty())
+    if (!column || !column->isNumeric() || dimension.kind != ClassDimension::Kind::Attribute
+        || (edges.empty() && std::isnan(onlyValue)))
         return build(table, dimension);
-    return bandedNumeric(*column, std::move(edges), std::nan(""), std::move(result));
+    return bandedNumeric(*column, std::move(edges), onlyValue, std::move(result));
 }
 
 ClassColumn ClassColumn::build(const RequestTable &table, const ClassDimension &dimension, const ClassBands &bands)

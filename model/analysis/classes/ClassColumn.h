@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <cmath>
 #include <vector>
 
 class RequestTable;
@@ -36,7 +37,8 @@ struct ClassColumn
 
     static ClassColumn build(const RequestTable &table, const ClassDimension &dimension, const ClassBands &bands = {});
     // A numeric attribute banded at `edges` whatever its own spread; other
-    // dimensions are built as by build().
+    // dimensions are built as by build(), and so is this one when `edges`
+    // is empty, unless `onlyValue` (the label of the one band) is given.
     static ClassColumn buildBanded(const RequestTable &table, const ClassDimension &dimension,
-                                   std::vector<double> edges);
+                                   std::vector<double> edges, double onlyValue = std::nan(""));
 };

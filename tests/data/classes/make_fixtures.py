@@ -13,6 +13,11 @@ region-tail.jsonl  250 requests, 84 (33.6%) in ap-south; the 13 above the
                    overall p95 TTFT are all ap-south, 7 interactive and 6
                    batch, half of each region being interactive: split by
                    region x priority no cell holds the set, the region does.
+numeric-bands.jsonl 240 requests with two many-valued numeric attributes,
+                   classed in quartile bands: budget_ms (61 values, ties,
+                   absent from every 11th request; TTFT grows with it) and
+                   retries (0 for 90% of requests, 20 other values: every
+                   quartile is the lowest value, so a single band).
 """
 import json
 
@@ -86,7 +91,21 @@ def region_tail():
     return out
 
 
+def numeric_bands():
+    out = []
+    for i in range(240):
+        budget = 50.0 * ((i * 37) % 61) + 0.25
+        ttft = 80.0 + budget / 20.0 + (i % 7) * 3.0
+        phases = [5.0, 1.0, ttft - 5.0 - 1.0 - 30.0 - 6.0 - 4.0, 30.0, 6.0, 4.0, 49 * 15.0]
+        attrs = {"region": ("us-east", "eu-west", "ap-south")[i % 3]}
+        if i % 11 != 5:
+            attrs["budget_ms"] = budget
+        attrs["retries"] = 0 if i % 10 else 1 + (i // 10) % 20
+        out.append(record(i + 1, 50.0 * i, phases, 256 + (i % 5) * 100, 50, **attrs))
+    return out
+
+
 for name, rows in (("mixture.jsonl", mixture()), ("region-queue.jsonl", region_queue()),
-                   ("region-tail.jsonl", region_tail())):
+                   ("region-tail.jsonl", region_tail()), ("numeric-bands.jsonl", numeric_bands())):
     with open(name, "w") as handle:
         handle.write("\n".join(rows) + "\n")
