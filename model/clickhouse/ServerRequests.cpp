@@ -272,22 +272,6 @@ bool ServerRequests::openFor(const QStringList &keys, QString *error)
     return readClassColumns(error);
 }
 
-bool ServerRequests::classColumn(const ClassDimension &dimension, const ClassBands &bands, ClassColumn *result,
-                                 QString *codeSql, QString *error) const
-{
-    QString raw;
-    if (!rawSql(dimension, &raw, error))
-        return false;
-    std::vector<QStringList> rows;
-    if (!m_client.select(QStringLiteral("SELECT DISTINCT %1 AS raw %2").arg(raw, fromWhere()), &rows, error, 1))
-        return false;
-    QStringList values;
-    for (const auto &row : rows)
-        values << row[0];
-    QStringList sorted;
-    return classColumn(dimension, bands, values, result, &sorted, codeSql, error);
-}
-
 bool ServerRequests::classColumn(const ClassDimension &dimension, const ClassBands &bands, QStringList values,
                                  ClassColumn *result, QStringList *sortedValues, QString *codeSql, QString *error) const
 {

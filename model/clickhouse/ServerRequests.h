@@ -75,9 +75,6 @@ public:
     // codes[i] of the column is the class of values[i] once sorted as here.
     bool classColumn(const ClassDimension &dimension, const ClassBands &bands, QStringList values, ClassColumn *column,
                      QStringList *sortedValues, QString *codeSql, QString *error) const;
-    // Both in one: the distinct values read with SELECT DISTINCT.
-    bool classColumn(const ClassDimension &dimension, const ClassBands &bands, ClassColumn *column, QString *codeSql,
-                     QString *error) const;
 
     // Exact sums (analysis/stats/ExactSum): columns for an inner SELECT
     // cutting `value` into the five limbs (aliases `prefix`_x0 ... _x4 and
