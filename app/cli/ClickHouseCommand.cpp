@@ -124,6 +124,23 @@ int runPush(const CliContext &context, const QStringList &arguments)
                        .arg(digest.left(12));
     if (!store.rejected.empty())
         context.out << ReportText::rejectedSummary(store.rejected, 5) << '\n';
+    // Class tables by a categorical attribute read the arrays unless it has
+    // a class column: name the ones that could.
+    QSet<QString> columns;
+    QStringList without;
+    if (TracelaneSchema::columnsOf(client, source.table, &columns, &error)) {
+        for (const auto &attribute : store.requests.attributes()) {
+            if (!attribute.isNumeric() && !columns.contains(TracelaneSchema::classColumn(attribute.name())))
+                without << attribute.name();
+        }
+    }
+    if (!without.isEmpty()) {
+        context.out << QStringLiteral(
+                           "Class tables by %1 read them from the attribute arrays; `tracelane-cli clickhouse "
+                           "init URL --class-columns %2` (on every server) gives them columns of their own, "
+                           "which is faster on large tables.\n")
+                           .arg(without.join(QStringLiteral(", ")), without.join(QLatin1Char(',')));
+    }
     return ExitOk;
 }
 

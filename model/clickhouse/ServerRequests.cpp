@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <set>
+#include <utility>
 
 namespace {
 
@@ -106,16 +107,13 @@ QString ServerRequests::withPrewhere(const QString &fromWhere, const QString &pr
 
 bool ServerRequests::readClassColumns(QString *error)
 {
-    const ClickHouseSource &source = m_client.source();
-    std::vector<QStringList> rows;
-    if (!m_client.select(QStringLiteral("SELECT name FROM system.columns WHERE database = %1 AND table = %2")
-                             .arg(clickHouseString(source.database), clickHouseString(source.table)),
-                         &rows, error, 1))
+    QSet<QString> columns;
+    if (!TracelaneSchema::columnsOf(m_client, m_client.source().table, &columns, error))
         return false;
     m_classColumns.clear();
-    for (const QStringList &row : rows) {
-        if (row.first().startsWith(QStringLiteral("class_")))
-            m_classColumns.insert(row.first());
+    for (const QString &column : std::as_const(columns)) {
+        if (column.startsWith(QStringLiteral("class_")))
+            m_classColumns.insert(column);
     }
     return true;
 }

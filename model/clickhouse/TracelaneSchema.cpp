@@ -121,14 +121,9 @@ bool addClassColumns(const ClickHouseClient &client, const QString &cluster, con
         tables << source.table + QStringLiteral("_local");
     tables << source.table;
     for (const QString &table : tables) {
-        std::vector<QStringList> rows;
-        if (!client.select(QStringLiteral("SELECT name FROM system.columns WHERE database = %1 AND table = %2")
-                               .arg(clickHouseString(source.database), clickHouseString(table)),
-                           &rows, error, 1))
-            return false;
         QSet<QString> columns;
-        for (const QStringList &row : rows)
-            columns.insert(row.first());
+        if (!columnsOf(client, table, &columns, error))
+            return false;
         for (const QString &key : classKeys) {
             if (columns.contains(classColumn(key)))
                 continue;
@@ -139,6 +134,19 @@ bool addClassColumns(const ClickHouseClient &client, const QString &cluster, con
                 return false;
         }
     }
+    return true;
+}
+
+bool columnsOf(const ClickHouseClient &client, const QString &table, QSet<QString> *columns, QString *error)
+{
+    std::vector<QStringList> rows;
+    if (!client.select(QStringLiteral("SELECT name FROM system.columns WHERE database = %1 AND table = %2")
+                           .arg(clickHouseString(client.source().database), clickHouseString(table)),
+                       &rows, error, 1))
+        return false;
+    columns->clear();
+    for (const QStringList &row : rows)
+        columns->insert(row.first());
     return true;
 }
 

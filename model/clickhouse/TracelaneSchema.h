@@ -2,6 +2,7 @@
 
 #include "store/Stamp.h"
 
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
@@ -44,6 +45,9 @@ QString classColumn(const QString &key);
 // old rows when it reads them (merges write them).
 bool addClassColumns(const ClickHouseClient &client, const QString &cluster, const QStringList &classKeys,
                      QString *error);
+// The names of the columns of `table` in the client's database (none when
+// the table is missing).
+bool columnsOf(const ClickHouseClient &client, const QString &table, QSet<QString> *columns, QString *error);
 
 // The requests table's columns an INSERT fills, in order (JSONEachRow keys).
 QStringList requestColumns();

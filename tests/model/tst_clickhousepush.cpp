@@ -50,6 +50,9 @@ private slots:
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QVERIFY2(run.out.contains(QStringLiteral("%1 sent, 0 batches already there").arg(requests.rowCount())),
                  qPrintable(run.out));
+        // The table has no class columns: push says which attributes could.
+        QVERIFY2(run.out.contains(QStringLiteral("--class-columns region,priority,cached_prefix,workload_class")),
+                 qPrintable(run.out));
 
         // Every request once, on one of the two shards; both shards hold some.
         QCOMPARE(ask(0, QStringLiteral("SELECT count(), uniqExact(row) FROM tracelane.requests")),
