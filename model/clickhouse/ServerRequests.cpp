@@ -197,13 +197,17 @@ bool ServerRequests::prepareDimension(const ClassDimension &dimension, QString *
     if (!rawSql(dimension, &raw, error))
         return false;
     std::vector<QStringList> rows;
-    const int enough = ClassColumn::kMaxNumericCategories + 2; // '' and one value too many
+    const int enough = ClassColumn::kMaxNumericCategories + 3; // '', -0 beside 0, one value too many
     if (!m_client.select(QStringLiteral("SELECT DISTINCT %1 AS raw %2 LIMIT %3").arg(raw, fromWhere()).arg(enough),
                          &rows, error, 1))
         return false;
-    const auto values
-        = std::count_if(rows.begin(), rows.end(), [](const QStringList &row) { return !row[0].isEmpty(); });
-    if (values <= ClassColumn::kMaxNumericCategories)
+    // Distinct as doubles, as ClassColumn counts them (-0 is 0).
+    std::set<double> values;
+    for (const QStringList &row : rows) {
+        if (!row[0].isEmpty())
+            values.insert(float64FromBits(row[0]));
+    }
+    if (values.size() <= size_t(ClassColumn::kMaxNumericCategories))
         return true;
     // Quartile edges of the finite values, kept when above the lowest
     // value and the edge before (Percentile::ofSorted, as on the file).
@@ -212,9 +216,12 @@ bool ServerRequests::prepareDimension(const ClassDimension &dimension, QString *
                               QStringLiteral("(has(num_keys, %1) AND isFinite(tl_x)) AS tl_finite").arg(key)};
     if (!m_client.select(
             QStringLiteral("WITH %1 SELECT countIf(tl_finite) %2").arg(with.join(QStringLiteral(", ")), fromWhere()),
-            &rows, error, 1)
-        || rows.size() != 1)
+            &rows, error, 1))
         return false;
+    if (rows.size() != 1) {
+        *error = QStringLiteral("ClickHouse answered %1 rows where one count was expected").arg(rows.size());
+        return false;
+    }
     const qint64 n = rows[0][0].toLongLong();
     if (n == 0) {
         *error = QStringLiteral("'%1' has no finite value to band").arg(dimension.source);
