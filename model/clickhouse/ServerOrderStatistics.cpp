@@ -92,11 +92,15 @@ std::set<qint64> ServerOrderStatistics::percentileRanks(qint64 n, std::span<cons
 
 QString ServerOrderStatistics::keySql(const QString &value)
 {
-    // The Float64 bits of value + 0 (-0 + 0 is 0), sign flipped for a
-    // positive number and all bits for a negative one; a NaN's key is 0.
+    // The Float64 bits of value + 0 (-0 + 0 is 0) as a signed integer s,
+    // XORed with the sign bit for a positive number and with all bits for a
+    // negative one (s >> 63 is 0 or -1); a NaN's key is 0. Integer
+    // arithmetic only: if() over the bits costs 18.16 two more passes over
+    // every row (0.83 s where this takes 0.5 s on 20M rows).
     const QString bits
-        = QStringLiteral("reinterpretAsUInt64(reinterpretAsString(toFloat64(%1) + toFloat64(0)))").arg(value);
-    return QStringLiteral("if(isNaN(toFloat64(%1)), toUInt64(0), if(%2 >= %3, bitNot(%2), bitOr(%2, %3)))")
+        = QStringLiteral("reinterpretAsInt64(reinterpretAsString(toFloat64(%1) + toFloat64(0)))").arg(value);
+    return QStringLiteral("if(isNaN(toFloat64(%1)), toUInt64(0), bitXor(toUInt64(%2), bitOr(toUInt64(bitShiftRight(%2, "
+                          "63)), toUInt64(%3))))")
         .arg(value, bits)
         .arg(kSign);
 }
