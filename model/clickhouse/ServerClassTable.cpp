@@ -226,10 +226,21 @@ ClassTable compute(ServerRequests &requests, const QStringList &by, const ClassB
         return table;
     table.exceedanceThreshold = statistics.percentile(overallIndex, spec.exceedanceQ);
 
-    // 3. Each class's share of the exceedance set.
+    // 3. Each class's share of the exceedance set: from the bucket counts
+    // and the keys of the threshold's bucket when they travelled in pass 2
+    // (the overall column's neighbours of the threshold are among its
+    // cells), else counted by the server.
     std::map<std::pair<quint32, quint32>, qint64> above;
     qint64 overallAbove = 0;
-    if (!std::isnan(table.exceedanceThreshold)) {
+    bool counted = !std::isnan(table.exceedanceThreshold)
+        && statistics.countAbove(overallIndex, table.exceedanceThreshold, &overallAbove);
+    for (auto it = counts.begin(); counted && it != counts.end(); ++it)
+        counted = statistics.countAbove(it->second.statistics, table.exceedanceThreshold, &above[it->first]);
+    if (!counted) {
+        above.clear();
+        overallAbove = 0;
+    }
+    if (!counted && !std::isnan(table.exceedanceThreshold)) {
         // The class codes are computed only for the rows above (PREWHERE).
         if (!client.select(
                 QStringLiteral("WITH %1 SELECT a, b, count() %2 GROUP BY a, b")

@@ -388,6 +388,88 @@ bool ServerOrderStatistics::locateCells(const ClickHouseClient &client, const Fa
     return true;
 }
 
+bool ServerOrderStatistics::shipCells(const ClickHouseClient &client, const Family &family,
+                                      const std::vector<Fetch> &fetches, const QString &with, const QString &fromWhere,
+                                      QString *error)
+{
+    // Every value of the cells' buckets, per group member: one GROUP BY and
+    // one aggregate. A bucket the overall column wants travels for every
+    // member (rowsOf drops the group filter then).
+    const bool grouped = !family.group.isEmpty();
+    std::set<std::pair<quint64, Cell>> cells;
+    for (const auto &fetch : fetches) {
+        const auto &column = m_columns[fetch.column];
+        cells.insert({column.group.isEmpty() ? ~quint64(0) : column.member, fetch.cell});
+    }
+    const auto [prewhere, where] = rowsOf(cells, grouped);
+    constexpr quint64 kLowBits = (quint64(1) << (64 - kBucketBits)) - 1;
+    std::vector<QStringList> rows;
+    if (!client.select(
+            QStringLiteral("%1 SELECT %2tl_bucket, count(), groupArray(bitAnd(tl_key, %3)) %4 GROUP BY "
+                           "%2tl_bucket")
+                .arg(withSql(with, family.value, family.group), grouped ? QStringLiteral("tl_group, ") : QString())
+                .arg(kLowBits)
+                .arg(ServerRequests::withPrewhere(
+                    fromWhere, QStringLiteral("(%1) AND %2").arg(family.condition, prewhere), where)),
+            &rows, error, grouped ? 4 : 3))
+        return false;
+    Shipped shipped{family.value, family.condition, family.group, {}};
+    for (const auto &row : rows) {
+        const quint64 member = grouped ? row[0].toULongLong() : 0;
+        const quint64 bucket = row[grouped ? 1 : 0].toULongLong();
+        const qint64 count = row[grouped ? 2 : 1].toLongLong();
+        auto &keys = shipped.keys[{bucket, member}];
+        keys.reserve(size_t(count));
+        quint64 low = 0;
+        bool digits = false;
+        for (const QChar c : row[grouped ? 3 : 2]) {
+            if (c.isDigit()) {
+                low = low * 10 + quint64(c.unicode() - u'0');
+                digits = true;
+            } else if (digits) {
+                keys.push_back((bucket << (64 - kBucketBits)) | low);
+                low = 0;
+                digits = false;
+            }
+        }
+        if (qint64(keys.size()) != count) {
+            *error = QStringLiteral("ClickHouse answered a malformed row of order keys (%1 keys where %2 were counted)")
+                         .arg(keys.size())
+                         .arg(count);
+            return false;
+        }
+        std::sort(keys.begin(), keys.end());
+    }
+
+    // Each cell's values from its member's keys, or every member's.
+    for (const auto &fetch : fetches) {
+        auto &column = m_columns[fetch.column];
+        std::vector<quint64> merged;
+        const std::vector<quint64> *keys = &merged;
+        if (column.group.isEmpty()) {
+            for (auto it = shipped.keys.lower_bound({fetch.cell.prefix, 0});
+                 it != shipped.keys.end() && it->first.first == fetch.cell.prefix; ++it)
+                merged.insert(merged.end(), it->second.begin(), it->second.end());
+            std::sort(merged.begin(), merged.end());
+        } else if (const auto found = shipped.keys.find({fetch.cell.prefix, column.member});
+                   found != shipped.keys.end()) {
+            keys = &found->second;
+        }
+        if (qint64(keys->size()) != fetch.count) {
+            *error = QStringLiteral("the rows changed while they were read (%1 values where %2 were counted)")
+                         .arg(keys->size())
+                         .arg(fetch.count);
+            return false;
+        }
+        for (const auto &[rank, asked] : fetch.at) {
+            for (const qint64 r : asked)
+                column.values[r] = valueOfKey((*keys)[size_t(rank)]);
+        }
+    }
+    m_shipped.push_back(std::move(shipped));
+    return true;
+}
+
 bool ServerOrderStatistics::selectCells(const ClickHouseClient &client, const std::vector<Family> &families,
                                         const std::vector<std::vector<Fetch>> &queried, const QString &with,
                                         const QString &fromWhere, QString *error)
@@ -564,18 +646,27 @@ bool ServerOrderStatistics::run(const ClickHouseClient &client, const QStringLis
 
     // Pass 1 and any refinement per family (each its own GROUP BY), then
     // pass 2 for all of them in one query: one more read of the rows.
+    // Pass 2 by the keys of whole buckets where they are few (a query per
+    // family), by quantilesExactIf per cell for the others.
+    m_shipped.clear();
     std::vector<std::vector<Fetch>> queried(all.size());
     QString text;
     for (size_t f = 0; f < all.size(); ++f) {
         const Family &family = all[f];
         const QString uses = family.value + QLatin1Char(' ') + family.condition + QLatin1Char(' ') + family.group;
-        text += QLatin1Char(' ') + uses;
         const QString needed = neededDefinitions(with, uses);
         const bool counted
             = std::all_of(family.columns.begin(), family.columns.end(), [&](size_t i) { return m_columns[i].counted; });
         if (!(counted ? checkCounts(family, error) : countBuckets(client, family, needed, fromWhere, error))
             || !locateCells(client, family, needed, fromWhere, &queried[f], error))
             return false;
+        if (shippable(queried[f])) {
+            if (!shipCells(client, family, queried[f], needed, fromWhere, error))
+                return false;
+            queried[f].clear();
+        } else {
+            text += QLatin1Char(' ') + uses;
+        }
     }
     return selectCells(client, all, queried, neededDefinitions(with, text), fromWhere, error);
 }
@@ -591,4 +682,70 @@ double ServerOrderStatistics::percentile(int index, double q) const
     if (neighbours.lo == neighbours.hi)
         return at(index, neighbours.lo);
     return Percentile::interpolate(at(index, neighbours.lo), at(index, neighbours.hi), neighbours.fraction);
+}
+
+qint64 ServerOrderStatistics::shipAtMostByDefault()
+{
+    bool set = false;
+    const qint64 count = qEnvironmentVariable("TRACELANE_CLICKHOUSE_SHIP_AT_MOST").toLongLong(&set);
+    return set ? count : kShipAtMost;
+}
+
+bool ServerOrderStatistics::shippable(const std::vector<Fetch> &fetches) const
+{
+    // Whole buckets only (a refined cell's bucket holds too many values),
+    // each counted once per member (every member for the overall column).
+    if (fetches.empty() || m_shipAtMost <= 0)
+        return false;
+    std::map<std::pair<quint64, quint64>, qint64> sizes;
+    for (const auto &fetch : fetches) {
+        if (fetch.cell.bits != kBucketBits)
+            return false;
+        const auto &column = m_columns[fetch.column];
+        sizes[{fetch.cell.prefix, column.group.isEmpty() ? ~quint64(0) : column.member}] = fetch.count;
+    }
+    qint64 total = 0;
+    for (const auto &[cell, count] : sizes) {
+        // A member's cell inside a bucket that travels whole adds nothing.
+        if (cell.second == ~quint64(0) || !sizes.contains({cell.first, ~quint64(0)}))
+            total += count;
+    }
+    return total <= m_shipAtMost;
+}
+
+bool ServerOrderStatistics::countAbove(int index, double value, qint64 *count) const
+{
+    if (std::isnan(value))
+        return false;
+    const Column &column = m_columns[size_t(index)];
+    const quint64 key = orderKey(value);
+    const quint64 bucket = key >> (64 - kBucketBits);
+    qint64 above = 0;
+    for (auto it = column.buckets.upper_bound(bucket); it != column.buckets.end(); ++it)
+        above += it->second;
+    if (column.n > 0 && column.buckets.empty())
+        return false; // selected directly: no buckets
+    const auto in = column.buckets.find(bucket);
+    if (in != column.buckets.end()) {
+        // The bucket's keys of the column's member (of every member for a
+        // column without a group), all of them, or no answer.
+        const auto shipped = std::find_if(m_shipped.begin(), m_shipped.end(), [&](const Shipped &family) {
+            return family.value == column.value && family.condition == column.condition
+                && (column.group.isEmpty() || column.group == family.group);
+        });
+        if (shipped == m_shipped.end())
+            return false;
+        qint64 travelled = 0;
+        for (auto it = shipped->keys.lower_bound({bucket, 0}); it != shipped->keys.end() && it->first.first == bucket;
+             ++it) {
+            if (!column.group.isEmpty() && it->first.second != column.member)
+                continue;
+            travelled += qint64(it->second.size());
+            above += it->second.end() - std::upper_bound(it->second.begin(), it->second.end(), key);
+        }
+        if (travelled != in->second)
+            return false;
+    }
+    *count = above;
+    return true;
 }

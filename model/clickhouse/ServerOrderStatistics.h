@@ -24,7 +24,12 @@ class ClickHouseClient;
 //    bucket of more than kRefineAbove values (a narrow peak, ties) is split
 //    by the next kRefineBits bits of the key, again and again if need be; a
 //    cell of all 64 bits is one value, known without a query.
-// 2. quantilesExactIf over just those cells' values (PREWHERE on the cells,
+// 2. When the cells are whole buckets of at most kShipAtMost values in all,
+//    their order keys travel (GROUP BY group and bucket, groupArray: one
+//    aggregate, where an aggregate per cell costs 18.16 twice the read) and
+//    are ordered here; they also tell how many values lie above any value
+//    of those buckets (countAbove). Otherwise
+//    quantilesExactIf over just those cells' values (PREWHERE on the cells,
 //    so the group is computed for those rows only), at level (r + 0.5) / c
 //    for rank r of a cell's c values: element floor(level · c) = r in order
 //    (nth_element, no sort; ClickHouse 18.16 has no quantileExactLow), with
@@ -69,6 +74,11 @@ public:
     static constexpr int kRefineBits = 12;
     // For tests: refine cells of more than `count` values.
     void setRefineAbove(qint64 count) { m_refineAbove = count; }
+    // The cells' keys travel when they are whole buckets of at most this
+    // many values in all (a family at a time); for tests, 0: never (also
+    // the environment's TRACELANE_CLICKHOUSE_SHIP_AT_MOST, for the CLI).
+    static constexpr qint64 kShipAtMost = 1'000'000;
+    void setShipAtMost(qint64 count) { m_shipAtMost = count; }
     // Columns without a group are selected directly, all in one
     // quantilesExactIf query (every value shipped, but one read of the rows
     // where two passes need two per column: cheaper for a profile's five
@@ -101,6 +111,11 @@ public:
     // The count of column `index`'s values in each bucket with one (NaN in
     // bucket 0), from pass 1; empty for a column with nothing asked.
     const std::map<quint64, qint64> &buckets(int index) const { return m_columns[size_t(index)].buckets; }
+    // The count of column `index`'s values above `value` (not NaN), when
+    // pass 1's buckets and the keys that travelled in pass 2 tell it: false
+    // when `value`'s bucket holds some of the column's values whose keys did
+    // not all travel (then a query must count them).
+    bool countAbove(int index, double value, qint64 *count) const;
 
 private:
     struct Column
@@ -132,11 +147,27 @@ private:
                         const QString &fromWhere, QString *error);
     bool locateCells(const ClickHouseClient &client, const Family &family, const QString &with,
                      const QString &fromWhere, std::vector<Fetch> *queried, QString *error);
+    static qint64 shipAtMostByDefault();
+    bool shippable(const std::vector<Fetch> &fetches) const;
+    bool shipCells(const ClickHouseClient &client, const Family &family, const std::vector<Fetch> &fetches,
+                   const QString &with, const QString &fromWhere, QString *error);
     bool selectCells(const ClickHouseClient &client, const std::vector<Family> &families,
                      const std::vector<std::vector<Fetch>> &queried, const QString &with, const QString &fromWhere,
                      QString *error);
 
+    // The keys that travelled for one family: sorted, per bucket and group
+    // member (0 without a group).
+    struct Shipped
+    {
+        QString value;
+        QString condition;
+        QString group;
+        std::map<std::pair<quint64, quint64>, std::vector<quint64>> keys;
+    };
+
     std::vector<Column> m_columns;
+    std::vector<Shipped> m_shipped;
     qint64 m_refineAbove = kRefineAbove;
+    qint64 m_shipAtMost = shipAtMostByDefault();
     bool m_alwaysBuckets = false;
 };

@@ -117,31 +117,58 @@ private:
     }
     static QString from(int set) { return QStringLiteral(" FROM default.vals WHERE s = %1").arg(set); }
 
-    // Every rank of `values` (set `set`) asked at once must be the sort's.
     // Every rank of `values` (set `set`) asked at once must be the sort's:
-    // selected directly, and in buckets with cells selected as they are,
-    // split until one value each (refining above 1) and part of the way
-    // (above 3).
+    // selected directly, and in buckets with cells selected as they are
+    // (their keys shipped, or a quantilesExactIf per cell), split until one
+    // value each (refining above 1) and part of the way (above 3). The
+    // count above any value must be the sort's whenever it is given, and it
+    // is given for every value when the keys of every bucket travelled.
     void checkAllRanks(int set, const std::vector<double> &values)
     {
         // refineAbove 0: no buckets, the direct query of a column without a group.
         for (const qint64 refineAbove : {qint64(0), ServerOrderStatistics::kRefineAbove, qint64(1), qint64(3)}) {
-            ServerOrderStatistics statistics;
-            statistics.setAlwaysBuckets(refineAbove > 0);
-            statistics.setRefineAbove(refineAbove);
-            // A condition that is a definition's name, as a metric's d_M.
-            const int index = statistics.add(QStringLiteral("x"), QStringLiteral("every"), qint64(values.size()),
-                                             allRanks(values.size()));
-            QString error;
-            QVERIFY2(statistics.run(client(), with(), from(set), &error), qPrintable(error));
-            for (size_t r = 0; r < values.size(); ++r) {
-                const double want = expected(values, qint64(r));
-                QVERIFY2(same(statistics.at(index, qint64(r)), want),
-                         qPrintable(QStringLiteral("refining above %1, rank %2: %3 where %4")
-                                        .arg(refineAbove)
-                                        .arg(r)
-                                        .arg(statistics.at(index, qint64(r)), 0, 'g', 17)
-                                        .arg(want, 0, 'g', 17)));
+            for (const qint64 shipAtMost : {ServerOrderStatistics::kShipAtMost, qint64(0)}) {
+                ServerOrderStatistics statistics;
+                statistics.setAlwaysBuckets(refineAbove > 0);
+                statistics.setRefineAbove(refineAbove);
+                statistics.setShipAtMost(shipAtMost);
+                // A condition that is a definition's name, as a metric's d_M.
+                const int index = statistics.add(QStringLiteral("x"), QStringLiteral("every"), qint64(values.size()),
+                                                 allRanks(values.size()));
+                QString error;
+                QVERIFY2(statistics.run(client(), with(), from(set), &error), qPrintable(error));
+                const QString path
+                    = QStringLiteral("refining above %1, shipping at most %2").arg(refineAbove).arg(shipAtMost);
+                for (size_t r = 0; r < values.size(); ++r) {
+                    const double want = expected(values, qint64(r));
+                    QVERIFY2(same(statistics.at(index, qint64(r)), want),
+                             qPrintable(QStringLiteral("%1, rank %2: %3 where %4")
+                                            .arg(path)
+                                            .arg(r)
+                                            .arg(statistics.at(index, qint64(r)), 0, 'g', 17)
+                                            .arg(want, 0, 'g', 17)));
+                }
+                const bool everyBucketShipped = refineAbove == ServerOrderStatistics::kRefineAbove && shipAtMost > 0;
+                for (const double threshold : values) {
+                    if (std::isnan(threshold))
+                        continue;
+                    for (const double t :
+                         {std::nextafter(threshold, -kInf), threshold, std::nextafter(threshold, kInf)}) {
+                        const auto want = std::count_if(values.begin(), values.end(), [&](double v) { return v > t; });
+                        qint64 above = -1;
+                        const bool given = statistics.countAbove(index, t, &above);
+                        QVERIFY2(!given || above == want,
+                                 qPrintable(QStringLiteral("%1: %2 above %3 where %4")
+                                                .arg(path)
+                                                .arg(above)
+                                                .arg(t, 0, 'g', 17)
+                                                .arg(want)));
+                        QVERIFY2(given || !everyBucketShipped,
+                                 qPrintable(QStringLiteral("%1: no count above %2").arg(path).arg(t, 0, 'g', 17)));
+                    }
+                }
+                qint64 ignored = 0;
+                QVERIFY(!statistics.countAbove(index, kNan, &ignored));
             }
         }
     }
@@ -176,14 +203,9 @@ private slots:
             return;
         std::vector<QStringList> rows;
         QString error;
-        QVERIFY2(client().select(
-                     QStringLiteral("WITH %1, reinterpretAsUInt64(reinterpretAsString(toFloat64(x) + toFloat64(0))) "
-                                    "AS tl_bits SELECT bits, if(isNaN(x), toUInt64(0), if(tl_bits >= %2, "
-                                    "bitNot(tl_bits), bitOr(tl_bits, %2))) %3")
-                         .arg(with().first())
-                         .arg(quint64(1) << 63)
-                         .arg(from(1)),
-                     &rows, &error, 2),
+        QVERIFY2(client().select(QStringLiteral("WITH %1 SELECT bits, %2 %3")
+                                     .arg(with().first(), ServerOrderStatistics::keySql(QStringLiteral("x")), from(1)),
+                                 &rows, &error, 2),
                  qPrintable(error));
         QCOMPARE(rows.size(), values.size());
         for (const auto &row : rows) {
@@ -269,8 +291,10 @@ private slots:
     void groupsBesideTheOverallColumn_data()
     {
         QTest::addColumn<qint64>("refineAbove");
-        QTest::addRow("cells as they are") << ServerOrderStatistics::kRefineAbove;
-        QTest::addRow("cells split") << qint64(50);
+        QTest::addColumn<qint64>("shipAtMost");
+        QTest::addRow("cells as they are") << ServerOrderStatistics::kRefineAbove << ServerOrderStatistics::kShipAtMost;
+        QTest::addRow("cells as they are, a quantile per cell") << ServerOrderStatistics::kRefineAbove << qint64(0);
+        QTest::addRow("cells split") << qint64(50) << ServerOrderStatistics::kShipAtMost;
     }
 
     void groupsBesideTheOverallColumn()
@@ -292,8 +316,10 @@ private slots:
             return;
         static constexpr double qs[] = {0.0, 0.01, 0.5, 0.9, 0.95, 0.99, 0.999, 1.0};
         QFETCH(qint64, refineAbove);
+        QFETCH(qint64, shipAtMost);
         ServerOrderStatistics statistics;
         statistics.setRefineAbove(refineAbove);
+        statistics.setShipAtMost(shipAtMost);
         // Split cells: the ungrouped column in buckets too, its pass 2 in
         // the same query as the groups'.
         statistics.setAlwaysBuckets(refineAbove < ServerOrderStatistics::kRefineAbove);
@@ -329,6 +355,28 @@ private slots:
         check(negated, big);
         // Pass 1 saw more than one bucket per column.
         QVERIFY(statistics.buckets(overall).size() > 100);
+
+        // The count of each column's values above the overall percentiles
+        // (a class's share of the exceedance set), known without a query
+        // when the keys of the overall column's cells travelled.
+        const bool shipped = shipAtMost > 0 && refineAbove == ServerOrderStatistics::kRefineAbove;
+        const auto countAbove = [&](int index, const std::vector<double> &sample, double threshold,
+                                    bool required = true) {
+            qint64 above = -1;
+            const bool given = statistics.countAbove(index, threshold, &above);
+            QVERIFY2(given || !shipped || !required, qPrintable(QStringLiteral("no count above %1").arg(threshold)));
+            if (given)
+                QCOMPARE(above,
+                         qint64(std::count_if(sample.begin(), sample.end(), [&](double v) { return v > threshold; })));
+        };
+        for (const double q : qs) {
+            const double threshold = statistics.percentile(overall, q);
+            countAbove(overall, values, threshold);
+            for (size_t g = 0; g < 3; ++g)
+                countAbove(members[g], groups[g], threshold);
+            // Selected directly (no buckets) unless split.
+            countAbove(negated, big, statistics.percentile(negated, q), false);
+        }
     }
 
     void bucketsCountedByTheCaller()
