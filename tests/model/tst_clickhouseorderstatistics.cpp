@@ -102,9 +102,10 @@ private:
     {
         ClickHouseSource source;
         QString error;
-        const bool parsed = ClickHouseSource::parse(
-            QStringLiteral("clickhouse://127.0.0.1:%1/default?table=vals").arg(m_cluster.httpPort(0)), &source, &error);
-        Q_ASSERT(parsed);
+        if (!ClickHouseSource::parse(
+                QStringLiteral("clickhouse://127.0.0.1:%1/default?table=vals").arg(m_cluster.httpPort(0)), &source,
+                &error))
+            qFatal("the test's URL does not parse: %s", qPrintable(error));
         return ClickHouseClient(source);
     }
 
