@@ -30,12 +30,6 @@ int prepare(const CliContext &context, const QString &command, ClassOptions::Val
     }
     if (!ClassOptions::read(context, options))
         return ExitUsage;
-    if (!options->where.isEmpty()) {
-        context.err << QStringLiteral("tracelane-cli %1: --where is not computed on ClickHouse yet; bound the "
-                                      "rows with the URL's from= and to=\n")
-                           .arg(command);
-        return ExitUsage;
-    }
     if (isStreamMetric(options->metric)) {
         context.err << QStringLiteral("tracelane-cli %1: --metric %2 is read from per-token times, which Tracelane's "
                                       "ClickHouse tables do not hold; open the file for it\n")
@@ -51,6 +45,28 @@ int prepare(const CliContext &context, const QString &command, ClassOptions::Val
         context.err << QStringLiteral("tracelane-cli %1: where= filters span tables (otel_traces); on Tracelane's "
                                       "own tables bound the rows with from= and to=\n")
                            .arg(command);
+        return ExitUsage;
+    }
+    return -1;
+}
+
+QStringList filterDimensions(const ClassOptions::Values &options)
+{
+    QStringList keys;
+    for (const auto &condition : options.where.conditions())
+        keys << condition.dimension;
+    return keys;
+}
+
+// --where as a condition of every read; on an unknown dimension or class the
+// file's message and exit code.
+int applyFilter(const CliContext &context, const ClassOptions::Values &options, ServerRequests *requests)
+{
+    if (options.where.isEmpty())
+        return -1;
+    QString error;
+    if (!requests->setFilter(options.where, options.bands, &error)) {
+        context.err << QStringLiteral("tracelane-cli: --where: %1\n").arg(error);
         return ExitUsage;
     }
     return -1;
@@ -87,10 +103,12 @@ int runSliceOnClickHouse(const CliContext &context)
     const ClickHouseClient client(source);
     ServerRequests requests(client);
     QString error;
-    if (!requests.openFor(options.by, &error)) {
+    if (!requests.openFor(options.by + filterDimensions(options), &error)) {
         context.err << QStringLiteral("tracelane-cli slice: %1\n").arg(error);
         return ExitFailure;
     }
+    if (const int code = applyFilter(context, options, &requests); code >= 0)
+        return code;
     if (options.by.isEmpty() || options.by.size() > 2) {
         context.err << QStringLiteral("tracelane-cli slice: --by takes one or two dimensions\n");
         return ExitUsage;
@@ -141,7 +159,14 @@ int runExceedOnClickHouse(const CliContext &context)
     spec.q = options.percentile;
     spec.order = options.order;
     ServerExceedance result;
-    // No class dimensions here, so the attribute keys need not be read (open()).
+    // No class dimensions but the filter's, so the other attribute keys need
+    // not be read (open()).
+    if (!options.where.isEmpty() && !requests.openFor(filterDimensions(options), &error)) {
+        context.err << QStringLiteral("tracelane-cli exceed: %1\n").arg(error);
+        return ExitFailure;
+    }
+    if (const int code = applyFilter(context, options, &requests); code >= 0)
+        return code;
     result = ServerExceedance::compute(requests, spec, options.members, &error);
     if (!error.isEmpty()) {
         context.err << QStringLiteral("tracelane-cli exceed: %1\n").arg(error);

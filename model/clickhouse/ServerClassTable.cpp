@@ -144,11 +144,19 @@ ClassTable compute(ServerRequests &requests, const QStringList &by, const ClassB
     std::vector<std::map<QString, quint32>> codeOf(2);
     QStringList codes;
     for (size_t d = 0; d < dimensions.size(); ++d) {
+        // The classes of every row in range, as the file classes the whole
+        // trace before a --where filter picks rows (the rows read here are
+        // the filter's only).
         QStringList values;
-        std::set<QString> seen;
-        for (const auto &row : rows) {
-            if (seen.insert(row[qsizetype(d)]).second)
-                values << row[qsizetype(d)];
+        if (requests.hasFilter()) {
+            if (!requests.distinctRawValues(dimensions[d], &values, error))
+                return table;
+        } else {
+            std::set<QString> seen;
+            for (const auto &row : rows) {
+                if (seen.insert(row[qsizetype(d)]).second)
+                    values << row[qsizetype(d)];
+            }
         }
         ClassColumn column;
         QStringList sorted;

@@ -76,7 +76,7 @@ double ServerRequests::float64FromBits(const QString &bits)
     return value;
 }
 
-QString ServerRequests::fromWhere() const
+QString ServerRequests::rangeFromWhere() const
 {
     const auto &source = m_client.source();
     QStringList conditions;
@@ -88,6 +88,69 @@ QString ServerRequests::fromWhere() const
     if (!conditions.isEmpty())
         sql += QStringLiteral(" WHERE ") + conditions.join(QStringLiteral(" AND "));
     return sql;
+}
+
+QString ServerRequests::fromWhere() const
+{
+    const QString range = rangeFromWhere();
+    if (m_filter.isEmpty())
+        return range;
+    return range + (range.contains(QStringLiteral(" WHERE ")) ? QStringLiteral(" AND ") : QStringLiteral(" WHERE "))
+        + m_filter;
+}
+
+bool ServerRequests::distinctRawValues(const ClassDimension &dimension, QStringList *values, QString *error) const
+{
+    QString raw;
+    std::vector<QStringList> rows;
+    if (!rawSql(dimension, &raw, error)
+        || !m_client.select(QStringLiteral("SELECT DISTINCT %1 %2").arg(raw, rangeFromWhere()), &rows, error, 1))
+        return false;
+    values->clear();
+    for (const auto &row : rows)
+        *values << row[0];
+    return true;
+}
+
+bool ServerRequests::setFilter(const ClassFilter &filter, const ClassBands &bands, QString *error)
+{
+    // Alternatives on one dimension (OR), dimensions together (AND), as
+    // ClassFilter::apply reads them.
+    std::vector<QString> order;
+    std::map<QString, QStringList> wanted;
+    for (const auto &condition : filter.conditions()) {
+        if (!wanted.contains(condition.dimension))
+            order.push_back(condition.dimension);
+        wanted[condition.dimension] << condition.value;
+    }
+    QStringList conditions;
+    for (const QString &key : order) {
+        ClassDimension dimension;
+        if (!classDimensionFromKey(m_names, key, &dimension)) {
+            *error = QStringLiteral("no class dimension '%1' in this trace").arg(key);
+            return false;
+        }
+        QStringList values;
+        ClassColumn column;
+        QStringList sorted;
+        QString code;
+        if (!prepareDimension(dimension, error) || !distinctRawValues(dimension, &values, error)
+            || !classColumn(dimension, bands, values, &column, &sorted, &code, error))
+            return false;
+        QStringList codes;
+        for (const QString &value : wanted[key]) {
+            const qsizetype at = column.codeOf(value);
+            if (at < 0) {
+                *error = QStringLiteral("%1 has no class '%2' (classes: %3)")
+                             .arg(dimension.key, value, column.classes.join(QStringLiteral(", ")));
+                return false;
+            }
+            codes << QString::number(at);
+        }
+        conditions << QStringLiteral("%1 IN (%2)").arg(code, codes.join(QStringLiteral(", ")));
+    }
+    m_filter = conditions.isEmpty() ? QString() : QStringLiteral("(%1)").arg(conditions.join(QStringLiteral(" AND ")));
+    return true;
 }
 
 QString ServerRequests::withPrewhere(const QString &fromWhere, const QString &prewhere, const QString &where)
@@ -131,7 +194,7 @@ bool ServerRequests::open(QString *error)
         "arrayMap((k, i) -> (k, i + 32768, 1), num_keys, arrayEnumerate(num_keys)))) AS entry, "
         "entry.1 AS key, entry.2 AS position, entry.3 AS numeric %1) GROUP BY key "
         "ORDER BY min(row * 65536 + position)");
-    if (!m_client.select(keysOf.arg(fromWhere()), &rows, error, 3))
+    if (!m_client.select(keysOf.arg(rangeFromWhere()), &rows, error, 3))
         return false;
     m_names = RequestTable();
     for (const auto &row : rows) {
@@ -198,7 +261,7 @@ bool ServerRequests::prepareDimension(const ClassDimension &dimension, QString *
         return false;
     std::vector<QStringList> rows;
     const int enough = ClassColumn::kMaxNumericCategories + 3; // '', -0 beside 0, one value too many
-    if (!m_client.select(QStringLiteral("SELECT DISTINCT %1 AS raw %2 LIMIT %3").arg(raw, fromWhere()).arg(enough),
+    if (!m_client.select(QStringLiteral("SELECT DISTINCT %1 AS raw %2 LIMIT %3").arg(raw, rangeFromWhere()).arg(enough),
                          &rows, error, 1))
         return false;
     // Distinct as doubles, as ClassColumn counts them (-0 is 0).
@@ -214,9 +277,9 @@ bool ServerRequests::prepareDimension(const ClassDimension &dimension, QString *
     const QString key = clickHouseString(dimension.source);
     const QStringList with = {QStringLiteral("num_values[indexOf(num_keys, %1)] AS tl_x").arg(key),
                               QStringLiteral("(has(num_keys, %1) AND isFinite(tl_x)) AS tl_finite").arg(key)};
-    if (!m_client.select(
-            QStringLiteral("WITH %1 SELECT countIf(tl_finite) %2").arg(with.join(QStringLiteral(", ")), fromWhere()),
-            &rows, error, 1))
+    if (!m_client.select(QStringLiteral("WITH %1 SELECT countIf(tl_finite) %2")
+                             .arg(with.join(QStringLiteral(", ")), rangeFromWhere()),
+                         &rows, error, 1))
         return false;
     if (rows.size() != 1) {
         *error = QStringLiteral("ClickHouse answered %1 rows where one count was expected").arg(rows.size());
@@ -232,7 +295,7 @@ bool ServerRequests::prepareDimension(const ClassDimension &dimension, QString *
     ranks.insert(0);
     ServerOrderStatistics statistics;
     const int index = statistics.add(QStringLiteral("tl_x"), QStringLiteral("tl_finite"), n, ranks);
-    if (!statistics.run(m_client, with, fromWhere(), error))
+    if (!statistics.run(m_client, with, rangeFromWhere(), error))
         return false;
     NumericBands bands;
     bands.lowest = statistics.at(index, 0);
@@ -262,9 +325,9 @@ bool ServerRequests::openFor(const QStringList &keys, QString *error)
         const QString literal = clickHouseString(key);
         if (!m_client.select(QStringLiteral("SELECT has(attr_keys, %1), has(num_keys, %1) %2 %3 has(attr_keys, %1) OR "
                                             "has(num_keys, %1) LIMIT 1")
-                                 .arg(literal, fromWhere(),
-                                      fromWhere().contains(QStringLiteral(" WHERE ")) ? QStringLiteral("AND")
-                                                                                      : QStringLiteral("WHERE")),
+                                 .arg(literal, rangeFromWhere(),
+                                      rangeFromWhere().contains(QStringLiteral(" WHERE ")) ? QStringLiteral("AND")
+                                                                                           : QStringLiteral("WHERE")),
                              &rows, error, 2))
             return false;
         if (rows.empty())

@@ -3,6 +3,7 @@
 #include "ClickHouseClient.h"
 #include "TracelaneSchema.h"
 #include "analysis/classes/ClassColumn.h"
+#include "analysis/classes/ClassFilter.h"
 #include "analysis/requests/Metric.h"
 #include "analysis/requests/MetricMean.h"
 #include "analysis/stats/ExactSum.h"
@@ -46,8 +47,19 @@ public:
     // version 2; TracelaneSchema::classColumn), which rawSql then reads.
     bool hasClassColumn(const QString &key) const { return m_classColumns.contains(TracelaneSchema::classColumn(key)); }
 
-    // FROM and WHERE of the rows in the URL's time range.
+    // FROM and WHERE of the rows the analyses read: the URL's time range,
+    // and the filter's classes when one is set.
     QString fromWhere() const;
+    // Only the rows of `filter`'s classes (--where), classed as on the file:
+    // each dimension's classes from the distinct raw values of every row in
+    // the time range, so a class or band is the same whatever the filter
+    // keeps. Call open() or openFor() with the filter's dimensions first.
+    // False with the file's message for an unknown dimension or class.
+    bool setFilter(const ClassFilter &filter, const ClassBands &bands, QString *error);
+    bool hasFilter() const { return !m_filter.isEmpty(); }
+    // The distinct raw values of `dimension` (rawSql) over every row in the
+    // time range, the filter aside.
+    bool distinctRawValues(const ClassDimension &dimension, QStringList *values, QString *error) const;
     // `fromWhere` (" FROM table [WHERE c]") with `prewhere` as its PREWHERE
     // and `where` added to its WHERE: MergeTree reads and computes the other
     // columns only for the rows that pass the PREWHERE (a class code's
@@ -116,11 +128,14 @@ private:
     };
 
     bool readClassColumns(QString *error);
+    // FROM and WHERE of the rows in the URL's time range (no filter).
+    QString rangeFromWhere() const;
 
     const ClickHouseClient &m_client;
     RequestTable m_names;
     QSet<QString> m_classColumns;
     std::map<QString, NumericBands> m_bands; // by attribute
+    QString m_filter;                        // SQL condition of --where, or empty
 };
 
 // The sums behind a metric's mean as MetricMean takes it: Int64 ns sums for

@@ -1,0 +1,185 @@
+// --where on a clickhouse:// URL: the server reads only the rows of the
+// filter's classes, classed as the file classes them (every row in range
+// decides a dimension's classes and bands, whatever the filter keeps), so
+// `slice` and `exceed` with --where equal the same commands on the file, and
+// an unknown dimension or class is refused with the file's message.
+
+#include "support/CliRun.h"
+#include "support/ClickHouseCluster.h"
+#include "support/TestData.h"
+
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Table
+{
+    const char *name;
+    const char *path;
+};
+
+constexpr Table kTables[]
+    = {{"mixed", "resources/examples/mixed-classes.jsonl"}, {"numbands", "tests/data/classes/numeric-bands.jsonl"}};
+
+nlohmann::json parsed(const QString &text)
+{
+    auto document = nlohmann::json::parse(text.toStdString(), nullptr, false);
+    if (document.is_object()) {
+        document.erase("file");
+        document.erase("rejected");
+        document.erase("not_computed_on_server");
+        // exceed's rankings are the file's only (the server says so).
+        document.erase("attribute_ranking");
+        document.erase("phase_ranking");
+        document.erase("member");
+    }
+    return document;
+}
+
+} // namespace
+
+class TestClickHouseFilter : public QObject
+{
+    Q_OBJECT
+
+private:
+    QString url(const QString &table, int shard = 0) const
+    {
+        return QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?table=%2").arg(m_cluster.httpPort(shard)).arg(table);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(m_cluster.start(&error), qPrintable(error));
+        for (const auto &table : kTables) {
+            const QString name = QString::fromLatin1(table.name);
+            for (int shard = 0; shard < 2; ++shard) {
+                QStringList arguments = {QStringLiteral("clickhouse"), QStringLiteral("init"), url(name, shard),
+                                         QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)};
+                // One table reads region from a class column, the other
+                // every attribute from the arrays.
+                if (name == QLatin1String("mixed"))
+                    arguments << QStringLiteral("--class-columns") << QStringLiteral("region");
+                const auto run = runCli(arguments);
+                QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+            }
+            const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"),
+                                     TestData::source(QString::fromLatin1(table.path)), url(name),
+                                     QStringLiteral("--batch-rows"), QStringLiteral("41")});
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        }
+    }
+
+    void aFilterEqualsTheFile_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("table");
+        QTest::addColumn<QStringList>("arguments");
+        const auto row = [](const char *command, const char *table, const QStringList &arguments) {
+            QTest::addRow("%s %s %s", command, table, qPrintable(arguments.join(QLatin1Char(' '))))
+                << QString::fromLatin1(command) << QString::fromLatin1(table) << arguments;
+        };
+        const QString where = QStringLiteral("--where");
+        const QString by = QStringLiteral("--by");
+        // A class column, alternatives on one dimension, two dimensions.
+        row("slice", "mixed", {by, QStringLiteral("priority"), where, QStringLiteral("region=eu-west")});
+        row("slice", "mixed",
+            {by, QStringLiteral("priority,prompt_band"), where, QStringLiteral("region=us-east,region=ap-south")});
+        row("slice", "mixed",
+            {by, QStringLiteral("region"), where, QStringLiteral("priority=batch,output_band=<512"),
+             QStringLiteral("--metric"), QStringLiteral("e2e")});
+        // Filtered by the dimension the table splits by: only its classes
+        // left, labelled as in the whole trace.
+        row("slice", "mixed", {by, QStringLiteral("region"), where, QStringLiteral("region=ap-south")});
+        // Quartile bands of a many-valued numeric attribute: edges from every
+        // row, not from the filtered ones.
+        row("slice", "numbands", {by, QStringLiteral("budget_ms"), where, QStringLiteral("retries=0")});
+        row("slice", "numbands", {by, QStringLiteral("budget_ms,region"), where, QStringLiteral("budget_ms=≥2288")});
+        row("slice", "numbands",
+            {by, QStringLiteral("retries"), where, QStringLiteral("budget_ms=762.8–1550,budget_ms=≥2288")});
+        row("exceed", "mixed", {where, QStringLiteral("region=eu-west")});
+        row("exceed", "mixed",
+            {where, QStringLiteral("priority=interactive,prompt_band=512–2k"), QStringLiteral("--metric"),
+             QStringLiteral("e2e"), QStringLiteral("--members"), QStringLiteral("20")});
+        row("exceed", "numbands",
+            {where, QStringLiteral("budget_ms=<762.8"), QStringLiteral("--percentile"), QStringLiteral("0.9")});
+    }
+
+    void aFilterEqualsTheFile()
+    {
+        QFETCH(QString, command);
+        QFETCH(QString, table);
+        QFETCH(QStringList, arguments);
+        const QString file = [&] {
+            for (const auto &known : kTables) {
+                if (table == QLatin1String(known.name))
+                    return TestData::source(QString::fromLatin1(known.path));
+            }
+            return QString();
+        }();
+        const auto fromFile = runCli(QStringList{command, file, QStringLiteral("--json")} + arguments);
+        QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
+        const auto expected = parsed(fromFile.out);
+        QVERIFY(expected.is_object());
+        // The filter kept some rows and not all of them.
+        const qint64 kept = expected["slice_requests"].get<qint64>();
+        QVERIFY(kept > 0);
+        QVERIFY(expected["slice"].get<std::string>() != "all requests");
+        for (int shard = 0; shard < 2; ++shard) {
+            const auto fromServer
+                = runCli(QStringList{command, url(table, shard), QStringLiteral("--json")} + arguments);
+            QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
+            const auto actual = parsed(fromServer.out);
+            if (actual != expected) {
+                qWarning("file:\n%s\nserver:\n%s", expected.dump(1).c_str(), actual.dump(1).c_str());
+                QFAIL("the server's figures under --where differ from the file's");
+            }
+        }
+    }
+
+    void anUnknownDimensionOrClassIsTheFilesRefusal_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("message");
+        const QString where = QStringLiteral("--where");
+        QTest::addRow("slice, no such dimension")
+            << QStringLiteral("slice")
+            << QStringList{QStringLiteral("--by"), QStringLiteral("region"), where, QStringLiteral("planet=mars")}
+            << QStringLiteral("no class dimension 'planet'");
+        QTest::addRow("slice, no such class")
+            << QStringLiteral("slice")
+            << QStringList{QStringLiteral("--by"), QStringLiteral("priority"), where, QStringLiteral("region=mars")}
+            << QStringLiteral("region has no class 'mars' (classes: ap-south, eu-west, us-east)");
+        QTest::addRow("exceed, no such class")
+            << QStringLiteral("exceed") << QStringList{where, QStringLiteral("prompt_band=huge")}
+            << QStringLiteral("prompt_band has no class 'huge'");
+    }
+
+    void anUnknownDimensionOrClassIsTheFilesRefusal()
+    {
+        QFETCH(QString, command);
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        const auto fromFile = runCli(
+            QStringList{command, TestData::source(QString::fromLatin1(kTables[0].path)), QStringLiteral("--json")}
+            + arguments);
+        const auto fromServer
+            = runCli(QStringList{command, url(QStringLiteral("mixed")), QStringLiteral("--json")} + arguments);
+        QVERIFY2(fromFile.err.contains(message), qPrintable(fromFile.err));
+        QVERIFY2(fromServer.err.contains(message), qPrintable(fromServer.err));
+        QCOMPARE(fromServer.exitCode, fromFile.exitCode);
+        QVERIFY(fromServer.exitCode > 0);
+        QVERIFY(fromServer.out.isEmpty());
+    }
+
+private:
+    ClickHouseCluster m_cluster{2};
+};
+
+QTEST_GUILESS_MAIN(TestClickHouseFilter)
+#include "tst_clickhousefilter.moc"
