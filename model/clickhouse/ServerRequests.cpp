@@ -92,11 +92,11 @@ QString ServerRequests::rangeFromWhere() const
 
 QString ServerRequests::fromWhere() const
 {
-    const QString range = rangeFromWhere();
-    if (m_filter.isEmpty())
-        return range;
-    return range + (range.contains(QStringLiteral(" WHERE ")) ? QStringLiteral(" AND ") : QStringLiteral(" WHERE "))
-        + m_filter;
+    QString sql = rangeFromWhere();
+    if (!m_filter.isEmpty())
+        sql += (sql.contains(QStringLiteral(" WHERE ")) ? QStringLiteral(" AND ") : QStringLiteral(" WHERE "))
+            + m_filter;
+    return sql;
 }
 
 bool ServerRequests::distinctRawValues(const ClassDimension &dimension, QStringList *values, QString *error) const
