@@ -304,6 +304,23 @@ bool ServerRequests::prepareDimension(const ClassDimension &dimension, QString *
         if (edge > bands.lowest && (bands.edges.empty() || edge > bands.edges.back()))
             bands.edges.push_back(edge);
     }
+    // Every quartile the lowest value: the next value up is the one edge,
+    // as on the file (there is one: more than 12 distinct values).
+    if (bands.edges.empty()) {
+        if (!m_client.select(
+                QStringLiteral("WITH %1 SELECT %2 %3")
+                    .arg(with.join(QStringLiteral(", ")),
+                         float64BitsSql(
+                             QStringLiteral("minIf(tl_x, tl_finite AND tl_x > %1)").arg(float64Sql(bands.lowest))),
+                         rangeFromWhere()),
+                &rows, error, 1))
+            return false;
+        if (rows.size() != 1) {
+            *error = QStringLiteral("ClickHouse answered %1 rows where one value was expected").arg(rows.size());
+            return false;
+        }
+        bands.edges.push_back(float64FromBits(rows[0][0]));
+    }
     m_bands[dimension.source] = std::move(bands);
     return true;
 }

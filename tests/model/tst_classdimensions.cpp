@@ -52,6 +52,7 @@ private slots:
     void numericAttributeWithFewValuesIsCategorical();
     void numericAttributeWithManyValuesIsBandedAtQuartiles();
     void numericAttributeWithNoValueIsOneNoneClass();
+    void numericAttributeOfMostlyOneValueIsBandedAtTheNext();
     void textClassesSortNaturallyWithNoneLast();
     void filterSelectsClasses();
     void filterErrors_data();
@@ -252,6 +253,24 @@ void tst_ClassDimensions::numericAttributeWithManyValuesIsBandedAtQuartiles()
     QCOMPARE(column.codes[5], 1u);  // 6
     QCOMPARE(column.codes[15], 3u); // 16
     QCOMPARE(column.codes[21], 4u); // absent
+}
+
+// 40 zeros and 1..13: every quartile is 0, the lowest value. The zeros are
+// one band and the rest another, labelled by the next value up (it used to
+// be one band of all 53 values labelled "0").
+void tst_ClassDimensions::numericAttributeOfMostlyOneValueIsBandedAtTheNext()
+{
+    TraceBuilder builder;
+    for (int i = 0; i < 40; ++i)
+        builder.add(TestRequest().withNumber(QStringLiteral("retries"), 0));
+    for (int i = 13; i >= 1; --i)
+        builder.add(TestRequest().withNumber(QStringLiteral("retries"), i));
+    const auto column = columnFor(builder.store(), QStringLiteral("retries"));
+    QCOMPARE(column.classes, QStringList({QStringLiteral("<1"), QStringLiteral("\u22651")}));
+    QCOMPARE(column.bandEdges, std::vector<double>({1.0}));
+    QCOMPARE(column.codes[0], 0u);  // 0
+    QCOMPARE(column.codes[40], 1u); // 13
+    QCOMPARE(column.codes[52], 1u); // 1
 }
 
 void tst_ClassDimensions::textClassesSortNaturallyWithNoneLast()

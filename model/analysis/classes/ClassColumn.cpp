@@ -121,6 +121,11 @@ ClassColumn fromNumeric(const AttributeColumn &column, ClassColumn result)
             if (edge > sorted.front() && (edges.empty() || edge > edges.back()))
                 edges.push_back(edge);
         }
+        // Every quartile the lowest value (a retry count that is mostly 0):
+        // the lowest value's band and the band of the others, not one band
+        // of every value named after the lowest.
+        if (edges.empty())
+            edges.push_back(*std::upper_bound(sorted.begin(), sorted.end(), sorted.front()));
         return bandedNumeric(column, std::move(edges), sorted.front(), std::move(result));
     }
     // Few values (tiers, flags): each is its own class.
