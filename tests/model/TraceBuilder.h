@@ -61,7 +61,7 @@ public:
             row.id = ids[i];
             row.promptTokens = request.promptTokens;
             row.outputTokens = request.outputTokens;
-            row.sourceLine = qint64(i + 1);
+            row.sourceLine = qint64(i) + 1;
             qint64 clock = std::llround(request.sendMs * 1e6);
             row.stamps[0] = clock;
             for (int phase = 0; phase < kPhaseCount; ++phase) {
