@@ -191,8 +191,16 @@ ClassTable compute(ServerRequests &requests, const QStringList &by, const ClassB
     qint64 overallN = 0;
     ServerMeanSums overallSums(spec.metric);
     for (const auto &row : rows) {
-        const quint32 a = codeOf[0].at(row[0]);
-        const quint32 b = columns.size() == 2 ? codeOf[1].at(row[1]) : 0;
+        // With a filter the classes come from a later read: a value gone
+        // since (rows merged away or deleted) has no code.
+        const auto codeA = codeOf[0].find(row[0]);
+        const auto codeB = columns.size() == 2 ? codeOf[1].find(row[1]) : codeOf[1].end();
+        if (codeA == codeOf[0].end() || (columns.size() == 2 && codeB == codeOf[1].end())) {
+            *error = QStringLiteral("the rows changed while they were read (a class value no longer there)");
+            return table;
+        }
+        const quint32 a = codeA->second;
+        const quint32 b = columns.size() == 2 ? codeB->second : 0;
         const auto [found, added] = counts.try_emplace({a, b});
         Counts &count = found->second;
         if (added)

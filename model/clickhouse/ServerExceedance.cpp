@@ -268,8 +268,8 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
         }
         if (!client.select(QStringLiteral("SELECT row, request_id, %1 %2 ORDER BY %3 LIMIT %4")
                                .arg(ServerRequests::float64BitsSql(value),
-                                    ServerRequests::withPrewhere(rowsFrom, prewhere, after), order)
-                               .arg(listed),
+                                    ServerRequests::withPrewhere(rowsFrom, prewhere, after), order,
+                                    QString::number(listed)),
                            &rows, error, 3))
             return result;
         for (const auto &member : rows)

@@ -405,12 +405,14 @@ bool ServerOrderStatistics::shipCells(const ClickHouseClient &client, const Fami
     constexpr quint64 kLowBits = (quint64(1) << (64 - kBucketBits)) - 1;
     std::vector<QStringList> rows;
     if (!client.select(
+            // One arg() call: the definitions may hold attribute values
+            // with a '%' in them, which a second call would fill.
             QStringLiteral("%1 SELECT %2tl_bucket, count(), groupArray(bitAnd(tl_key, %3)) %4 GROUP BY "
                            "%2tl_bucket")
-                .arg(withSql(with, family.value, family.group), grouped ? QStringLiteral("tl_group, ") : QString())
-                .arg(kLowBits)
-                .arg(ServerRequests::withPrewhere(
-                    fromWhere, QStringLiteral("(%1) AND %2").arg(family.condition, prewhere), where)),
+                .arg(withSql(with, family.value, family.group), grouped ? QStringLiteral("tl_group, ") : QString(),
+                     QString::number(kLowBits),
+                     ServerRequests::withPrewhere(
+                         fromWhere, QStringLiteral("(%1) AND %2").arg(family.condition, prewhere), where)),
             &rows, error, grouped ? 4 : 3))
         return false;
     Shipped shipped{family.value, family.condition, family.group, {}};
@@ -693,24 +695,43 @@ qint64 ServerOrderStatistics::shipAtMostByDefault()
 
 bool ServerOrderStatistics::shippable(const std::vector<Fetch> &fetches) const
 {
-    // Whole buckets only (a refined cell's bucket holds too many values),
-    // each counted once per member (every member for the overall column).
+    // Whole buckets only (a refined cell's bucket holds too many values).
+    // What travels: each (member, bucket) cell's keys; but once a column
+    // without a group wants a bucket, rowsOf() keeps every member of every
+    // listed bucket, so each bucket then counts with all of its values.
     if (fetches.empty() || m_shipAtMost <= 0)
         return false;
+    const Column *whole = nullptr;
     std::map<std::pair<quint64, quint64>, qint64> sizes;
     for (const auto &fetch : fetches) {
         if (fetch.cell.bits != kBucketBits)
             return false;
         const auto &column = m_columns[fetch.column];
+        if (column.group.isEmpty())
+            whole = &column;
         sizes[{fetch.cell.prefix, column.group.isEmpty() ? ~quint64(0) : column.member}] = fetch.count;
     }
     qint64 total = 0;
+    std::set<quint64> counted;
     for (const auto &[cell, count] : sizes) {
-        // A member's cell inside a bucket that travels whole adds nothing.
-        if (cell.second == ~quint64(0) || !sizes.contains({cell.first, ~quint64(0)}))
+        if (!whole) {
             total += count;
+        } else if (counted.insert(cell.first).second) {
+            const auto all = whole->buckets.find(cell.first);
+            total += all == whole->buckets.end() ? 0 : all->second;
+        }
     }
     return total <= m_shipAtMost;
+}
+
+qint64 ServerOrderStatistics::shippedKeys() const
+{
+    qint64 keys = 0;
+    for (const Shipped &family : m_shipped) {
+        for (const auto &[cell, sorted] : family.keys)
+            keys += qint64(sorted.size());
+    }
+    return keys;
 }
 
 bool ServerOrderStatistics::countAbove(int index, double value, qint64 *count) const

@@ -116,6 +116,8 @@ public:
     // when `value`'s bucket holds some of the column's values whose keys did
     // not all travel (then a query must count them).
     bool countAbove(int index, double value, qint64 *count) const;
+    // How many order keys travelled in pass 2 (at most the shipping budget).
+    qint64 shippedKeys() const;
 
 private:
     struct Column

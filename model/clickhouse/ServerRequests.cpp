@@ -307,19 +307,20 @@ bool ServerRequests::prepareDimension(const ClassDimension &dimension, QString *
     // Every quartile the lowest value: the next value up is the one edge,
     // as on the file (there is one: more than 12 distinct values).
     if (bands.edges.empty()) {
-        if (!m_client.select(
-                QStringLiteral("WITH %1 SELECT %2 %3")
-                    .arg(with.join(QStringLiteral(", ")),
-                         float64BitsSql(
-                             QStringLiteral("minIf(tl_x, tl_finite AND tl_x > %1)").arg(float64Sql(bands.lowest))),
-                         rangeFromWhere()),
-                &rows, error, 1))
+        const QString above = QStringLiteral("tl_finite AND tl_x > %1").arg(float64Sql(bands.lowest));
+        if (!m_client.select(QStringLiteral("WITH %1 SELECT countIf(%2), %3 %4")
+                                 .arg(with.join(QStringLiteral(", ")), above,
+                                      float64BitsSql(QStringLiteral("minIf(tl_x, %1)").arg(above)), rangeFromWhere()),
+                             &rows, error, 2))
             return false;
-        if (rows.size() != 1) {
-            *error = QStringLiteral("ClickHouse answered %1 rows where one value was expected").arg(rows.size());
+        if (rows.size() != 1 || rows[0][0].toLongLong() == 0) {
+            *error = QStringLiteral("'%1' has no finite value above its lowest (%2) although it has more than %3 "
+                                    "values; the rows changed while they were read")
+                         .arg(dimension.source, QString::number(bands.lowest),
+                              QString::number(ClassColumn::kMaxNumericCategories));
             return false;
         }
-        bands.edges.push_back(float64FromBits(rows[0][0]));
+        bands.edges.push_back(float64FromBits(rows[0][1]));
     }
     m_bands[dimension.source] = std::move(bands);
     return true;

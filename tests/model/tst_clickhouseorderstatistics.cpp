@@ -296,6 +296,9 @@ private slots:
         QTest::addRow("cells as they are") << ServerOrderStatistics::kRefineAbove << ServerOrderStatistics::kShipAtMost;
         QTest::addRow("cells as they are, a quantile per cell") << ServerOrderStatistics::kRefineAbove << qint64(0);
         QTest::addRow("cells split") << qint64(50) << ServerOrderStatistics::kShipAtMost;
+        // A budget the overall column's whole buckets exceed (they hold
+        // every class's values): a quantile per cell instead.
+        QTest::addRow("cells as they are, a small budget") << ServerOrderStatistics::kRefineAbove << qint64(1000);
     }
 
     void groupsBesideTheOverallColumn()
@@ -356,6 +359,13 @@ private slots:
         check(negated, big);
         // Pass 1 saw more than one bucket per column.
         QVERIFY(statistics.buckets(overall).size() > 100);
+        // Never more keys than the budget: the overall column's buckets
+        // travel for every member, and are counted so.
+        QVERIFY(statistics.shippedKeys() <= shipAtMost);
+        if (shipAtMost == 0)
+            QCOMPARE(statistics.shippedKeys(), qint64(0));
+        if (shipAtMost == ServerOrderStatistics::kShipAtMost && refineAbove == ServerOrderStatistics::kRefineAbove)
+            QVERIFY(statistics.shippedKeys() > 0);
 
         // The count of each column's values above the overall percentiles
         // (a class's share of the exceedance set), known without a query
