@@ -101,8 +101,7 @@ QString ServerOrderStatistics::keySql(const QString &value)
         = QStringLiteral("reinterpretAsInt64(reinterpretAsString(toFloat64(%1) + toFloat64(0)))").arg(value);
     return QStringLiteral("if(isNaN(toFloat64(%1)), toUInt64(0), bitXor(toUInt64(%2), bitOr(toUInt64(bitShiftRight(%2, "
                           "63)), toUInt64(%3))))")
-        .arg(value, bits)
-        .arg(kSign);
+        .arg(value, bits, QString::number(kSign));
 }
 
 QString ServerOrderStatistics::bucketSql(const QString &value)

@@ -377,8 +377,7 @@ bool ServerRequests::classColumn(const ClassDimension &dimension, const ClassBan
     if (names && names->isNumeric() && values.size() > qsizetype(ClassColumn::kMaxNumericCategories) + 1) {
         *error = QStringLiteral("'%1' has more than %2 numeric values: its quartile bands need "
                                 "prepareDimension() first")
-                     .arg(dimension.source)
-                     .arg(ClassColumn::kMaxNumericCategories);
+                     .arg(dimension.source, QString::number(ClassColumn::kMaxNumericCategories));
         return false;
     }
     const auto banded = tokens ? m_bands.end() : m_bands.find(dimension.source);
@@ -399,8 +398,7 @@ bool ServerRequests::classColumn(const ClassDimension &dimension, const ClassBan
                 const auto band = value.toULongLong();
                 if (band > banded->second.edges.size()) {
                     *error = QStringLiteral("ClickHouse answered band %1 of '%2', which has %3 bands")
-                                 .arg(value, dimension.source)
-                                 .arg(banded->second.edges.size() + 1);
+                                 .arg(value, dimension.source, QString::number(banded->second.edges.size() + 1));
                     return false;
                 }
                 attribute.appendNumber(band == 0 ? banded->second.lowest : banded->second.edges[band - 1]);
