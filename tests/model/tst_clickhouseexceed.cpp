@@ -12,6 +12,7 @@
 #include "support/ClickHouseCluster.h"
 #include "support/ExceedanceFixtures.h"
 #include "support/TestData.h"
+#include "support/TracelaneTables.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -20,46 +21,22 @@
 
 #include <nlohmann/json.hpp>
 
-namespace {
-
-nlohmann::json parsed(const QString &text)
-{
-    auto document = nlohmann::json::parse(text.toStdString(), nullptr, false);
-    if (document.is_object()) {
-        document.erase("file");
-        document.erase("rejected");
-    }
-    return document;
-}
-
-} // namespace
-
 class TestClickHouseExceed : public QObject
 {
     Q_OBJECT
 
 private:
-    QString url(const QString &table, int shard = 0) const
-    {
-        return QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?table=%2").arg(m_cluster.httpPort(shard)).arg(table);
-    }
+    QString url(const QString &table, int shard = 0) const { return m_cluster.tracelaneUrl(table, shard); }
 
 private slots:
     void initTestCase()
     {
         QString error;
         QVERIFY2(m_cluster.start(&error), qPrintable(error));
-        const QString table = QStringLiteral("mixed");
-        for (int shard = 0; shard < 2; ++shard) {
-            const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(table, shard),
-                                     QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
-            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-        }
-        // Small batches, so the trace spreads over both shards.
-        const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"),
-                                 TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl")), url(table),
-                                 QStringLiteral("--batch-rows"), QStringLiteral("37")});
-        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QString failure
+            = TracelaneTables::initAndPush(m_cluster, QStringLiteral("mixed"),
+                                           TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl")));
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
     }
 
     void wrappedSumsAreExact()
@@ -112,8 +89,8 @@ private slots:
         const auto scaled = runCli(QStringList{QStringLiteral("exceed"), url(QStringLiteral("scaled"))} + arguments);
         QVERIFY2(original.exitCode == 0, qPrintable(original.err));
         QVERIFY2(scaled.exitCode == 0, qPrintable(scaled.err));
-        const auto expected = parsed(original.out);
-        const auto actual = parsed(scaled.out);
+        const auto expected = TracelaneTables::comparable(original.out);
+        const auto actual = TracelaneTables::comparable(scaled.out);
         // Values this large share the server's top bucket, where the rows
         // are grouped one value at a time; with the threshold taken first
         // the set and the rest are each one group whose sums pass 2^64.
@@ -185,7 +162,7 @@ private slots:
         const auto fromFile = runCli(QStringList{QStringLiteral("exceed"), m_pushed[table], QStringLiteral("--json")}
                                      + which.arguments);
         QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
-        const auto expected = parsed(fromFile.out);
+        const auto expected = TracelaneTables::comparable(fromFile.out);
         // The fixture is the peak it means to be.
         if (which.name == std::string_view("p90 ttft arrival")) {
             QCOMPARE(expected["threshold"].get<double>(), 650.0);
@@ -200,7 +177,7 @@ private slots:
         const auto fromServer
             = runCli(QStringList{QStringLiteral("exceed"), url(table, 1), QStringLiteral("--json")} + which.arguments);
         QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
-        QVERIFY(ExceedanceFixtures::sameFigures(expected, parsed(fromServer.out)));
+        QVERIFY(ExceedanceFixtures::sameFigures(expected, TracelaneTables::comparable(fromServer.out)));
         const QString differ = ExceedanceFixtures::serverPathsDiffer(expected, url(table), which.spec);
         QVERIFY2(differ.isEmpty(), qPrintable(differ));
     }
@@ -254,7 +231,7 @@ private slots:
         const auto fromServer
             = runCli(QStringList{QStringLiteral("exceed"), url(table, 1), QStringLiteral("--json")} + which.arguments);
         QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
-        QVERIFY(ExceedanceFixtures::sameFigures(expected, parsed(fromServer.out)));
+        QVERIFY(ExceedanceFixtures::sameFigures(expected, TracelaneTables::comparable(fromServer.out)));
         const QString differ = ExceedanceFixtures::serverPathsDiffer(expected, url(table), which.spec);
         QVERIFY2(differ.isEmpty(), qPrintable(differ));
     }

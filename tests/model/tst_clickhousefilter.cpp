@@ -7,6 +7,7 @@
 #include "support/CliRun.h"
 #include "support/ClickHouseCluster.h"
 #include "support/TestData.h"
+#include "support/TracelaneTables.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -25,19 +26,11 @@ struct Table
 constexpr Table kTables[]
     = {{"mixed", "resources/examples/mixed-classes.jsonl"}, {"numbands", "tests/data/classes/numeric-bands.jsonl"}};
 
-nlohmann::json parsed(const QString &text)
+// exceed's rankings are the file's only (the server says so).
+nlohmann::json comparable(const QString &text)
 {
-    auto document = nlohmann::json::parse(text.toStdString(), nullptr, false);
-    if (document.is_object()) {
-        document.erase("file");
-        document.erase("rejected");
-        document.erase("not_computed_on_server");
-        // exceed's rankings are the file's only (the server says so).
-        document.erase("attribute_ranking");
-        document.erase("phase_ranking");
-        document.erase("member");
-    }
-    return document;
+    return TracelaneTables::comparable(text,
+                                       {"not_computed_on_server", "attribute_ranking", "phase_ranking", "member"});
 }
 
 } // namespace
@@ -47,10 +40,7 @@ class TestClickHouseFilter : public QObject
     Q_OBJECT
 
 private:
-    QString url(const QString &table, int shard = 0) const
-    {
-        return QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?table=%2").arg(m_cluster.httpPort(shard)).arg(table);
-    }
+    QString url(const QString &table, int shard = 0) const { return m_cluster.tracelaneUrl(table, shard); }
 
 private slots:
     void initTestCase()
@@ -58,21 +48,13 @@ private slots:
         QString error;
         QVERIFY2(m_cluster.start(&error), qPrintable(error));
         for (const auto &table : kTables) {
+            // One table reads region from a class column, the other every
+            // attribute from the arrays.
             const QString name = QString::fromLatin1(table.name);
-            for (int shard = 0; shard < 2; ++shard) {
-                QStringList arguments = {QStringLiteral("clickhouse"), QStringLiteral("init"), url(name, shard),
-                                         QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)};
-                // One table reads region from a class column, the other
-                // every attribute from the arrays.
-                if (name == QLatin1String("mixed"))
-                    arguments << QStringLiteral("--class-columns") << QStringLiteral("region");
-                const auto run = runCli(arguments);
-                QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-            }
-            const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"),
-                                     TestData::source(QString::fromLatin1(table.path)), url(name),
-                                     QStringLiteral("--batch-rows"), QStringLiteral("41")});
-            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+            const QString failure = TracelaneTables::initAndPush(
+                m_cluster, name, TestData::source(QString::fromLatin1(table.path)),
+                name == QLatin1String("mixed") ? QStringLiteral("region") : QString(), 41);
+            QVERIFY2(failure.isEmpty(), qPrintable(failure));
         }
         // The mixed trace with '%' in its region values, which the SQL
         // carries as literals: no QString::arg() after them may fill them.
@@ -84,16 +66,9 @@ private slots:
         text.replace("\"eu-west\"", "\"eu%2Fwest\"").replace("\"us-east\"", "\"us%1east%4\"");
         QVERIFY(percent.write(text) == text.size());
         percent.close();
-        for (int shard = 0; shard < 2; ++shard) {
-            const auto run
-                = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(QStringLiteral("percent"), shard),
-                          QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster),
-                          QStringLiteral("--class-columns"), QStringLiteral("region")});
-            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-        }
-        const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), percentFile(),
-                                 url(QStringLiteral("percent")), QStringLiteral("--batch-rows"), QStringLiteral("41")});
-        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QString failure = TracelaneTables::initAndPush(m_cluster, QStringLiteral("percent"), percentFile(),
+                                                             QStringLiteral("region"), 41);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
     }
 
     void aFilterEqualsTheFile_data()
@@ -151,7 +126,7 @@ private slots:
         }();
         const auto fromFile = runCli(QStringList{command, file, QStringLiteral("--json")} + arguments);
         QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
-        const auto expected = parsed(fromFile.out);
+        const auto expected = comparable(fromFile.out);
         QVERIFY(expected.is_object());
         // The filter kept some rows and not all of them.
         const qint64 kept = expected["slice_requests"].get<qint64>();
@@ -161,7 +136,7 @@ private slots:
             const auto fromServer
                 = runCli(QStringList{command, url(table, shard), QStringLiteral("--json")} + arguments);
             QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
-            const auto actual = parsed(fromServer.out);
+            const auto actual = comparable(fromServer.out);
             if (actual != expected) {
                 qWarning("file:\n%s\nserver:\n%s", expected.dump(1).c_str(), actual.dump(1).c_str());
                 QFAIL("the server's figures under --where differ from the file's");

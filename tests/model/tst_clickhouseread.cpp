@@ -16,6 +16,7 @@
 #include "support/CliRun.h"
 #include "support/ClickHouseCluster.h"
 #include "support/TestData.h"
+#include "support/TracelaneTables.h"
 
 #include <QDir>
 #include <QTcpServer>
@@ -80,16 +81,6 @@ const std::vector<Trace> &traces()
     return all;
 }
 
-nlohmann::json parsed(const QString &text)
-{
-    auto document = nlohmann::json::parse(text.toStdString(), nullptr, false);
-    if (document.is_object()) {
-        document.erase("file");
-        document.erase("rejected");
-    }
-    return document;
-}
-
 } // namespace
 
 class TestClickHouseRead : public QObject
@@ -97,10 +88,7 @@ class TestClickHouseRead : public QObject
     Q_OBJECT
 
 private:
-    QString url(const QString &table, int shard = 0) const
-    {
-        return QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?table=%2").arg(m_cluster.httpPort(shard)).arg(table);
-    }
+    QString url(const QString &table, int shard = 0) const { return m_cluster.tracelaneUrl(table, shard); }
 
 private slots:
     void initTestCase()
@@ -219,8 +207,8 @@ private slots:
                 = runCli(QStringList{QStringLiteral("slice"), url(table, shard), QStringLiteral("--json")} + arguments);
             qunsetenv("TRACELANE_CLICKHOUSE_SHIP_AT_MOST");
             QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
-            const auto expected = parsed(fromFile.out);
-            const auto actual = parsed(fromServer.out);
+            const auto expected = TracelaneTables::comparable(fromFile.out);
+            const auto actual = TracelaneTables::comparable(fromServer.out);
             QVERIFY(expected.is_object());
             QVERIFY(!expected["cells"].empty());
             if (actual != expected) {
@@ -263,8 +251,8 @@ private slots:
         const auto fromServer
             = runCli(QStringList{QStringLiteral("exceed"), url(table, 1), QStringLiteral("--json")} + arguments);
         QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
-        auto actual = parsed(fromServer.out);
-        const auto expected = parsed(fromFile.out);
+        auto actual = TracelaneTables::comparable(fromServer.out);
+        const auto expected = TracelaneTables::comparable(fromFile.out);
         QVERIFY(actual.is_object() && expected.is_object());
         // Every key the server answers, equal to the file's; the rankings it
         // says it did not compute are the only ones missing.
@@ -315,7 +303,7 @@ private slots:
         const QStringList arguments = {QStringLiteral("--json"), QStringLiteral("--boundary"), boundary};
         const auto fromFile = runCli(QStringList{QStringLiteral("analyse"), file} + arguments);
         QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
-        auto expected = parsed(fromFile.out);
+        auto expected = TracelaneTables::comparable(fromFile.out);
         QVERIFY(expected.is_object());
         QVERIFY(expected["ttft"]["n"].get<qint64>() > 0 || expected["e2e"]["n"].get<qint64>() > 0);
         for (const char *key : {"label", "format", "rejected_records", "notices"})
@@ -323,7 +311,7 @@ private slots:
         for (int shard = 0; shard < 2; ++shard) {
             const auto fromServer = runCli(QStringList{QStringLiteral("analyse"), url(table, shard)} + arguments);
             QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
-            auto actual = parsed(fromServer.out);
+            auto actual = TracelaneTables::comparable(fromServer.out);
             QVERIFY(actual.is_object());
             QCOMPARE(QString::fromStdString(actual["format"].get<std::string>()), QStringLiteral("clickhouse"));
             QVERIFY(actual["rejected_records"].empty() && actual["notices"].empty());
@@ -426,7 +414,7 @@ private slots:
             return;
         }
         QVERIFY2(!fromFile.out.isEmpty(), qPrintable(fromFile.err));
-        QVERIFY(parsed(fromServer.out) == parsed(fromFile.out));
+        QVERIFY(TracelaneTables::comparable(fromServer.out) == TracelaneTables::comparable(fromFile.out));
     }
 
     void compareTakesTheTableAsEitherSide()
@@ -439,8 +427,8 @@ private slots:
             const auto run
                 = runCli(QStringList{QStringLiteral("compare")} + sides + QStringList{QStringLiteral("--json")});
             QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-            nlohmann::json got = parsed(run.out);
-            nlohmann::json want = parsed(fileFile.out);
+            nlohmann::json got = TracelaneTables::comparable(run.out);
+            nlohmann::json want = TracelaneTables::comparable(fileFile.out);
             for (auto *document : {&got, &want}) {
                 document->erase("baseline");
                 document->erase("candidate");
@@ -620,9 +608,9 @@ private slots:
         const QString bounded = url(QStringLiteral("mixed")) + QStringLiteral("&from=%1&to=%2").arg(from).arg(to);
         const auto fromServer = runCli(QStringList{QStringLiteral("slice"), bounded} + arguments);
         QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
-        const auto expected = parsed(fromFile.out);
+        const auto expected = TracelaneTables::comparable(fromFile.out);
         QCOMPARE(qint64(expected["slice_requests"]), kept);
-        QVERIFY(parsed(fromServer.out) == expected);
+        QVERIFY(TracelaneTables::comparable(fromServer.out) == expected);
     }
 
     void httpsWithTheServersAuthorityEqualsTheFile()
@@ -641,8 +629,8 @@ private slots:
             const auto fromServer = runCli(QStringList{command[0], secure} + options);
             QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
             QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
-            auto actual = parsed(fromServer.out);
-            auto expected = parsed(fromFile.out);
+            auto actual = TracelaneTables::comparable(fromServer.out);
+            auto expected = TracelaneTables::comparable(fromFile.out);
             QVERIFY(expected.is_object() && expected.contains("slice_requests"));
             // exceed: the rankings the server does not compute are left out.
             if (actual.contains("not_computed_on_server")) {

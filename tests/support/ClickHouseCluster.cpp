@@ -124,6 +124,11 @@ QString ClickHouseCluster::httpBase(int shard) const
     return QStringLiteral("http://127.0.0.1:%1").arg(httpPort(shard));
 }
 
+QString ClickHouseCluster::tracelaneUrl(const QString &table, int shard) const
+{
+    return QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?table=%2").arg(QString::number(httpPort(shard)), table);
+}
+
 bool ClickHouseCluster::writeConfig(const Server &server, QString *error) const
 {
     std::vector<int> tcpPorts;

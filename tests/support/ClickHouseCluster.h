@@ -41,6 +41,9 @@ public:
     QString certificateFile() const;
     // http://127.0.0.1:PORT of one server.
     QString httpBase(int shard) const;
+    // clickhouse://127.0.0.1:PORT/tracelane?table=TABLE: a Tracelane table
+    // (its Distributed one) read through one server.
+    QString tracelaneUrl(const QString &table, int shard = 0) const;
 
     // Runs one statement on one server over HTTP; the body of the answer, or an
     // empty result with `error` set. The timeout is for silence on the connection:
