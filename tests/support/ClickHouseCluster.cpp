@@ -60,7 +60,7 @@ ClickHouseCluster::~ClickHouseCluster()
 
 QString ClickHouseCluster::serverBinary(QStringList *arguments)
 {
-    const QString configured = qEnvironmentVariable("TRACELANE_CLICKHOUSE_SERVER");
+    QString configured = qEnvironmentVariable("TRACELANE_CLICKHOUSE_SERVER");
     if (!configured.isEmpty())
         return configured;
     const QStringList sbin = {QStringLiteral("/usr/sbin"), QStringLiteral("/usr/local/sbin"),
