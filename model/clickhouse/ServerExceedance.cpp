@@ -47,13 +47,6 @@ struct ValueGroup
     size_t answerRow = 0;
 };
 
-QString rowsChanged(qint64 counted, qint64 expected)
-{
-    return QStringLiteral("the rows changed while they were read (%1 values where %2 were counted)")
-        .arg(counted)
-        .arg(expected);
-}
-
 } // namespace
 
 ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const ExceedanceSpec &spec, int listed,
@@ -200,7 +193,7 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
         for (const auto &group : tied)
             tiedRows += group.rows;
         if (tiedRows != inside) {
-            *error = rowsChanged(tiedRows, inside);
+            *error = ServerRequests::rowsChanged(tiedRows, inside);
             return result;
         }
         // The threshold from the two ranks among the buckets' values, as
@@ -235,7 +228,7 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
         }
     }
     if (result.setSize + result.restSize != n) {
-        *error = rowsChanged(result.setSize + result.restSize, n);
+        *error = ServerRequests::rowsChanged(result.setSize + result.restSize, n);
         return result;
     }
     result.attribution = PhaseAttribution::fromSums(sums[0], sums[1], total, spec.boundary);

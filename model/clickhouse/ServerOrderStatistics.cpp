@@ -195,9 +195,7 @@ bool ServerOrderStatistics::checkCounts(const Family &family, QString *error) co
         for (const auto &[bucket, count] : column.buckets)
             total += count;
         if (total != column.n) {
-            *error = QStringLiteral("the rows changed while they were read (%1 values where %2 were counted)")
-                         .arg(total)
-                         .arg(column.n);
+            *error = ServerRequests::rowsChanged(total, column.n);
             return false;
         }
     }
@@ -359,9 +357,7 @@ bool ServerOrderStatistics::locateCells(const ClickHouseClient &client, const Fa
                 total += row[grouped ? 2 : 1].toLongLong();
             }
             if (total != fetch.count) {
-                *error = QStringLiteral("the rows changed while they were read (%1 values where %2 were counted)")
-                             .arg(total)
-                             .arg(fetch.count);
+                *error = ServerRequests::rowsChanged(total, fetch.count);
                 return false;
             }
             std::map<Cell, size_t> fetchOf;
@@ -457,9 +453,7 @@ bool ServerOrderStatistics::shipCells(const ClickHouseClient &client, const Fami
             keys = &found->second;
         }
         if (qint64(keys->size()) != fetch.count) {
-            *error = QStringLiteral("the rows changed while they were read (%1 values where %2 were counted)")
-                         .arg(keys->size())
-                         .arg(fetch.count);
+            *error = ServerRequests::rowsChanged(qint64(keys->size()), fetch.count);
             return false;
         }
         for (const auto &[rank, asked] : fetch.at) {
@@ -538,9 +532,7 @@ bool ServerOrderStatistics::selectCells(const ClickHouseClient &client, const st
         const auto &fetch = *order[k];
         auto &column = m_columns[fetch.column];
         if (fields[2 * qsizetype(k)].toLongLong() != fetch.count) {
-            *error = QStringLiteral("the rows changed while they were read (%1 values where %2 were counted)")
-                         .arg(fields[2 * qsizetype(k)])
-                         .arg(fetch.count);
+            *error = ServerRequests::rowsChanged(fields[2 * qsizetype(k)].toLongLong(), fetch.count);
             return false;
         }
         QString text = fields[2 * qsizetype(k) + 1];
@@ -601,9 +593,7 @@ bool ServerOrderStatistics::selectDirectly(const ClickHouseClient &client, const
     for (size_t k = 0; k < asked.size(); ++k) {
         auto &column = m_columns[asked[k]];
         if (fields[3 * qsizetype(k)].toLongLong() != column.n) {
-            *error = QStringLiteral("the rows changed while they were read (%1 values where %2 were counted)")
-                         .arg(fields[3 * qsizetype(k)])
-                         .arg(column.n);
+            *error = ServerRequests::rowsChanged(fields[3 * qsizetype(k)].toLongLong(), column.n);
             return false;
         }
         const bool onlyNan = fields[3 * qsizetype(k) + 1].toLongLong() == column.n;
@@ -740,11 +730,11 @@ bool ServerOrderStatistics::countAbove(int index, double value, qint64 *count) c
     const Column &column = m_columns[size_t(index)];
     const quint64 key = orderKey(value);
     const quint64 bucket = key >> (64 - kBucketBits);
+    if (column.n > 0 && column.buckets.empty())
+        return false; // selected directly: no buckets
     qint64 above = 0;
     for (auto it = column.buckets.upper_bound(bucket); it != column.buckets.end(); ++it)
         above += it->second;
-    if (column.n > 0 && column.buckets.empty())
-        return false; // selected directly: no buckets
     const auto in = column.buckets.find(bucket);
     if (in != column.buckets.end()) {
         // The bucket's keys of the column's member (of every member for a

@@ -76,6 +76,13 @@ double ServerRequests::float64FromBits(const QString &bits)
     return value;
 }
 
+QString ServerRequests::rowsChanged(qint64 read, qint64 counted)
+{
+    return QStringLiteral("the rows changed while they were read (%1 values where %2 were counted)")
+        .arg(read)
+        .arg(counted);
+}
+
 QString ServerRequests::rangeFromWhere() const
 {
     const auto &source = m_client.source();

@@ -115,6 +115,10 @@ public:
     // few rows' integers instead of their values.
     static double valueMs(Metric metric, qint64 ns, qint32 outputTokens);
 
+    // The error when a read finds `read` values where an earlier read
+    // counted `counted` (rows inserted or merged away in between).
+    static QString rowsChanged(qint64 read, qint64 counted);
+
     // Float64 bits <-> SQL, so no value passes through decimal text.
     static QString float64Sql(double value);
     static QString float64BitsSql(const QString &expression);

@@ -25,9 +25,6 @@ class TestClickHouseExceed : public QObject
 {
     Q_OBJECT
 
-private:
-    QString url(const QString &table, int shard = 0) const { return m_cluster.tracelaneUrl(table, shard); }
-
 private slots:
     void initTestCase()
     {
@@ -45,7 +42,8 @@ private slots:
         // give the exact sum past 2^64, negative values and both ends of the
         // range included (ServerRequests::wrappedSum).
         QString why;
-        QVERIFY2(ExceedanceFixtures::wrappedSumIsExact(url(QStringLiteral("mixed")), &why), qPrintable(why));
+        QVERIFY2(ExceedanceFixtures::wrappedSumIsExact(m_cluster.tracelaneUrl(QStringLiteral("mixed")), &why),
+                 qPrintable(why));
     }
 
     void exceedSumsPastInt64AreExact()
@@ -74,9 +72,9 @@ private slots:
                            : column);
         }
         for (int shard = 0; shard < 2; ++shard) {
-            const auto init
-                = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(QStringLiteral("scaled"), shard),
-                          QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
+            const auto init = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"),
+                                      m_cluster.tracelaneUrl(QStringLiteral("scaled"), shard),
+                                      QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
             QVERIFY2(init.exitCode == 0, qPrintable(init.err));
             m_cluster.query(shard,
                             QStringLiteral("INSERT INTO tracelane.scaled_local SELECT %1 FROM tracelane.mixed_local")
@@ -85,8 +83,10 @@ private slots:
             QVERIFY2(error.isEmpty(), qPrintable(error));
         }
         const QStringList arguments = {QStringLiteral("--json"), QStringLiteral("--metric"), QStringLiteral("e2e")};
-        const auto original = runCli(QStringList{QStringLiteral("exceed"), url(QStringLiteral("mixed"))} + arguments);
-        const auto scaled = runCli(QStringList{QStringLiteral("exceed"), url(QStringLiteral("scaled"))} + arguments);
+        const auto original = runCli(
+            QStringList{QStringLiteral("exceed"), m_cluster.tracelaneUrl(QStringLiteral("mixed"))} + arguments);
+        const auto scaled = runCli(
+            QStringList{QStringLiteral("exceed"), m_cluster.tracelaneUrl(QStringLiteral("scaled"))} + arguments);
         QVERIFY2(original.exitCode == 0, qPrintable(original.err));
         QVERIFY2(scaled.exitCode == 0, qPrintable(scaled.err));
         const auto expected = TracelaneTables::comparable(original.out);
@@ -96,7 +96,8 @@ private slots:
         // the set and the rest are each one group whose sums pass 2^64.
         ExceedanceSpec spec;
         spec.metric = Metric::E2e;
-        const auto exactFirst = ExceedanceFixtures::computeOnServer(url(QStringLiteral("scaled")), spec, 20, 0, &error);
+        const auto exactFirst = ExceedanceFixtures::computeOnServer(m_cluster.tracelaneUrl(QStringLiteral("scaled")),
+                                                                    spec, 20, 0, &error);
         QVERIFY2(exactFirst, qPrintable(error));
         QVERIFY(ExceedanceFixtures::sameFigures(actual, *exactFirst));
         QCOMPARE(actual["set_size"], expected["set_size"]);
@@ -150,12 +151,14 @@ private slots:
             const QString file = m_scratch.filePath(QStringLiteral("peak.jsonl"));
             QVERIFY(ExceedanceFixtures::writeNarrowPeak(file));
             for (int shard = 0; shard < 2; ++shard) {
-                const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(table, shard),
-                                         QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
+                const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"),
+                                         m_cluster.tracelaneUrl(table, shard), QStringLiteral("--cluster"),
+                                         QLatin1String(ClickHouseCluster::kCluster)});
                 QVERIFY2(run.exitCode == 0, qPrintable(run.err));
             }
-            const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file, url(table),
-                                     QStringLiteral("--batch-rows"), QStringLiteral("37")});
+            const auto run
+                = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file, m_cluster.tracelaneUrl(table),
+                          QStringLiteral("--batch-rows"), QStringLiteral("37")});
             QVERIFY2(run.exitCode == 0, qPrintable(run.err));
             m_pushed[table] = file;
         }
@@ -175,10 +178,12 @@ private slots:
             QCOMPARE(expected["set_size"].get<qint64>(), 0);
         }
         const auto fromServer
-            = runCli(QStringList{QStringLiteral("exceed"), url(table, 1), QStringLiteral("--json")} + which.arguments);
+            = runCli(QStringList{QStringLiteral("exceed"), m_cluster.tracelaneUrl(table, 1), QStringLiteral("--json")}
+                     + which.arguments);
         QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
         QVERIFY(ExceedanceFixtures::sameFigures(expected, TracelaneTables::comparable(fromServer.out)));
-        const QString differ = ExceedanceFixtures::serverPathsDiffer(expected, url(table), which.spec);
+        const QString differ
+            = ExceedanceFixtures::serverPathsDiffer(expected, m_cluster.tracelaneUrl(table), which.spec);
         QVERIFY2(differ.isEmpty(), qPrintable(differ));
     }
 
@@ -196,8 +201,9 @@ private slots:
         QString error;
         if (!m_pushed.contains(table)) {
             for (int shard = 0; shard < 2; ++shard) {
-                const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(table, shard),
-                                         QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
+                const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"),
+                                         m_cluster.tracelaneUrl(table, shard), QStringLiteral("--cluster"),
+                                         QLatin1String(ClickHouseCluster::kCluster)});
                 QVERIFY2(run.exitCode == 0, qPrintable(run.err));
                 m_cluster.query(shard,
                                 QStringLiteral("INSERT INTO tracelane.holes_local SELECT %1 FROM tracelane.mixed_local")
@@ -208,7 +214,7 @@ private slots:
             m_pushed[table] = table;
         }
         ClickHouseSource source;
-        QVERIFY2(ClickHouseSource::parse(url(table), &source, &error), qPrintable(error));
+        QVERIFY2(ClickHouseSource::parse(m_cluster.tracelaneUrl(table), &source, &error), qPrintable(error));
         LoadControl control;
         const LoadResult rows = TracelaneTableLoader::load(source, {}, &control);
         QVERIFY2(rows.ok(), qPrintable(rows.fatalError));
@@ -229,10 +235,12 @@ private slots:
             partly = partly || phase["set_observed"].get<qint64>() < expected["attribution"]["set_n"].get<qint64>();
         QVERIFY(partly);
         const auto fromServer
-            = runCli(QStringList{QStringLiteral("exceed"), url(table, 1), QStringLiteral("--json")} + which.arguments);
+            = runCli(QStringList{QStringLiteral("exceed"), m_cluster.tracelaneUrl(table, 1), QStringLiteral("--json")}
+                     + which.arguments);
         QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
         QVERIFY(ExceedanceFixtures::sameFigures(expected, TracelaneTables::comparable(fromServer.out)));
-        const QString differ = ExceedanceFixtures::serverPathsDiffer(expected, url(table), which.spec);
+        const QString differ
+            = ExceedanceFixtures::serverPathsDiffer(expected, m_cluster.tracelaneUrl(table), which.spec);
         QVERIFY2(differ.isEmpty(), qPrintable(differ));
     }
 

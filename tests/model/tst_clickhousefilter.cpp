@@ -39,9 +39,6 @@ class TestClickHouseFilter : public QObject
 {
     Q_OBJECT
 
-private:
-    QString url(const QString &table, int shard = 0) const { return m_cluster.tracelaneUrl(table, shard); }
-
 private slots:
     void initTestCase()
     {
@@ -133,8 +130,8 @@ private slots:
         QVERIFY(kept > 0);
         QVERIFY(expected["slice"].get<std::string>() != "all requests");
         for (int shard = 0; shard < 2; ++shard) {
-            const auto fromServer
-                = runCli(QStringList{command, url(table, shard), QStringLiteral("--json")} + arguments);
+            const auto fromServer = runCli(
+                QStringList{command, m_cluster.tracelaneUrl(table, shard), QStringLiteral("--json")} + arguments);
             QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
             const auto actual = comparable(fromServer.out);
             if (actual != expected) {
@@ -172,7 +169,8 @@ private slots:
             QStringList{command, TestData::source(QString::fromLatin1(kTables[0].path)), QStringLiteral("--json")}
             + arguments);
         const auto fromServer
-            = runCli(QStringList{command, url(QStringLiteral("mixed")), QStringLiteral("--json")} + arguments);
+            = runCli(QStringList{command, m_cluster.tracelaneUrl(QStringLiteral("mixed")), QStringLiteral("--json")}
+                     + arguments);
         QVERIFY2(fromFile.err.contains(message), qPrintable(fromFile.err));
         QVERIFY2(fromServer.err.contains(message), qPrintable(fromServer.err));
         QCOMPARE(fromServer.exitCode, fromFile.exitCode);

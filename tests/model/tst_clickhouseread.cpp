@@ -87,9 +87,6 @@ class TestClickHouseRead : public QObject
 {
     Q_OBJECT
 
-private:
-    QString url(const QString &table, int shard = 0) const { return m_cluster.tracelaneUrl(table, shard); }
-
 private slots:
     void initTestCase()
     {
@@ -101,8 +98,9 @@ private slots:
         // there, so the server computes them for those rows as it reads.
         const auto init = [&](const QString &table, const QString &classColumns) {
             for (int shard = 0; shard < 2; ++shard) {
-                QStringList arguments = {QStringLiteral("clickhouse"), QStringLiteral("init"), url(table, shard),
-                                         QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)};
+                QStringList arguments
+                    = {QStringLiteral("clickhouse"), QStringLiteral("init"), m_cluster.tracelaneUrl(table, shard),
+                       QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)};
                 if (!classColumns.isEmpty())
                     arguments << QStringLiteral("--class-columns") << classColumns;
                 const auto run = runCli(arguments);
@@ -118,7 +116,7 @@ private slots:
             QVERIFY2(failure.isEmpty(), qPrintable(failure));
             // Small batches, so every trace spreads over both shards.
             const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"),
-                                     TestData::source(QString::fromLatin1(trace.path)), url(table),
+                                     TestData::source(QString::fromLatin1(trace.path)), m_cluster.tracelaneUrl(table),
                                      QStringLiteral("--batch-rows"), QStringLiteral("37")});
             QVERIFY2(run.exitCode == 0, qPrintable(run.err));
             if (table == QLatin1String("regionqueue")) {
@@ -135,7 +133,7 @@ private slots:
         const ClickHouseSource source = [&] {
             ClickHouseSource parsed;
             QString error;
-            ClickHouseSource::parse(url(QStringLiteral("mixed")), &parsed, &error);
+            ClickHouseSource::parse(m_cluster.tracelaneUrl(QStringLiteral("mixed")), &parsed, &error);
             return parsed;
         }();
         const ClickHouseClient client(source);
@@ -203,8 +201,9 @@ private slots:
         for (int shard = 0; shard < 2; ++shard) {
             if (shard == 1)
                 qputenv("TRACELANE_CLICKHOUSE_SHIP_AT_MOST", "0");
-            const auto fromServer
-                = runCli(QStringList{QStringLiteral("slice"), url(table, shard), QStringLiteral("--json")} + arguments);
+            const auto fromServer = runCli(
+                QStringList{QStringLiteral("slice"), m_cluster.tracelaneUrl(table, shard), QStringLiteral("--json")}
+                + arguments);
             qunsetenv("TRACELANE_CLICKHOUSE_SHIP_AT_MOST");
             QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
             const auto expected = TracelaneTables::comparable(fromFile.out);
@@ -249,7 +248,8 @@ private slots:
         const auto fromFile = runCli(QStringList{QStringLiteral("exceed"), file, QStringLiteral("--json")} + arguments);
         QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
         const auto fromServer
-            = runCli(QStringList{QStringLiteral("exceed"), url(table, 1), QStringLiteral("--json")} + arguments);
+            = runCli(QStringList{QStringLiteral("exceed"), m_cluster.tracelaneUrl(table, 1), QStringLiteral("--json")}
+                     + arguments);
         QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
         auto actual = TracelaneTables::comparable(fromServer.out);
         const auto expected = TracelaneTables::comparable(fromFile.out);
@@ -309,7 +309,8 @@ private slots:
         for (const char *key : {"label", "format", "rejected_records", "notices"})
             expected.erase(key);
         for (int shard = 0; shard < 2; ++shard) {
-            const auto fromServer = runCli(QStringList{QStringLiteral("analyse"), url(table, shard)} + arguments);
+            const auto fromServer
+                = runCli(QStringList{QStringLiteral("analyse"), m_cluster.tracelaneUrl(table, shard)} + arguments);
             QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
             auto actual = TracelaneTables::comparable(fromServer.out);
             QVERIFY(actual.is_object());
@@ -326,8 +327,8 @@ private slots:
 
     void analyseOfAnEmptyRangeSaysSo()
     {
-        const auto run
-            = runCli({QStringLiteral("analyse"), url(QStringLiteral("mixed")) + QStringLiteral("&from=1&to=2")});
+        const auto run = runCli({QStringLiteral("analyse"),
+                                 m_cluster.tracelaneUrl(QStringLiteral("mixed")) + QStringLiteral("&from=1&to=2")});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(QStringLiteral("tracelane-cli analyse: no requests in clickhouse://")),
                  qPrintable(run.err));
@@ -352,7 +353,7 @@ private slots:
         QVERIFY(expected.ok());
         ClickHouseSource source;
         QString error;
-        QVERIFY2(ClickHouseSource::parse(url(table), &source, &error), qPrintable(error));
+        QVERIFY2(ClickHouseSource::parse(m_cluster.tracelaneUrl(table), &source, &error), qPrintable(error));
         LoadControl control;
         // Small parts: several round trips, each of whole push batches.
         const LoadResult loaded = TracelaneTableLoader::load(source, {}, &control, 100);
@@ -383,7 +384,7 @@ private slots:
             }
         }
         // Through the one entry point too.
-        const LoadResult opened = TraceSource::load(url(table), {});
+        const LoadResult opened = TraceSource::load(m_cluster.tracelaneUrl(table), {});
         QVERIFY2(opened.ok(), qPrintable(opened.fatalError));
         QCOMPARE(opened.store->requests.rowCount(), want.rowCount());
     }
@@ -404,7 +405,7 @@ private slots:
         QStringList onFile = arguments;
         onFile.insert(1, file);
         QStringList onServer = arguments;
-        onServer.insert(1, url(QStringLiteral("mixed")));
+        onServer.insert(1, m_cluster.tracelaneUrl(QStringLiteral("mixed")));
         const auto fromFile = runCli(onFile);
         const auto fromServer = runCli(onServer);
         QCOMPARE(fromServer.exitCode, fromFile.exitCode);
@@ -422,8 +423,8 @@ private slots:
         const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));
         const auto fileFile = runCli({QStringLiteral("compare"), file, file, QStringLiteral("--json")});
         QVERIFY2(fileFile.exitCode == 0, qPrintable(fileFile.err));
-        for (const QStringList &sides :
-             {QStringList{file, url(QStringLiteral("mixed"))}, QStringList{url(QStringLiteral("mixed")), file}}) {
+        for (const QStringList &sides : {QStringList{file, m_cluster.tracelaneUrl(QStringLiteral("mixed"))},
+                                         QStringList{m_cluster.tracelaneUrl(QStringLiteral("mixed")), file}}) {
             const auto run
                 = runCli(QStringList{QStringLiteral("compare")} + sides + QStringList{QStringLiteral("--json")});
             QVERIFY2(run.exitCode == 0, qPrintable(run.err));
@@ -445,7 +446,8 @@ private slots:
 
     void aTableLoadRefusesMoreThanMaxSpans()
     {
-        const LoadResult load = TraceSource::load(url(QStringLiteral("burst")) + QStringLiteral("&max_spans=5"), {});
+        const LoadResult load
+            = TraceSource::load(m_cluster.tracelaneUrl(QStringLiteral("burst")) + QStringLiteral("&max_spans=5"), {});
         QVERIFY(!load.ok());
         QVERIFY2(load.fatalError.contains(QStringLiteral("requests in the time range, more than max_spans=5; narrow "
                                                          "it with from= and to=, or raise max_spans")),
@@ -454,8 +456,8 @@ private slots:
 
     void aTableLoadRefusesAFilter()
     {
-        const LoadResult load
-            = TraceSource::load(url(QStringLiteral("burst")) + QStringLiteral("&where=prompt_tokens%3E10"), {});
+        const LoadResult load = TraceSource::load(
+            m_cluster.tracelaneUrl(QStringLiteral("burst")) + QStringLiteral("&where=prompt_tokens%3E10"), {});
         QVERIFY(!load.ok());
         QVERIFY2(load.fatalError.endsWith(QStringLiteral(
                      ": where= filters span tables; bound Tracelane's requests table with from= and to=")),
@@ -468,9 +470,9 @@ private slots:
         // length, an empty id, negative tokens, an id seen before. Each is
         // rejected with its line in the pushed file and the column.
         for (int shard = 0; shard < 2; ++shard) {
-            const auto run
-                = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(QStringLiteral("hostile"), shard),
-                          QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
+            const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"),
+                                     m_cluster.tracelaneUrl(QStringLiteral("hostile"), shard),
+                                     QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
             QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         }
         const auto row = [](int line, const char *id, const char *extra) {
@@ -504,7 +506,7 @@ private slots:
             0, QStringLiteral("INSERT INTO tracelane.hostile FORMAT JSONEachRow ") + rows.join(QLatin1Char('\n')),
             &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        const LoadResult load = TraceSource::load(url(QStringLiteral("hostile")), {});
+        const LoadResult load = TraceSource::load(m_cluster.tracelaneUrl(QStringLiteral("hostile")), {});
         QVERIFY2(load.ok(), qPrintable(load.fatalError));
         const RequestTable &requests = load.store->requests;
         QCOMPARE(requests.rowCount(), 3);
@@ -531,7 +533,7 @@ private slots:
         // Strict: the first one stops the load, named.
         LoadOptions strict;
         strict.strict = true;
-        const LoadResult stopped = TraceSource::load(url(QStringLiteral("hostile")), strict);
+        const LoadResult stopped = TraceSource::load(m_cluster.tracelaneUrl(QStringLiteral("hostile")), strict);
         QVERIFY(!stopped.ok());
         QVERIFY2(stopped.fatalError.startsWith(QStringLiteral("line 2, attr_values: must be an array")),
                  qPrintable(stopped.fatalError));
@@ -544,15 +546,15 @@ private slots:
         QVERIFY2(expected.ok(), qPrintable(expected.fatalError));
         QVERIFY(expected.store->spans.rowCount() > 0);
         for (int shard = 0; shard < 2; ++shard) {
-            const auto run
-                = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"), url(QStringLiteral("agents"), shard),
-                          QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
+            const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"),
+                                     m_cluster.tracelaneUrl(QStringLiteral("agents"), shard),
+                                     QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
             QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         }
-        const auto push
-            = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file, url(QStringLiteral("agents"))});
+        const auto push = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file,
+                                  m_cluster.tracelaneUrl(QStringLiteral("agents"))});
         QVERIFY2(push.exitCode == 0, qPrintable(push.err));
-        const LoadResult load = TraceSource::load(url(QStringLiteral("agents")), {});
+        const LoadResult load = TraceSource::load(m_cluster.tracelaneUrl(QStringLiteral("agents")), {});
         QVERIFY2(load.ok(), qPrintable(load.fatalError));
         QCOMPARE(load.store->requests.rowCount(), expected.store->requests.rowCount());
         QCOMPARE(load.store->spans.rowCount(), 0);
@@ -568,8 +570,8 @@ private slots:
         const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));
         const auto fromFile
             = runCli({QStringLiteral("slice"), file, QStringLiteral("--by"), QStringLiteral("region,priority")});
-        const auto fromServer = runCli({QStringLiteral("slice"), url(QStringLiteral("mixed")), QStringLiteral("--by"),
-                                        QStringLiteral("region,priority")});
+        const auto fromServer = runCli({QStringLiteral("slice"), m_cluster.tracelaneUrl(QStringLiteral("mixed")),
+                                        QStringLiteral("--by"), QStringLiteral("region,priority")});
         QCOMPARE(fromServer.exitCode, 0);
         QCOMPARE(fromServer.out, fromFile.out);
     }
@@ -605,7 +607,8 @@ private slots:
             = {QStringLiteral("--by"), QStringLiteral("region,priority"), QStringLiteral("--json")};
         const auto fromFile = runCli(QStringList{QStringLiteral("slice"), cut.fileName()} + arguments);
         QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
-        const QString bounded = url(QStringLiteral("mixed")) + QStringLiteral("&from=%1&to=%2").arg(from).arg(to);
+        const QString bounded
+            = m_cluster.tracelaneUrl(QStringLiteral("mixed")) + QStringLiteral("&from=%1&to=%2").arg(from).arg(to);
         const auto fromServer = runCli(QStringList{QStringLiteral("slice"), bounded} + arguments);
         QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
         const auto expected = TracelaneTables::comparable(fromFile.out);
@@ -683,8 +686,8 @@ private slots:
 
     void aWrongTableIsNamed()
     {
-        const auto run = runCli(
-            {QStringLiteral("slice"), url(QStringLiteral("nosuch")), QStringLiteral("--by"), QStringLiteral("region")});
+        const auto run = runCli({QStringLiteral("slice"), m_cluster.tracelaneUrl(QStringLiteral("nosuch")),
+                                 QStringLiteral("--by"), QStringLiteral("region")});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(QStringLiteral("Table tracelane.nosuch doesn't exist")), qPrintable(run.err));
     }
