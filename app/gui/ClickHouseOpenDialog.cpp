@@ -20,6 +20,7 @@ ClickHouseOpenDialog::ClickHouseOpenDialog(QWidget *parent)
     , m_to(new QLineEdit(this))
     , m_filter(new QLineEdit(this))
     , m_maxSpans(new QSpinBox(this))
+    , m_sample(new QSpinBox(this))
     , m_url(new QLineEdit(this))
     , m_problem(new QLabel(this))
 {
@@ -43,6 +44,13 @@ ClickHouseOpenDialog::ClickHouseOpenDialog(QWidget *parent)
     m_maxSpans->setValue(int(ClickHouseSource{}.maxSpans));
     m_maxSpans->setToolTip(tr("More spans (requests, on Tracelane's table) than this in the range are refused before "
                               "anything is fetched (about 280 bytes of memory each)"));
+    m_sample->setRange(1, 1'000'000);
+    m_sample->setPrefix(tr("1 in "));
+    m_sample->setSpecialValueText(tr("every request"));
+    m_sample->setGroupSeparatorShown(true);
+    m_sample->setToolTip(tr("Keeps one request (one trace, on a span table) in this many, picked by a hash of its id: "
+                            "the same ones at every open, independent of their latency. For a table too large to "
+                            "hold: every figure is then the sample's, with its n"));
     m_url->setReadOnly(true);
     m_url->setObjectName(QStringLiteral("clickHouseUrl"));
     m_url->setToolTip(tr("What is opened; tracelane-cli takes the same URL"));
@@ -62,6 +70,7 @@ ClickHouseOpenDialog::ClickHouseOpenDialog(QWidget *parent)
     form->addRow(tr("T&o:"), m_to);
     form->addRow(tr("F&ilter:"), m_filter);
     form->addRow(tr("&Most spans:"), m_maxSpans);
+    form->addRow(tr("S&ample:"), m_sample);
     form->addRow(tr("URL:"), m_url);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this);
     m_open = buttons->button(QDialogButtonBox::Open);
@@ -74,7 +83,8 @@ ClickHouseOpenDialog::ClickHouseOpenDialog(QWidget *parent)
     layout->addWidget(buttons);
     for (QLineEdit *edit : {m_server, m_database, m_table, m_from, m_to, m_filter})
         connect(edit, &QLineEdit::textChanged, this, &ClickHouseOpenDialog::update);
-    connect(m_maxSpans, &QSpinBox::valueChanged, this, &ClickHouseOpenDialog::update);
+    for (QSpinBox *box : {m_maxSpans, m_sample})
+        connect(box, &QSpinBox::valueChanged, this, &ClickHouseOpenDialog::update);
     setMinimumWidth(560);
     update();
 }
@@ -96,6 +106,8 @@ void ClickHouseOpenDialog::setUrl(const QString &text)
     m_filter->setText(query.queryItemValue(QStringLiteral("where"), QUrl::FullyDecoded));
     if (query.hasQueryItem(QStringLiteral("max_spans")))
         m_maxSpans->setValue(query.queryItemValue(QStringLiteral("max_spans")).toInt());
+    m_sample->setValue(
+        query.hasQueryItem(QStringLiteral("sample")) ? query.queryItemValue(QStringLiteral("sample")).toInt() : 1);
 }
 
 QString ClickHouseOpenDialog::url() const
@@ -123,6 +135,8 @@ void ClickHouseOpenDialog::update()
         query.addQueryItem(QStringLiteral("where"), m_filter->text().trimmed());
     if (qint64(m_maxSpans->value()) != ClickHouseSource{}.maxSpans)
         query.addQueryItem(QStringLiteral("max_spans"), QString::number(m_maxSpans->value()));
+    if (m_sample->value() > 1)
+        query.addQueryItem(QStringLiteral("sample"), QString::number(m_sample->value()));
     const QString text = server + QLatin1Char('/') + m_database->text().trimmed() + QLatin1Char('?')
         + query.toString(QUrl::FullyEncoded);
     ClickHouseSource source;

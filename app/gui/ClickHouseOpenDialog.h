@@ -9,7 +9,8 @@ class QSpinBox;
 
 // File → Open from ClickHouse…: the server, database and table of the
 // OpenTelemetry Collector's otel_traces (or any table with its columns), an
-// optional time range and filter, and the most spans to bring into memory, shown as the
+// optional time range and filter, the most spans to bring into memory and a
+// sample (one request or trace in N, for a table too large to hold), shown as the
 // clickhouse:// URL the window then opens like a file (model/remote). The
 // URL is checked as it is typed; OK stays disabled while it is wrong and the
 // reason is shown. Credentials never go in the URL: the note says where they
@@ -33,6 +34,7 @@ public:
     QLineEdit *toEdit() const { return m_to; }
     QLineEdit *filterEdit() const { return m_filter; }
     QSpinBox *maxSpansBox() const { return m_maxSpans; }
+    QSpinBox *sampleBox() const { return m_sample; }
     QPushButton *openButton() const { return m_open; }
 
 private:
@@ -45,6 +47,7 @@ private:
     QLineEdit *m_to = nullptr;
     QLineEdit *m_filter = nullptr;
     QSpinBox *m_maxSpans = nullptr;
+    QSpinBox *m_sample = nullptr;
     QLineEdit *m_url = nullptr;
     QLabel *m_problem = nullptr;
     QPushButton *m_open = nullptr;

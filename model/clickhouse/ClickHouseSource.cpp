@@ -74,13 +74,27 @@ QString ClickHouseSource::spansTable() const
     return clickHouseIdentifier(database) + QLatin1Char('.') + clickHouseIdentifier(table + QStringLiteral("_spans"));
 }
 
+QString ClickHouseSource::sampleSql(const QString &idColumn) const
+{
+    // sipHash64, not cityHash64: the span loader splits its parts by
+    // cityHash64 of the trace id, and a sample by the same hash would leave
+    // some parts empty.
+    if (sampleOneIn <= 1)
+        return {};
+    return QStringLiteral("sipHash64(%1) % %2 = 0").arg(idColumn, QString::number(sampleOneIn));
+}
+
 QString ClickHouseSource::display() const
 {
-    return QStringLiteral("%1://%2:%3/%4?table=%5")
-        .arg(endpoint.scheme() == QLatin1String("https") ? QStringLiteral("clickhouses") : QStringLiteral("clickhouse"),
-             endpoint.host())
-        .arg(endpoint.port())
-        .arg(database, table);
+    QString text = QStringLiteral("%1://%2:%3/%4?table=%5")
+                       .arg(endpoint.scheme() == QLatin1String("https") ? QStringLiteral("clickhouses")
+                                                                        : QStringLiteral("clickhouse"),
+                            endpoint.host())
+                       .arg(endpoint.port())
+                       .arg(database, table);
+    if (sampleOneIn > 1)
+        text += QStringLiteral("&sample=%1").arg(sampleOneIn);
+    return text;
 }
 
 bool ClickHouseSource::isUrl(const QString &text)
@@ -136,13 +150,22 @@ bool ClickHouseSource::parse(const QString &text, ClickHouseSource *source, QStr
                 return false;
             }
             result.maxSpans = spans;
+        } else if (key == QLatin1String("sample")) {
+            bool ok = false;
+            const qint64 oneIn = value.toLongLong(&ok);
+            if (!ok || oneIn <= 0) {
+                *error = QStringLiteral("sample=%1: keep one request in N, N a positive whole number").arg(value);
+                return false;
+            }
+            result.sampleOneIn = oneIn;
         } else if (key == QLatin1String("where")) {
             result.where = value.trimmed();
         } else if (key == QLatin1String("ca")) {
             result.caFile = value;
         } else {
-            *error = QStringLiteral("unknown URL parameter '%1' (table, from, to, timeout, max_spans, where, ca)")
-                         .arg(key);
+            *error
+                = QStringLiteral("unknown URL parameter '%1' (table, from, to, timeout, max_spans, sample, where, ca)")
+                      .arg(key);
             return false;
         }
     }

@@ -17,7 +17,11 @@
 // (default 5,000,000; more is refused before anything is fetched);
 // `where=EXPR` keeps the traces with a span for which the ClickHouse
 // expression holds (`ServiceName = 'vllm'`, `SpanAttributes['gen_ai.request.model'] = 'm'`),
-// span tables only. `ca=PATH` (or TRACELANE_CLICKHOUSE_CA) names a
+// span tables only. `sample=N` keeps one request in N (on a span table, one
+// trace in N), picked by a hash of its id: the same requests at every open
+// and in every query, whatever the order of the rows, and independent of
+// their latency, so the figures are those of a uniform sample (each states
+// its n). `ca=PATH` (or TRACELANE_CLICKHOUSE_CA) names a
 // PEM file of certificate authorities an https server's certificate may be
 // signed by, besides the system's (a cluster's own CA, a self-signed server).
 // The user and password never come from the URL
@@ -36,15 +40,20 @@ struct ClickHouseSource
     qint64 to = kNoBound;   // client send < to (ns)
     int timeoutMs = 30'000;
     qint64 maxSpans = 5'000'000;
-    QString where;  // a span table's filter (SQL over its columns); empty: none
-    QString caFile; // PEM: extra certificate authorities for https
+    qint64 sampleOneIn = 1; // 1: every request
+    QString where;          // a span table's filter (SQL over its columns); empty: none
+    QString caFile;         // PEM: extra certificate authorities for https
     QString user;
     QString password;
 
     // The requests table and its spans table, quoted for SQL.
     QString requestsTable() const;
     QString spansTable() const;
-    // Shown to people: the URL without credentials.
+    // The condition keeping the sample, over the column holding the id
+    // (request_id, TraceId); empty when every row is kept.
+    QString sampleSql(const QString &idColumn) const;
+    // Shown to people: the URL without credentials (with the sample, if
+    // any: every figure read from it is the sample's).
     QString display() const;
 
     static bool isUrl(const QString &text);

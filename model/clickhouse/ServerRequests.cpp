@@ -91,6 +91,8 @@ QString ServerRequests::rangeFromWhere() const
         conditions << QStringLiteral("client_send_ns >= %1").arg(source.from);
     if (source.to != ClickHouseSource::kNoBound)
         conditions << QStringLiteral("client_send_ns < %1").arg(source.to);
+    if (const QString sample = source.sampleSql(QStringLiteral("request_id")); !sample.isEmpty())
+        conditions << sample;
     QString sql = QStringLiteral(" FROM %1").arg(source.requestsTable());
     if (!conditions.isEmpty())
         sql += QStringLiteral(" WHERE ") + conditions.join(QStringLiteral(" AND "));

@@ -57,10 +57,11 @@ QString tableSql(const ClickHouseSource &source)
     return source.requestsTable();
 }
 
-// Traces with a span starting in [from, to) for which `where` holds, or
-// every row.
+// Traces with a span starting in [from, to) for which `where` holds (or
+// every trace), in the URL's sample of traces.
 QString whereSql(const ClickHouseSource &source)
 {
+    const QString sample = source.sampleSql(QStringLiteral("TraceId"));
     QStringList bounds;
     if (source.from != ClickHouseSource::kNoBound)
         bounds << QStringLiteral("toUnixTimestamp64Nano(Timestamp) >= %1").arg(source.from);
@@ -69,9 +70,10 @@ QString whereSql(const ClickHouseSource &source)
     if (!source.where.isEmpty())
         bounds << QStringLiteral("(%1)").arg(source.where);
     if (bounds.isEmpty())
-        return QStringLiteral("1");
-    return QStringLiteral("TraceId IN (SELECT TraceId FROM %1 WHERE %2)")
-        .arg(tableSql(source), bounds.join(QStringLiteral(" AND ")));
+        return sample.isEmpty() ? QStringLiteral("1") : sample;
+    return QStringLiteral("TraceId IN (SELECT TraceId FROM %1 WHERE %2)%3")
+        .arg(tableSql(source), bounds.join(QStringLiteral(" AND ")),
+             sample.isEmpty() ? QString() : QStringLiteral(" AND ") + sample);
 }
 
 // Reads one fetched row into `span`; false with the column and reason when
@@ -290,8 +292,8 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
     if (total == 0)
         return stop(QStringLiteral("%1: no spans in the time range").arg(source.display()));
     if (total > source.maxSpans)
-        return stop(QStringLiteral("%1: %2 spans in the time range, more than max_spans=%3; narrow it with from= "
-                                   "and to=, or raise max_spans")
+        return stop(QStringLiteral("%1: %2 spans in the time range, more than max_spans=%3; keep one trace in N with "
+                                   "sample=N, narrow the range with from= and to=, or raise max_spans")
                         .arg(source.display())
                         .arg(total)
                         .arg(source.maxSpans));
@@ -311,6 +313,11 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
             [&reader](std::string_view line, qint64 row) { reader.read(line, row); }, &error))
         return stop(error);
     builder.finish();
+    if (source.sampleOneIn > 1)
+        builder.notice(0,
+                       QStringLiteral("a sample: one trace in %1 of the time range, picked by a hash of the trace "
+                                      "id (%2); every figure is the sample's")
+                           .arg(QString::number(source.sampleOneIn), source.sampleSql(QStringLiteral("TraceId"))));
     return result;
 }
 

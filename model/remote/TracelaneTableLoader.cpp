@@ -16,15 +16,33 @@
 
 namespace {
 
-// The rows in the URL's time range.
-QString whereSql(const ClickHouseSource &source)
+// The rows in the URL's time range, and in its sample when `sampled`.
+QString whereSql(const ClickHouseSource &source, bool sampled = true)
 {
     QStringList conditions;
     if (source.from != ClickHouseSource::kNoBound)
         conditions << QStringLiteral("client_send_ns >= %1").arg(source.from);
     if (source.to != ClickHouseSource::kNoBound)
         conditions << QStringLiteral("client_send_ns < %1").arg(source.to);
+    if (const QString sample = source.sampleSql(QStringLiteral("request_id")); sampled && !sample.isEmpty())
+        conditions << sample;
     return conditions.isEmpty() ? QStringLiteral("1") : conditions.join(QStringLiteral(" AND "));
+}
+
+// Why `total` requests (of the range's `population`) are not fetched, with
+// a sample that would fit in max_spans (one more than the least, so that the
+// hash's spread stays within it).
+QString tooMany(const ClickHouseSource &source, qint64 total, qint64 population)
+{
+    const qint64 oneIn = std::max((population + source.maxSpans - 1) / source.maxSpans + 1, source.sampleOneIn + 1);
+    if (source.sampleOneIn > 1)
+        return QStringLiteral("%1: %2 requests in the 1-in-%3 sample of the time range's %4, more than max_spans=%5; "
+                              "keep fewer with sample=%6, narrow the range with from= and to=, or raise max_spans")
+            .arg(source.display(), QString::number(total), QString::number(source.sampleOneIn),
+                 QString::number(population), QString::number(source.maxSpans), QString::number(oneIn));
+    return QStringLiteral("%1: %2 requests in the time range, more than max_spans=%3; open a sample of them with "
+                          "sample=%4 (one request in %4), narrow the range with from= and to=, or raise max_spans")
+        .arg(source.display(), QString::number(total), QString::number(source.maxSpans), QString::number(oneIn));
 }
 
 // One push batch in range: its source, number and rows.
@@ -296,14 +314,23 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
         batches.push_back({row[0], row[1].toLongLong(), row[2].toLongLong()});
         total += batches.back().rows;
     }
+    // A sample is counted against the range it is drawn from.
+    qint64 population = total;
+    if (source.sampleOneIn > 1) {
+        std::vector<QStringList> counted;
+        if (!client.select(
+                QStringLiteral("SELECT count() FROM %1 WHERE %2").arg(source.requestsTable(), whereSql(source, false)),
+                &counted, &error, 1))
+            return stop(error);
+        population = counted.empty() ? 0 : counted.front().first().toLongLong();
+    }
     if (total == 0)
-        return stop(QStringLiteral("%1: no requests in the time range").arg(source.display()));
+        return stop(population > 0 ? QStringLiteral("%1: none of the time range's %2 requests is in the sample")
+                                         .arg(source.display())
+                                         .arg(population)
+                                   : QStringLiteral("%1: no requests in the time range").arg(source.display()));
     if (total > source.maxSpans)
-        return stop(QStringLiteral("%1: %2 requests in the time range, more than max_spans=%3; narrow it with "
-                                   "from= and to=, or raise max_spans")
-                        .arg(source.display())
-                        .arg(total)
-                        .arg(source.maxSpans));
+        return stop(tooMany(source, total, population));
     if (control)
         control->setTotalBytes(total);
 
@@ -321,6 +348,12 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
             [&reader](std::string_view line, qint64 number) { reader.read(line, number); }, &error))
         return stop(error);
     builder.finish();
+    if (source.sampleOneIn > 1)
+        builder.notice(0,
+                       QStringLiteral("a sample: %1 of the %2 requests in the time range, one in %3 picked by a "
+                                      "hash of the request id (%4); every figure is the sample's")
+                           .arg(QString::number(total), QString::number(population),
+                                QString::number(source.sampleOneIn), source.sampleSql(QStringLiteral("request_id"))));
 
     // The spans of these sources stay on the server: say so.
     if (client.select(

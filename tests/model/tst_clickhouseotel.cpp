@@ -277,6 +277,41 @@ private slots:
         QVERIFY2(bad.err.contains(QStringLiteral("NoSuchColumn")), qPrintable(bad.err));
     }
 
+    void aSampleKeepsOneTraceInNWhole()
+    {
+        // The traces the server's hash keeps, each with all its spans.
+        QByteArray answer;
+        QVERIFY(OtelTracesTable::run(m_chdb.port(),
+                                     QStringLiteral("SELECT TraceId, count() FROM tracelane.otel_tui WHERE "
+                                                    "sipHash64(TraceId) % 2 = 0 GROUP BY TraceId FORMAT TabSeparated"),
+                                     {}, &answer));
+        std::map<std::string, int> kept;
+        for (const QByteArray &line : answer.split('\n')) {
+            if (const QList<QByteArray> fields = line.split('\t'); fields.size() == 2)
+                kept[fields[0].toStdString()] = fields[1].toInt();
+        }
+        QVERIFY(kept.size() > 3);
+        const auto run
+            = runCli({QStringLiteral("critical-path"), url(QStringLiteral("otel_tui"), QStringLiteral("&sample=2")),
+                      QStringLiteral("--json")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        std::map<std::string, int> fetched;
+        const json report = json::parse(run.out.toStdString());
+        for (const json &workflow : report["workflows"])
+            fetched[workflow["workflow"].get<std::string>()] = workflow["spans"].get<int>();
+        if (fetched != kept) {
+            for (const auto &[trace, count] : kept)
+                qWarning("kept %s %d, fetched %d", trace.c_str(), count, fetched.contains(trace) ? fetched[trace] : -1);
+            QCOMPARE(fetched.size(), kept.size());
+            QFAIL("the sample's traces are not the ones the server's hash keeps");
+        }
+        // Fewer than all of them (547 spans in all).
+        int spans = 0;
+        for (const auto &[trace, count] : kept)
+            spans += count;
+        QVERIFY(spans > 0 && spans < 547);
+    }
+
     void tooManySpansAreRefusedBeforeFetching()
     {
         const auto run

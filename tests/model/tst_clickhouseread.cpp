@@ -449,8 +449,8 @@ private slots:
         const LoadResult load
             = TraceSource::load(m_cluster.tracelaneUrl(QStringLiteral("burst")) + QStringLiteral("&max_spans=5"), {});
         QVERIFY(!load.ok());
-        QVERIFY2(load.fatalError.contains(QStringLiteral("requests in the time range, more than max_spans=5; narrow "
-                                                         "it with from= and to=, or raise max_spans")),
+        QVERIFY2(load.fatalError.contains(QStringLiteral("requests in the time range, more than max_spans=5; open a "
+                                                         "sample of them with sample=")),
                  qPrintable(load.fatalError));
     }
 

@@ -24,6 +24,8 @@
 #include <QStandardPaths>
 #include <QTest>
 
+#include <algorithm>
+
 class tst_ClickHouseOpen : public QObject
 {
     Q_OBJECT
@@ -47,6 +49,17 @@ private slots:
         again.setUrl(dialog.url());
         QCOMPARE(again.url(), dialog.url());
         QCOMPARE(again.maxSpansBox()->value(), 200'000);
+        QCOMPARE(again.sampleBox()->value(), 1);
+
+        // A sample: one in N, read back; 1 is every request (no parameter).
+        dialog.sampleBox()->setValue(20);
+        QVERIFY2(dialog.url().endsWith(QStringLiteral("&max_spans=200000&sample=20")), qPrintable(dialog.url()));
+        again.setUrl(dialog.url());
+        QCOMPARE(again.sampleBox()->value(), 20);
+        QCOMPARE(again.url(), dialog.url());
+        again.setUrl(QStringLiteral("clickhouse://localhost:8123/default?table=otel_traces"));
+        QCOMPARE(again.sampleBox()->value(), 1);
+        QVERIFY(!again.url().contains(QStringLiteral("sample")));
     }
 
     void aFilterSurvivesTheUrl()
@@ -160,12 +173,34 @@ private slots:
         QCOMPARE(window.currentFile(), url);
         QVERIFY2(window.windowTitle().contains(QStringLiteral("table=mixed")), qPrintable(window.windowTitle()));
 
-        // More rows than the URL allows: refused with the count, the trace stays.
+        // More rows than the URL allows: refused with the count and a sample
+        // that fits, and the trace stays.
         finished.clear();
         window.openFile(url + QStringLiteral("&max_spans=10"));
         QVERIFY(finished.wait(60'000));
         QCOMPARE(finished.first().first().toBool(), false);
         QCOMPARE(window.store(), store);
+        const qint64 requests = fromFile.store->requests.rowCount();
+        QVERIFY2(window.bannerText().contains(
+                     QStringLiteral("open a sample of them with sample=%1").arg((requests + 9) / 10 + 1)),
+                 qPrintable(window.bannerText()));
+
+        // That sample opens: the requests the server's hash keeps, named so.
+        const QByteArray kept = server.query(
+            0, QStringLiteral("SELECT count() FROM tracelane.mixed WHERE sipHash64(request_id) % 3 = 0"), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(kept.trimmed().toLongLong() > 0 && kept.trimmed().toLongLong() < requests);
+        finished.clear();
+        window.openFile(url + QStringLiteral("&sample=3"));
+        QVERIFY(finished.wait(60'000));
+        QCOMPARE(finished.first().first().toBool(), true);
+        QCOMPARE(window.store()->requests.rowCount(), kept.trimmed().toLongLong());
+        QVERIFY2(window.windowTitle().contains(QStringLiteral("sample=3")), qPrintable(window.windowTitle()));
+        QVERIFY(std::any_of(window.store()->notices.begin(), window.store()->notices.end(), [&](const auto &notice) {
+            return notice.message.startsWith(
+                QStringLiteral("a sample: %1 of the %2 requests in the time range, one in 3")
+                    .arg(QString::fromLatin1(kept.trimmed()), QString::number(requests)));
+        }));
     }
 
     void recentFilesKeepUrls()

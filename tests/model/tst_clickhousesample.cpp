@@ -1,0 +1,220 @@
+// sample=N on a clickhouse:// URL: one request in N, picked by the server's
+// hash of the request id. Every command then answers for exactly those
+// requests: the ones computed on the server (analyse, slice, exceed) and the
+// ones that fetch the rows (load, whatif, critical-path) print the JSON of
+// the pushed file cut down to the same requests; a table too large to fetch
+// is refused with a sample that fits.
+
+#include "clickhouse/ClickHouseSource.h"
+#include "remote/TraceSource.h"
+#include "store/TraceStore.h"
+#include "support/CliRun.h"
+#include "support/ClickHouseCluster.h"
+#include "support/TestData.h"
+#include "support/TracelaneTables.h"
+
+#include <QFile>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+constexpr int kOneIn = 3;
+
+const char *const kExample = "resources/examples/mixed-classes.jsonl";
+
+// exceed's rankings are the file's only (the server says so); analyse's
+// label and format name the source, the notices say it is a sample; a
+// member's row is its place in the pushed file on the server, in the cut
+// file on the file.
+nlohmann::json comparable(const QString &text)
+{
+    auto document = TracelaneTables::comparable(text,
+                                                {"not_computed_on_server", "attribute_ranking", "phase_ranking",
+                                                 "member", "label", "format", "notices", "rejected_records"});
+    if (document.is_object() && document.contains("members")) {
+        for (auto &member : document["members"])
+            member.erase("row");
+    }
+    return document;
+}
+
+} // namespace
+
+class TestClickHouseSample : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(m_cluster.start(&error), qPrintable(error));
+        const QString failure
+            = TracelaneTables::initAndPush(m_cluster, QStringLiteral("mixed"),
+                                           TestData::source(QLatin1String(kExample)), QStringLiteral("region"), 53);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+
+        // The requests the server's hash keeps, asked of it directly.
+        const QByteArray ids = m_cluster.query(
+            0,
+            QStringLiteral("SELECT request_id FROM tracelane.mixed WHERE sipHash64(request_id) % %1 = 0 FORMAT "
+                           "TabSeparated")
+                .arg(kOneIn),
+            &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QSet<QByteArray> kept;
+        for (const QByteArray &id : ids.split('\n')) {
+            if (!id.isEmpty())
+                kept.insert(id);
+        }
+        // The pushed file cut down to them.
+        QVERIFY(m_scratch.isValid());
+        QFile source(TestData::source(QLatin1String(kExample)));
+        QFile sample(sampleFile());
+        QVERIFY(source.open(QIODevice::ReadOnly) && sample.open(QIODevice::WriteOnly));
+        while (!source.atEnd()) {
+            const QByteArray line = source.readLine();
+            ++m_requests;
+            const auto record = nlohmann::json::parse(line.toStdString());
+            if (kept.contains(QByteArray::fromStdString(record["request_id"].get<std::string>()))) {
+                QVERIFY(sample.write(line) == line.size());
+                ++m_sampled;
+            }
+        }
+        QCOMPARE(m_sampled, qint64(kept.size()));
+        // About a third, and neither none nor all of them.
+        QVERIFY2(m_sampled > m_requests / 4 && m_sampled < m_requests / 2,
+                 qPrintable(QStringLiteral("%1 of %2").arg(m_sampled).arg(m_requests)));
+    }
+
+    void theUrlSaysTheSample()
+    {
+        ClickHouseSource source;
+        QString error;
+        QVERIFY2(ClickHouseSource::parse(sampleUrl(), &source, &error), qPrintable(error));
+        QCOMPARE(source.sampleOneIn, qint64(kOneIn));
+        QVERIFY2(source.display().endsWith(QStringLiteral("?table=mixed&sample=3")), qPrintable(source.display()));
+        QCOMPARE(source.sampleSql(QStringLiteral("request_id")), QStringLiteral("sipHash64(request_id) % 3 = 0"));
+        QVERIFY(ClickHouseSource::parse(m_cluster.tracelaneUrl(QStringLiteral("mixed")) + QStringLiteral("&sample=1"),
+                                        &source, &error));
+        QVERIFY(source.sampleSql(QStringLiteral("request_id")).isEmpty());
+        for (const char *bad : {"0", "-2", "third", ""}) {
+            QVERIFY(!ClickHouseSource::parse(m_cluster.tracelaneUrl(QStringLiteral("mixed"))
+                                                 + QStringLiteral("&sample=") + QLatin1String(bad),
+                                             &source, &error));
+            QVERIFY2(error.contains(QStringLiteral("keep one request in N")), qPrintable(error));
+        }
+    }
+
+    void everyCommandAnswersForTheSample_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        const auto row = [](const QStringList &arguments) {
+            QTest::addRow("%s", qPrintable(arguments.join(QLatin1Char(' ')))) << arguments;
+        };
+        // On the server.
+        row({QStringLiteral("analyse")});
+        row({QStringLiteral("slice"), QStringLiteral("--by"), QStringLiteral("region,priority")});
+        row({QStringLiteral("slice"), QStringLiteral("--by"), QStringLiteral("prompt_band"), QStringLiteral("--metric"),
+             QStringLiteral("e2e")});
+        row({QStringLiteral("exceed"), QStringLiteral("--members"), QStringLiteral("10")});
+        row({QStringLiteral("exceed"), QStringLiteral("--where"), QStringLiteral("region=eu-west")});
+        // In memory, from the fetched rows.
+        row({QStringLiteral("load")});
+        row({QStringLiteral("goodput")});
+    }
+
+    void everyCommandAnswersForTheSample()
+    {
+        QFETCH(QStringList, arguments);
+        QStringList onFile = arguments;
+        onFile.insert(1, sampleFile());
+        onFile << QStringLiteral("--json");
+        const auto fromFile = runCli(onFile);
+        QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
+        const auto expected = comparable(fromFile.out);
+        QVERIFY(expected.is_object());
+        QStringList onServer = arguments;
+        onServer.insert(1, sampleUrl());
+        onServer << QStringLiteral("--json");
+        const auto fromServer = runCli(onServer);
+        QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
+        const auto actual = comparable(fromServer.out);
+        if (actual != expected) {
+            qWarning("file:\n%s\nserver:\n%s", expected.dump(1).c_str(), actual.dump(1).c_str());
+            QFAIL("the sample's figures differ from the file cut down to the same requests");
+        }
+        // What names its source names the sample (load's and goodput's JSON
+        // name none; the fetched store's notice says it, below).
+        if (arguments.first() != QLatin1String("load") && arguments.first() != QLatin1String("goodput"))
+            QVERIFY2(fromServer.out.contains(QStringLiteral("sample=3")), qPrintable(fromServer.out.left(400)));
+    }
+
+    void theFetchedSampleSaysWhatItIs()
+    {
+        const LoadResult load = TraceSource::load(sampleUrl(), {});
+        QVERIFY2(load.ok(), qPrintable(load.fatalError));
+        QCOMPARE(load.store->requests.rowCount(), m_sampled);
+        const auto &notices = load.store->notices;
+        const QString expected = QStringLiteral("a sample: %1 of the %2 requests in the time range, one in 3 picked by "
+                                                "a hash of the request id (sipHash64(request_id) % 3 = 0)")
+                                     .arg(m_sampled)
+                                     .arg(m_requests);
+        QVERIFY(std::any_of(notices.begin(), notices.end(),
+                            [&](const auto &notice) { return notice.message.startsWith(expected); }));
+    }
+
+    void tooManyRequestsSuggestASampleThatFits()
+    {
+        // 2000 requests, at most 500: one in five would hold about 400.
+        LoadResult load
+            = TraceSource::load(m_cluster.tracelaneUrl(QStringLiteral("mixed")) + QStringLiteral("&max_spans=500"), {});
+        QVERIFY(!load.ok());
+        QVERIFY2(load.fatalError.contains(QStringLiteral("%1 requests in the time range, more than max_spans=500; "
+                                                         "open a sample of them with sample=5 (one request in 5)")
+                                              .arg(m_requests)),
+                 qPrintable(load.fatalError));
+        QVERIFY(TraceSource::load(
+                    m_cluster.tracelaneUrl(QStringLiteral("mixed")) + QStringLiteral("&max_spans=500&sample=5"), {})
+                    .ok());
+        // A sample still too large says so, with a sparser one.
+        load = TraceSource::load(sampleUrl() + QStringLiteral("&max_spans=500"), {});
+        QVERIFY(!load.ok());
+        QVERIFY2(
+            load.fatalError.contains(QStringLiteral("%1 requests in the 1-in-3 sample of the time range's %2, more "
+                                                    "than max_spans=500; keep fewer with sample=5")
+                                         .arg(m_sampled)
+                                         .arg(m_requests)),
+            qPrintable(load.fatalError));
+        // A range whose requests all fall outside the sample.
+        load = TraceSource::load(m_cluster.tracelaneUrl(QStringLiteral("mixed")) + QStringLiteral("&sample=1000000"),
+                                 {});
+        QVERIFY(!load.ok());
+        QVERIFY2(load.fatalError.contains(
+                     QStringLiteral("none of the time range's %1 requests is in the sample").arg(m_requests)),
+                 qPrintable(load.fatalError));
+    }
+
+    void cleanupTestCase() { m_cluster.stop(); }
+
+private:
+    QString sampleUrl() const
+    {
+        return m_cluster.tracelaneUrl(QStringLiteral("mixed")) + QStringLiteral("&sample=%1").arg(kOneIn);
+    }
+    QString sampleFile() const { return m_scratch.filePath(QStringLiteral("sample.jsonl")); }
+
+    ClickHouseCluster m_cluster;
+    QTemporaryDir m_scratch;
+    qint64 m_requests = 0;
+    qint64 m_sampled = 0;
+};
+
+QTEST_GUILESS_MAIN(TestClickHouseSample)
+#include "tst_clickhousesample.moc"
