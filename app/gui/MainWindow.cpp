@@ -28,6 +28,7 @@
 #include "WorkflowPanel.h"
 #include "analysis/requests/ProfileReport.h"
 #include "analysis/workflows/WorkflowAnalysis.h"
+#include "clickhouse/ClickHouseSource.h"
 #include "io/LoadVerdict.h"
 #include "remote/TraceSource.h"
 
@@ -546,7 +547,14 @@ void MainWindow::finishLoad(const LoadOutcome &outcome, const QString &path)
         m_message->setText(message);
         if (!m_openNote.isEmpty())
             message += QLatin1Char('\n') + m_openNote;
-        m_banner->showMessage(message);
+        if (result.sampleThatFits > 1 && TraceSource::isUrl(path)) {
+            // A table too large to hold: one click opens a sample that fits.
+            const QString sample = ClickHouseSource::withSample(path, result.sampleThatFits);
+            m_banner->showMessage(message, tr("Open a 1-in-%1 sample").arg(result.sampleThatFits),
+                                  [this, sample] { openFile(sample); });
+        } else {
+            m_banner->showMessage(message);
+        }
         if (!m_state->store())
             m_report->showMessage(why);
         emit loadFinished(false);

@@ -7,6 +7,8 @@
 #include <QSslCertificate>
 #include <QUrlQuery>
 
+#include <algorithm>
+
 namespace {
 
 bool readBound(const QString &text, qint64 *bound)
@@ -95,6 +97,23 @@ QString ClickHouseSource::display() const
     if (sampleOneIn > 1)
         text += QStringLiteral("&sample=%1").arg(sampleOneIn);
     return text;
+}
+
+qint64 ClickHouseSource::sampleThatFits(qint64 population, qint64 most, qint64 current)
+{
+    const qint64 room = std::max<qint64>(1, most - most / 10);
+    return std::max((population + room - 1) / room + 1, current + 1);
+}
+
+QString ClickHouseSource::withSample(const QString &text, qint64 oneIn)
+{
+    QUrl url(text);
+    QUrlQuery query(url);
+    query.removeAllQueryItems(QStringLiteral("sample"));
+    if (oneIn > 1)
+        query.addQueryItem(QStringLiteral("sample"), QString::number(oneIn));
+    url.setQuery(query);
+    return url.toString(QUrl::FullyEncoded);
 }
 
 bool ClickHouseSource::isUrl(const QString &text)

@@ -57,6 +57,12 @@ struct ClickHouseSource
     QString display() const;
 
     static bool isUrl(const QString &text);
+    // One in how many of `population` rows a sample keeps to hold at most
+    // `most` of them, with room for the hash's spread (a tenth, and one more
+    // than the least), and sparser than `current`.
+    static qint64 sampleThatFits(qint64 population, qint64 most, qint64 current = 1);
+    // The URL `text` with sample=oneIn (1: without one).
+    static QString withSample(const QString &text, qint64 oneIn);
     // False with `error` naming the part that is wrong.
     static bool parse(const QString &text, ClickHouseSource *source, QString *error);
 };

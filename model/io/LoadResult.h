@@ -27,6 +27,9 @@ struct LoadResult
 {
     std::shared_ptr<TraceStore> store = std::make_shared<TraceStore>();
     QString fatalError;
+    // A server's table refused for its size: keeping one request (or trace)
+    // in this many would fit (the URL's sample=N); 0 when nothing would.
+    qint64 sampleThatFits = 0;
     bool cancelled = false;
     qint64 bytes = 0;
 

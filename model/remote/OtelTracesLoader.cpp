@@ -291,12 +291,16 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
     const qint64 total = rows.empty() ? 0 : rows.front().first().toLongLong();
     if (total == 0)
         return stop(QStringLiteral("%1: no spans in the time range").arg(source.display()));
-    if (total > source.maxSpans)
-        return stop(QStringLiteral("%1: %2 spans in the time range, more than max_spans=%3; keep one trace in N with "
-                                   "sample=N, narrow the range with from= and to=, or raise max_spans")
-                        .arg(source.display())
-                        .arg(total)
-                        .arg(source.maxSpans));
+    if (total > source.maxSpans) {
+        // Traces differ in size, but one trace in N holds about one span in
+        // N: the same margin as for requests.
+        result.sampleThatFits
+            = ClickHouseSource::sampleThatFits(total * source.sampleOneIn, source.maxSpans, source.sampleOneIn);
+        return stop(QStringLiteral("%1: %2 spans in the time range, more than max_spans=%3; keep one trace in %4 "
+                                   "with sample=%4, narrow the range with from= and to=, or raise max_spans")
+                        .arg(source.display(), QString::number(total), QString::number(source.maxSpans),
+                             QString::number(result.sampleThatFits)));
+    }
     if (control)
         control->setTotalBytes(total);
     SpanTraceBuilder builder(

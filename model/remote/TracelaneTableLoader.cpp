@@ -30,11 +30,9 @@ QString whereSql(const ClickHouseSource &source, bool sampled = true)
 }
 
 // Why `total` requests (of the range's `population`) are not fetched, with
-// a sample that would fit in max_spans (one more than the least, so that the
-// hash's spread stays within it).
-QString tooMany(const ClickHouseSource &source, qint64 total, qint64 population)
+// a sample of one in `oneIn` that would fit in max_spans.
+QString tooMany(const ClickHouseSource &source, qint64 total, qint64 population, qint64 oneIn)
 {
-    const qint64 oneIn = std::max((population + source.maxSpans - 1) / source.maxSpans + 1, source.sampleOneIn + 1);
     if (source.sampleOneIn > 1)
         return QStringLiteral("%1: %2 requests in the 1-in-%3 sample of the time range's %4, more than max_spans=%5; "
                               "keep fewer with sample=%6, narrow the range with from= and to=, or raise max_spans")
@@ -329,8 +327,10 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
                                          .arg(source.display())
                                          .arg(population)
                                    : QStringLiteral("%1: no requests in the time range").arg(source.display()));
-    if (total > source.maxSpans)
-        return stop(tooMany(source, total, population));
+    if (total > source.maxSpans) {
+        result.sampleThatFits = ClickHouseSource::sampleThatFits(population, source.maxSpans, source.sampleOneIn);
+        return stop(tooMany(source, total, population, result.sampleThatFits));
+    }
     if (control)
         control->setTotalBytes(total);
 

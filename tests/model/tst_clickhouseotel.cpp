@@ -317,7 +317,8 @@ private slots:
         const auto run
             = runCli({QStringLiteral("analyse"), url(QStringLiteral("otel_tui"), QStringLiteral("&max_spans=100"))});
         QCOMPARE(run.exitCode, 1);
-        QVERIFY2(run.err.contains(QStringLiteral("547 spans in the time range, more than max_spans=100")),
+        QVERIFY2(run.err.contains(QStringLiteral("547 spans in the time range, more than max_spans=100; keep one trace "
+                                                 "in 8 with sample=8")),
                  qPrintable(run.err));
     }
 

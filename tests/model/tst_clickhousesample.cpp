@@ -172,23 +172,25 @@ private slots:
 
     void tooManyRequestsSuggestASampleThatFits()
     {
-        // 2000 requests, at most 500: one in five would hold about 400.
+        // 2000 requests, at most 500: one in six holds about 333 (one in
+        // five, 400, would leave too little room for the hash's spread).
         LoadResult load
             = TraceSource::load(m_cluster.tracelaneUrl(QStringLiteral("mixed")) + QStringLiteral("&max_spans=500"), {});
         QVERIFY(!load.ok());
+        QCOMPARE(load.sampleThatFits, qint64(6));
         QVERIFY2(load.fatalError.contains(QStringLiteral("%1 requests in the time range, more than max_spans=500; "
-                                                         "open a sample of them with sample=5 (one request in 5)")
+                                                         "open a sample of them with sample=6 (one request in 6)")
                                               .arg(m_requests)),
                  qPrintable(load.fatalError));
         QVERIFY(TraceSource::load(
-                    m_cluster.tracelaneUrl(QStringLiteral("mixed")) + QStringLiteral("&max_spans=500&sample=5"), {})
+                    m_cluster.tracelaneUrl(QStringLiteral("mixed")) + QStringLiteral("&max_spans=500&sample=6"), {})
                     .ok());
         // A sample still too large says so, with a sparser one.
         load = TraceSource::load(sampleUrl() + QStringLiteral("&max_spans=500"), {});
         QVERIFY(!load.ok());
         QVERIFY2(
             load.fatalError.contains(QStringLiteral("%1 requests in the 1-in-3 sample of the time range's %2, more "
-                                                    "than max_spans=500; keep fewer with sample=5")
+                                                    "than max_spans=500; keep fewer with sample=6")
                                          .arg(m_sampled)
                                          .arg(m_requests)),
             qPrintable(load.fatalError));

@@ -176,31 +176,44 @@ private slots:
         // More rows than the URL allows: refused with the count and a sample
         // that fits, and the trace stays.
         finished.clear();
-        window.openFile(url + QStringLiteral("&max_spans=10"));
+        window.openFile(url + QStringLiteral("&max_spans=500"));
         QVERIFY(finished.wait(60'000));
         QCOMPARE(finished.first().first().toBool(), false);
         QCOMPARE(window.store(), store);
         const qint64 requests = fromFile.store->requests.rowCount();
-        QVERIFY2(window.bannerText().contains(
-                     QStringLiteral("open a sample of them with sample=%1").arg((requests + 9) / 10 + 1)),
+        QVERIFY2(window.bannerText().contains(QStringLiteral("%1 requests in the time range, more than "
+                                                             "max_spans=500; open a sample of them with sample=6")
+                                                  .arg(requests)),
                  qPrintable(window.bannerText()));
 
-        // That sample opens: the requests the server's hash keeps, named so.
+        // The banner's button opens that sample: the requests the server's
+        // hash keeps, named so.
         const QByteArray kept = server.query(
-            0, QStringLiteral("SELECT count() FROM tracelane.mixed WHERE sipHash64(request_id) % 3 = 0"), &error);
+            0, QStringLiteral("SELECT count() FROM tracelane.mixed WHERE sipHash64(request_id) % 6 = 0"), &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        QVERIFY(kept.trimmed().toLongLong() > 0 && kept.trimmed().toLongLong() < requests);
+        QVERIFY(kept.trimmed().toLongLong() > 0 && kept.trimmed().toLongLong() <= 500);
+        auto *open = window.findChild<QPushButton *>(QStringLiteral("messageBannerAction"));
+        QVERIFY(open && open->isVisible());
+        QCOMPARE(open->text(), QStringLiteral("Open a 1-in-6 sample"));
         finished.clear();
-        window.openFile(url + QStringLiteral("&sample=3"));
+        open->click();
         QVERIFY(finished.wait(60'000));
         QCOMPARE(finished.first().first().toBool(), true);
+        QVERIFY(!open->isVisible());
         QCOMPARE(window.store()->requests.rowCount(), kept.trimmed().toLongLong());
-        QVERIFY2(window.windowTitle().contains(QStringLiteral("sample=3")), qPrintable(window.windowTitle()));
+        QCOMPARE(window.currentFile(), url + QStringLiteral("&max_spans=500&sample=6"));
+        QVERIFY2(window.windowTitle().contains(QStringLiteral("sample=6")), qPrintable(window.windowTitle()));
         QVERIFY(std::any_of(window.store()->notices.begin(), window.store()->notices.end(), [&](const auto &notice) {
             return notice.message.startsWith(
-                QStringLiteral("a sample: %1 of the %2 requests in the time range, one in 3")
+                QStringLiteral("a sample: %1 of the %2 requests in the time range, one in 6")
                     .arg(QString::fromLatin1(kept.trimmed()), QString::number(requests)));
         }));
+
+        // A refusal with nothing to offer shows no button.
+        finished.clear();
+        window.openFile(QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?table=nosuch").arg(server.httpPort(0)));
+        QVERIFY(finished.wait(60'000));
+        QVERIFY(!open->isVisible());
     }
 
     void recentFilesKeepUrls()
