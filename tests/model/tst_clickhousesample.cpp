@@ -133,17 +133,16 @@ private slots:
     void everyCommandAnswersForTheSample()
     {
         QFETCH(QStringList, arguments);
-        QStringList onFile = arguments;
-        onFile.insert(1, sampleFile());
-        onFile << QStringLiteral("--json");
-        const auto fromFile = runCli(onFile);
+        const auto run = [&](const QString &input) {
+            QStringList all = arguments;
+            all.insert(1, input);
+            return runCli(all << QStringLiteral("--json"));
+        };
+        const auto fromFile = run(sampleFile());
         QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
         const auto expected = comparable(fromFile.out);
         QVERIFY(expected.is_object());
-        QStringList onServer = arguments;
-        onServer.insert(1, sampleUrl());
-        onServer << QStringLiteral("--json");
-        const auto fromServer = runCli(onServer);
+        const auto fromServer = run(sampleUrl());
         QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
         const auto actual = comparable(fromServer.out);
         if (actual != expected) {
