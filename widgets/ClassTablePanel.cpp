@@ -308,7 +308,7 @@ void ClassTablePanel::updateStatus()
         m_status->setText(empty);
         return;
     }
-    const QString scope = m_scope.sliced ? tr("filter: %1").arg(m_scope.label) : tr("whole trace");
+    const QString scope = m_state->scopeText(m_scope.sliced, m_scope.label);
     m_status->setText(tr("%1 (%2) \u00b7 %3 \u00b7 above the overall p95 (%4 %5): %6 \u00b7 "
                          "95% intervals from order statistics")
                           .arg(CountText::of(table.sliceRequests, tr("request"), tr("requests")), scope,

@@ -178,7 +178,7 @@ void DistributionPanel::redraw()
     const QLocale locale;
     const Metric metric = m_scope.metric;
     const QString unit = metricUnit(metric);
-    const QString population = m_state->hasSlice() ? tr("filter: %1").arg(m_state->sliceLabel()) : tr("whole trace");
+    const QString population = m_state->scopeText();
     m_title = tr("%1 at the %2 boundary \u00b7 n = %3 \u00b7 %4")
                   .arg(metricLabel(metric), boundaryKey(m_scope.boundary), locale.toString(m_scope.n), population);
     if (!m_state->store())

@@ -370,7 +370,7 @@ void ExceedancePanel::updateSummary()
         m_summary->setText(empty.toHtmlEscaped());
         return;
     }
-    const QString scope = m_state->hasSlice() ? tr("filter: %1").arg(m_state->sliceLabel()) : tr("whole trace");
+    const QString scope = m_state->scopeText();
     m_summary->setText(
         tr("Threshold: p%1 of %2 at the %3 boundary = <b>%4</b> \u00b7 set: <b>%5</b> of %6 "
            "with %2 (%7)")

@@ -246,9 +246,8 @@ void LoadPanel::redraw()
     QCPAxis *levelsX = m_levels->axis(QCPAxis::atBottom);
     QCPAxis *levelsY = m_levels->axis(QCPAxis::atLeft);
     const QLocale locale;
-    QString scope = m_state->hasSlice() && m_state->sliceLabel() != m_pickLabel
-        ? tr("filter: %1").arg(m_state->sliceLabel())
-        : tr("whole trace");
+    QString scope
+        = m_state->scopeText(m_state->hasSlice() && m_state->sliceLabel() != m_pickLabel, m_state->sliceLabel());
     if (!m_state->store()) {
         title->setText(tr("No trace loaded"));
         m_summary->clear();

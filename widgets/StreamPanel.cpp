@@ -118,7 +118,7 @@ void StreamPanel::apply(StreamSummary summary)
         emit summaryReady();
         return;
     }
-    const QString scope = m_state->hasSlice() ? tr("filter: %1").arg(m_state->sliceLabel()) : tr("whole trace");
+    const QString scope = m_state->scopeText();
     const auto &c = m_summary.coalescing;
     QString verdict;
     if (!m_summary.hasTokenTimes()) {

@@ -224,6 +224,16 @@ void ViewState::setExceedanceCursor(qint32 row)
         setCurrentRow(row);
 }
 
+QString ViewState::scopeText(bool sliced, const QString &label) const
+{
+    const qint64 oneIn = m_store ? m_store->sampleOneIn : 1;
+    const QString sample = tr("1-in-%1 sample").arg(oneIn);
+    if (!sliced)
+        return oneIn > 1 ? sample : tr("whole trace");
+    const QString filter = tr("filter: %1").arg(label);
+    return oneIn > 1 ? filter + QStringLiteral(" \u00b7 ") + sample : filter;
+}
+
 QString ViewState::emptySliceText() const
 {
     if (!m_hasSlice || !m_slice.isEmpty() || !m_store)

@@ -96,6 +96,11 @@ public:
     // The slice's rows, or every row when there is none.
     RowSet rowsInScope() const;
     qsizetype scopeSize() const { return m_hasSlice ? m_slice.size() : requestCount(); }
+    // What an aggregate's population is, for its title: "whole trace" or
+    // "filter: LABEL", and "1-in-N sample" when the store is a server's
+    // sample. The current slice's, or a panel's own snapshot of one.
+    QString scopeText() const { return scopeText(m_hasSlice, m_sliceLabel); }
+    QString scopeText(bool sliced, const QString &label) const;
     // "No request matches the filter: …" when a slice holds no request, for
     // every view it empties to say why it is empty; otherwise empty.
     QString emptySliceText() const;

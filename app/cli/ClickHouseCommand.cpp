@@ -22,6 +22,11 @@ bool openSource(const CliContext &context, const QString &url, ClickHouseSource 
         context.err << QStringLiteral("tracelane-cli clickhouse: %1\n").arg(error);
         return false;
     }
+    if (source->sampleOneIn > 1) {
+        context.err << QStringLiteral("tracelane-cli clickhouse: sample= reads a sample of a table; init and push "
+                                      "write the whole table (leave it out)\n");
+        return false;
+    }
     return true;
 }
 

@@ -11,6 +11,8 @@
 #include <QUrlQuery>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 ClickHouseOpenDialog::ClickHouseOpenDialog(QWidget *parent)
     : QDialog(parent)
     , m_server(new QLineEdit(QStringLiteral("clickhouse://localhost:8123"), this))
@@ -44,7 +46,7 @@ ClickHouseOpenDialog::ClickHouseOpenDialog(QWidget *parent)
     m_maxSpans->setValue(int(ClickHouseSource{}.maxSpans));
     m_maxSpans->setToolTip(tr("More spans (requests, on Tracelane's table) than this in the range are refused before "
                               "anything is fetched (about 280 bytes of memory each)"));
-    m_sample->setRange(1, 1'000'000);
+    m_sample->setRange(1, int(ClickHouseSource::kMostSample));
     m_sample->setPrefix(tr("1 in "));
     m_sample->setSpecialValueText(tr("every request"));
     m_sample->setGroupSeparatorShown(true);
@@ -106,8 +108,10 @@ void ClickHouseOpenDialog::setUrl(const QString &text)
     m_filter->setText(query.queryItemValue(QStringLiteral("where"), QUrl::FullyDecoded));
     if (query.hasQueryItem(QStringLiteral("max_spans")))
         m_maxSpans->setValue(query.queryItemValue(QStringLiteral("max_spans")).toInt());
-    m_sample->setValue(
-        query.hasQueryItem(QStringLiteral("sample")) ? query.queryItemValue(QStringLiteral("sample")).toInt() : 1);
+    m_sample->setValue(query.hasQueryItem(QStringLiteral("sample"))
+                           ? int(std::clamp(query.queryItemValue(QStringLiteral("sample")).toLongLong(), qint64(1),
+                                            ClickHouseSource::kMostSample))
+                           : 1);
 }
 
 QString ClickHouseOpenDialog::url() const

@@ -547,7 +547,7 @@ void MainWindow::finishLoad(const LoadOutcome &outcome, const QString &path)
         m_message->setText(message);
         if (!m_openNote.isEmpty())
             message += QLatin1Char('\n') + m_openNote;
-        if (result.sampleThatFits > 1 && TraceSource::isUrl(path)) {
+        if (result.sampleThatFits > 1 && !result.cancelled && TraceSource::isUrl(path)) {
             // A table too large to hold: one click opens a sample that fits.
             const QString sample = ClickHouseSource::withSample(path, result.sampleThatFits);
             m_banner->showMessage(message, tr("Open a 1-in-%1 sample").arg(result.sampleThatFits),
@@ -609,6 +609,8 @@ void MainWindow::updateStatus()
                   .arg(locale.toString(m_state->scopeSize()), CountText::of(requests, tr("request"), tr("requests")));
     if (!m_state->selection().isEmpty())
         requestText += tr(", %1 selected").arg(locale.toString(m_state->selection().size()));
+    if (store && store->sampleOneIn > 1)
+        requestText += tr(" (a 1-in-%1 sample)").arg(store->sampleOneIn);
     m_statusRequests->setText(requestText);
     m_statusRejected->setText(tr("%1 rejected").arg(locale.toString(rejected)));
     m_statusSpan->setText(store ? tr("span %1").arg(SwimlaneCoordinates::formatDuration(m_spanNs)) : QString());

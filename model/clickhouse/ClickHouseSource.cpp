@@ -102,7 +102,7 @@ QString ClickHouseSource::display() const
 qint64 ClickHouseSource::sampleThatFits(qint64 population, qint64 most, qint64 current)
 {
     const qint64 room = std::max<qint64>(1, most - most / 10);
-    return std::max((population + room - 1) / room + 1, current + 1);
+    return std::min(std::max((population + room - 1) / room + 1, current + 1), kMostSample);
 }
 
 QString ClickHouseSource::withSample(const QString &text, qint64 oneIn)
@@ -172,8 +172,9 @@ bool ClickHouseSource::parse(const QString &text, ClickHouseSource *source, QStr
         } else if (key == QLatin1String("sample")) {
             bool ok = false;
             const qint64 oneIn = value.toLongLong(&ok);
-            if (!ok || oneIn <= 0) {
-                *error = QStringLiteral("sample=%1: keep one request in N, N a positive whole number").arg(value);
+            if (!ok || oneIn <= 0 || oneIn > kMostSample) {
+                *error = QStringLiteral("sample=%1: keep one request in N, N a whole number from 1 to %2")
+                             .arg(value, QString::number(kMostSample));
                 return false;
             }
             result.sampleOneIn = oneIn;

@@ -32,6 +32,8 @@
 struct ClickHouseSource
 {
     static constexpr qint64 kNoBound = std::numeric_limits<qint64>::min();
+    // The sparsest sample=N.
+    static constexpr qint64 kMostSample = 1'000'000'000;
 
     QUrl endpoint; // http(s)://host:port/
     QString database = QStringLiteral("default");

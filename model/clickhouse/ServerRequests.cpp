@@ -350,8 +350,8 @@ bool ServerRequests::openFor(const QStringList &keys, QString *error)
             return open(error);
         std::vector<QStringList> rows;
         const QString literal = clickHouseString(key);
-        if (!m_client.select(QStringLiteral("SELECT has(attr_keys, %1), has(num_keys, %1) %2 %3 has(attr_keys, %1) OR "
-                                            "has(num_keys, %1) LIMIT 1")
+        if (!m_client.select(QStringLiteral("SELECT has(attr_keys, %1), has(num_keys, %1) %2 %3 (has(attr_keys, %1) OR "
+                                            "has(num_keys, %1)) LIMIT 1")
                                  .arg(literal, rangeFromWhere(),
                                       rangeFromWhere().contains(QStringLiteral(" WHERE ")) ? QStringLiteral("AND")
                                                                                            : QStringLiteral("WHERE")),

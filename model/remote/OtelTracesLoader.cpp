@@ -58,10 +58,10 @@ QString tableSql(const ClickHouseSource &source)
 }
 
 // Traces with a span starting in [from, to) for which `where` holds (or
-// every trace), in the URL's sample of traces.
-QString whereSql(const ClickHouseSource &source)
+// every trace), in the URL's sample of traces when `sampled`.
+QString whereSql(const ClickHouseSource &source, bool sampled = true)
 {
-    const QString sample = source.sampleSql(QStringLiteral("TraceId"));
+    const QString sample = sampled ? source.sampleSql(QStringLiteral("TraceId")) : QString();
     QStringList bounds;
     if (source.from != ClickHouseSource::kNoBound)
         bounds << QStringLiteral("toUnixTimestamp64Nano(Timestamp) >= %1").arg(source.from);
@@ -71,9 +71,11 @@ QString whereSql(const ClickHouseSource &source)
         bounds << QStringLiteral("(%1)").arg(source.where);
     if (bounds.isEmpty())
         return sample.isEmpty() ? QStringLiteral("1") : sample;
-    return QStringLiteral("TraceId IN (SELECT TraceId FROM %1 WHERE %2)%3")
-        .arg(tableSql(source), bounds.join(QStringLiteral(" AND ")),
-             sample.isEmpty() ? QString() : QStringLiteral(" AND ") + sample);
+    // The sample inside: the set of trace ids the server builds is N times smaller.
+    if (!sample.isEmpty())
+        bounds << sample;
+    return QStringLiteral("TraceId IN (SELECT TraceId FROM %1 WHERE %2)")
+        .arg(tableSql(source), bounds.join(QStringLiteral(" AND ")));
 }
 
 // Reads one fetched row into `span`; false with the column and reason when
@@ -281,6 +283,7 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
     TraceStore &store = *result.store;
     store.sourceFiles << source.display();
     store.format = QStringLiteral("otel-clickhouse");
+    store.sampleOneIn = source.sampleOneIn;
     const ClickHouseClient client(source, [control] { return control && control->isCancelled(); });
     const auto stop = [&](const QString &error) { return PartFetch::stopped(std::move(result), control, error); };
     std::vector<QStringList> rows;
@@ -289,17 +292,32 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
     if (!client.select(countSql, &rows, &error, 1))
         return stop(error);
     const qint64 total = rows.empty() ? 0 : rows.front().first().toLongLong();
+    // A sample is counted against the range it is drawn from.
+    qint64 population = total;
+    if (source.sampleOneIn > 1) {
+        if (!client.select(
+                QStringLiteral("SELECT count() FROM %1 WHERE %2").arg(tableSql(source), whereSql(source, false)), &rows,
+                &error, 1))
+            return stop(error);
+        population = rows.empty() ? 0 : rows.front().first().toLongLong();
+    }
     if (total == 0)
-        return stop(QStringLiteral("%1: no spans in the time range").arg(source.display()));
+        return stop(population > 0 ? QStringLiteral("%1: none of the time range's %2 spans is in the sample")
+                                         .arg(source.display(), QString::number(population))
+                                   : QStringLiteral("%1: no spans in the time range").arg(source.display()));
     if (total > source.maxSpans) {
         // Traces differ in size, but one trace in N holds about one span in
         // N: the same margin as for requests.
-        result.sampleThatFits
-            = ClickHouseSource::sampleThatFits(total * source.sampleOneIn, source.maxSpans, source.sampleOneIn);
-        return stop(QStringLiteral("%1: %2 spans in the time range, more than max_spans=%3; keep one trace in %4 "
-                                   "with sample=%4, narrow the range with from= and to=, or raise max_spans")
-                        .arg(source.display(), QString::number(total), QString::number(source.maxSpans),
-                             QString::number(result.sampleThatFits)));
+        result.sampleThatFits = ClickHouseSource::sampleThatFits(population, source.maxSpans, source.sampleOneIn);
+        const QString what = source.sampleOneIn > 1
+            ? QStringLiteral("%1 spans in the 1-in-%2 sample of the time "
+                             "range's %3")
+                  .arg(QString::number(total), QString::number(source.sampleOneIn), QString::number(population))
+            : QStringLiteral("%1 spans in the time range").arg(total);
+        return stop(
+            QStringLiteral("%1: %2, more than max_spans=%3; keep one trace in %4 with sample=%4, narrow the "
+                           "range with from= and to=, or raise max_spans")
+                .arg(source.display(), what, QString::number(source.maxSpans), QString::number(result.sampleThatFits)));
     }
     if (control)
         control->setTotalBytes(total);
@@ -319,9 +337,10 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
     builder.finish();
     if (source.sampleOneIn > 1)
         builder.notice(0,
-                       QStringLiteral("a sample: one trace in %1 of the time range, picked by a hash of the trace "
-                                      "id (%2); every figure is the sample's")
-                           .arg(QString::number(source.sampleOneIn), source.sampleSql(QStringLiteral("TraceId"))));
+                       QStringLiteral("a sample: %1 of the %2 spans in the time range, one trace in %3 picked by a "
+                                      "hash of the trace id (%4); every figure is the sample's")
+                           .arg(QString::number(total), QString::number(population),
+                                QString::number(source.sampleOneIn), source.sampleSql(QStringLiteral("TraceId"))));
     return result;
 }
 

@@ -292,6 +292,7 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
     TraceStore &store = *result.store;
     store.sourceFiles << source.display();
     store.format = QStringLiteral("tracelane-clickhouse");
+    store.sampleOneIn = source.sampleOneIn;
     const ClickHouseClient client(source, [control] { return control && control->isCancelled(); });
     const auto stop = [&](const QString &error) { return PartFetch::stopped(std::move(result), control, error); };
     if (!source.where.isEmpty())
@@ -324,8 +325,7 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
     }
     if (total == 0)
         return stop(population > 0 ? QStringLiteral("%1: none of the time range's %2 requests is in the sample")
-                                         .arg(source.display())
-                                         .arg(population)
+                                         .arg(source.display(), QString::number(population))
                                    : QStringLiteral("%1: no requests in the time range").arg(source.display()));
     if (total > source.maxSpans) {
         result.sampleThatFits = ClickHouseSource::sampleThatFits(population, source.maxSpans, source.sampleOneIn);

@@ -54,6 +54,9 @@ public:
     // start times, whose loader put every request at t = 0); empty when
     // they are. The load view says this instead of drawing a false burst.
     QString arrivalsUnknown;
+    // One request (or trace) in this many of the source was loaded: a
+    // server's uniform sample (clickhouse://…&sample=N); 1 for all of them.
+    qint64 sampleOneIn = 1;
 
     size_t memoryBytes() const { return requests.memoryBytes() + spans.memoryBytes() + workflows.memoryBytes(); }
 };

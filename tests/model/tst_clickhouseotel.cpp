@@ -310,6 +310,30 @@ private slots:
         for (const auto &[trace, count] : kept)
             spans += count;
         QVERIFY(spans > 0 && spans < 547);
+
+        // With a filter: the sampled traces among those it keeps, whole.
+        QVERIFY(OtelTracesTable::run(
+            m_chdb.port(),
+            QStringLiteral("SELECT TraceId, count() FROM tracelane.otel_tui WHERE TraceId IN (SELECT TraceId FROM "
+                           "tracelane.otel_tui WHERE ServiceName = 'frontend') GROUP BY TraceId FORMAT TabSeparated"),
+            {}, &answer));
+        std::map<std::string, int> both;
+        for (const QByteArray &line : answer.split('\n')) {
+            if (const QList<QByteArray> fields = line.split('\t');
+                fields.size() == 2 && kept.contains(fields[0].toStdString()))
+                both[fields[0].toStdString()] = fields[1].toInt();
+        }
+        QVERIFY(!both.empty() && both.size() < kept.size());
+        const QString where = QString::fromLatin1(QUrl::toPercentEncoding(QStringLiteral("ServiceName = 'frontend'")));
+        const auto filtered = runCli({QStringLiteral("critical-path"),
+                                      url(QStringLiteral("otel_tui"), QStringLiteral("&sample=2&where=") + where),
+                                      QStringLiteral("--json")});
+        QVERIFY2(filtered.exitCode == 0, qPrintable(filtered.err));
+        const json filteredReport = json::parse(filtered.out.toStdString());
+        std::map<std::string, int> fetchedBoth;
+        for (const json &workflow : filteredReport["workflows"])
+            fetchedBoth[workflow["workflow"].get<std::string>()] = workflow["spans"].get<int>();
+        QVERIFY(fetchedBoth == both);
     }
 
     void tooManySpansAreRefusedBeforeFetching()
@@ -320,6 +344,14 @@ private slots:
         QVERIFY2(run.err.contains(QStringLiteral("547 spans in the time range, more than max_spans=100; keep one trace "
                                                  "in 8 with sample=8")),
                  qPrintable(run.err));
+        // A sample still too large: counted against the range it is drawn
+        // from, and a sparser one offered.
+        const auto sampled = runCli(
+            {QStringLiteral("analyse"), url(QStringLiteral("otel_tui"), QStringLiteral("&max_spans=100&sample=2"))});
+        QCOMPARE(sampled.exitCode, 1);
+        QVERIFY2(sampled.err.contains(QStringLiteral("spans in the 1-in-2 sample of the time range's 547, more than "
+                                                     "max_spans=100; keep one trace in 8 with sample=8")),
+                 qPrintable(sampled.err));
     }
 
     void partsGiveTheSameSpans()

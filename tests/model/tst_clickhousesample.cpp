@@ -1,7 +1,7 @@
 // sample=N on a clickhouse:// URL: one request in N, picked by the server's
 // hash of the request id. Every command then answers for exactly those
 // requests: the ones computed on the server (analyse, slice, exceed) and the
-// ones that fetch the rows (load, whatif, critical-path) print the JSON of
+// ones that fetch the rows (load, goodput) print the JSON of
 // the pushed file cut down to the same requests; a table too large to fetch
 // is refused with a sample that fits.
 
@@ -16,6 +16,7 @@
 #include <QFile>
 #include <QSet>
 #include <QTemporaryDir>
+#include <QUrl>
 #include <QtTest>
 
 #include <algorithm>
@@ -104,7 +105,27 @@ private slots:
         QVERIFY(ClickHouseSource::parse(m_cluster.tracelaneUrl(QStringLiteral("mixed")) + QStringLiteral("&sample=1"),
                                         &source, &error));
         QVERIFY(source.sampleSql(QStringLiteral("request_id")).isEmpty());
-        for (const char *bad : {"0", "-2", "third", ""}) {
+        // Other parameters survive a sample added or taken away (a refusal's
+        // suggestion is opened this way).
+        const QString where = m_cluster.tracelaneUrl(QStringLiteral("mixed"))
+            + QStringLiteral("&from=2026-12-01T10:00:00Z&max_spans=9&sample=2&timeout=7");
+        QVERIFY(ClickHouseSource::parse(ClickHouseSource::withSample(where, 7), &source, &error));
+        QCOMPARE(source.sampleOneIn, qint64(7));
+        QCOMPARE(source.maxSpans, qint64(9));
+        QCOMPARE(source.timeoutMs, 7000);
+        QCOMPARE(source.from, qint64(1'796'119'200'000'000'000));
+        QVERIFY(ClickHouseSource::parse(ClickHouseSource::withSample(where, 1), &source, &error));
+        QCOMPARE(source.sampleOneIn, qint64(1));
+        QVERIFY(!ClickHouseSource::withSample(where, 1).contains(QStringLiteral("sample")));
+        const QString filter = QStringLiteral("SpanAttributes['a&b'] = 'x y+z' AND Duration > 1e6");
+        const QString spans = QStringLiteral("clickhouse://127.0.0.1:8123/otel?table=otel_traces&where=")
+            + QString::fromLatin1(QUrl::toPercentEncoding(filter));
+        QVERIFY2(ClickHouseSource::parse(ClickHouseSource::withSample(spans, 4), &source, &error), qPrintable(error));
+        QCOMPARE(source.where, filter);
+        QCOMPARE(source.sampleOneIn, qint64(4));
+        QCOMPARE(ClickHouseSource::sampleThatFits(20'000'000, 5'000'000), qint64(6));
+        QCOMPARE(ClickHouseSource::sampleThatFits(100, 500, 3), qint64(4));
+        for (const char *bad : {"0", "-2", "third", "", "1000000001"}) {
             QVERIFY(!ClickHouseSource::parse(m_cluster.tracelaneUrl(QStringLiteral("mixed"))
                                                  + QStringLiteral("&sample=") + QLatin1String(bad),
                                              &source, &error));
@@ -167,6 +188,43 @@ private slots:
                                      .arg(m_requests);
         QVERIFY(std::any_of(notices.begin(), notices.end(),
                             [&](const auto &notice) { return notice.message.startsWith(expected); }));
+    }
+
+    void aSampleWithinARange()
+    {
+        // The sample of the requests sent in [from, to): both conditions.
+        const qint64 from = 1'700'000'004'000'000'000;
+        const qint64 to = 1'700'000'012'000'000'000;
+        QString error;
+        const QByteArray count = m_cluster.query(
+            0,
+            QStringLiteral("SELECT count() FROM tracelane.mixed WHERE client_send_ns >= %1 AND client_send_ns < %2 AND "
+                           "sipHash64(request_id) % 3 = 0")
+                .arg(from)
+                .arg(to),
+            &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const qint64 kept = count.trimmed().toLongLong();
+        QVERIFY(kept > 0 && kept < m_sampled);
+        const QString url = sampleUrl() + QStringLiteral("&from=%1&to=%2").arg(from).arg(to);
+        const LoadResult load = TraceSource::load(url, {});
+        QVERIFY2(load.ok(), qPrintable(load.fatalError));
+        QCOMPARE(load.store->requests.rowCount(), kept);
+        QCOMPARE(load.store->sampleOneIn, qint64(kOneIn));
+        // The server's analysis counts the same requests.
+        const auto run = runCli({QStringLiteral("analyse"), url, QStringLiteral("--json")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(nlohmann::json::parse(run.out.toStdString())["requests"].get<qint64>(), kept);
+    }
+
+    void pushAndInitRefuseASample()
+    {
+        const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"),
+                                 TestData::source(QLatin1String(kExample)), sampleUrl()});
+        QVERIFY(run.exitCode != 0);
+        QVERIFY2(run.err.contains(QStringLiteral("sample= reads a sample of a table; init and push write the whole "
+                                                 "table")),
+                 qPrintable(run.err));
     }
 
     void tooManyRequestsSuggestASampleThatFits()

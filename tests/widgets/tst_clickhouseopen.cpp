@@ -195,6 +195,16 @@ private slots:
         auto *open = window.findChild<QPushButton *>(QStringLiteral("messageBannerAction"));
         QVERIFY(open && open->isVisible());
         QCOMPARE(open->text(), QStringLiteral("Open a 1-in-6 sample"));
+        // A refusal with nothing to offer replaces it without a button.
+        finished.clear();
+        window.openFile(QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?table=nosuch").arg(server.httpPort(0)));
+        QVERIFY(finished.wait(60'000));
+        QVERIFY(window.bannerText().contains(QStringLiteral("nosuch")));
+        QVERIFY(!open->isVisible());
+        finished.clear();
+        window.openFile(url + QStringLiteral("&max_spans=500"));
+        QVERIFY(finished.wait(60'000));
+        QVERIFY(open->isVisible());
         finished.clear();
         open->click();
         QVERIFY(finished.wait(60'000));
@@ -203,17 +213,14 @@ private slots:
         QCOMPARE(window.store()->requests.rowCount(), kept.trimmed().toLongLong());
         QCOMPARE(window.currentFile(), url + QStringLiteral("&max_spans=500&sample=6"));
         QVERIFY2(window.windowTitle().contains(QStringLiteral("sample=6")), qPrintable(window.windowTitle()));
+        QCOMPARE(window.store()->sampleOneIn, qint64(6));
+        QVERIFY2(window.statusSummary().contains(QStringLiteral("requests (a 1-in-6 sample)")),
+                 qPrintable(window.statusSummary()));
         QVERIFY(std::any_of(window.store()->notices.begin(), window.store()->notices.end(), [&](const auto &notice) {
             return notice.message.startsWith(
                 QStringLiteral("a sample: %1 of the %2 requests in the time range, one in 6")
                     .arg(QString::fromLatin1(kept.trimmed()), QString::number(requests)));
         }));
-
-        // A refusal with nothing to offer shows no button.
-        finished.clear();
-        window.openFile(QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?table=nosuch").arg(server.httpPort(0)));
-        QVERIFY(finished.wait(60'000));
-        QVERIFY(!open->isVisible());
     }
 
     void recentFilesKeepUrls()

@@ -36,6 +36,7 @@ private slots:
     void refreshKeepsRowStateOnlyWhenRowsAreKept();
     void sliceKeeperCarriesTheSliceIntoARefresh();
     void sliceScope();
+    void scopeTextSaysFilterAndSample();
     void exceedanceCursorFollowsMembers();
     void coordinatesSignalOnlyOnChange();
     void timeAxisChangeInvalidatesWindow();
@@ -279,6 +280,26 @@ void tst_ViewState::sliceScope()
     QCOMPARE(state.rowsInScope(), RowSet::all(6));
     state.clearSlice();
     QCOMPARE(spy.count(), 3);
+}
+
+void tst_ViewState::scopeTextSaysFilterAndSample()
+{
+    // What every aggregate's title says its population is.
+    ViewState state;
+    QCOMPARE(state.scopeText(), QStringLiteral("whole trace"));
+    state.setStore(storeWithRows(6));
+    QCOMPARE(state.scopeText(), QStringLiteral("whole trace"));
+    state.setSlice(RowSet::fromRows({0, 2}), QStringLiteral("priority = batch"));
+    QCOMPARE(state.scopeText(), QStringLiteral("filter: priority = batch"));
+    QCOMPARE(state.scopeText(false, QStringLiteral("ignored")), QStringLiteral("whole trace"));
+    // A server's sample says so, filtered or not.
+    auto sampled = storeWithRows(6);
+    sampled->sampleOneIn = 20;
+    state.setStore(sampled);
+    QCOMPARE(state.scopeText(), QStringLiteral("1-in-20 sample"));
+    state.setSlice(RowSet::fromRows({1}), QStringLiteral("region = eu-west"));
+    QCOMPARE(state.scopeText(), QStringLiteral("filter: region = eu-west \u00b7 1-in-20 sample"));
+    QCOMPARE(state.scopeText(true, QStringLiteral("a pick")), QStringLiteral("filter: a pick \u00b7 1-in-20 sample"));
 }
 
 void tst_ViewState::exceedanceCursorFollowsMembers()
