@@ -11,6 +11,7 @@
 #include "analysis/classes/ClassColumn.h"
 #include "analysis/requests/RequestSlice.h"
 #include "analysis/stats/ColumnCache.h"
+#include "remote/ServerFigures.h"
 #include "store/TraceStore.h"
 
 #include <QHeaderView>
@@ -230,9 +231,14 @@ void ClassTablePanel::recompute()
     ClassTableSpec spec;
     spec.metric = m_state->metric();
     spec.boundary = m_state->boundary();
-    m_status->setText(tr("Computing\u2026"));
+    // A sample's population is described by the server; a filter's rows
+    // are the sample's own, so under one the sample answers.
+    const QString serverUrl = m_scope.sliced ? QString() : store->serverUrl;
+    m_status->setText(serverUrl.isEmpty() ? tr("Computing\u2026")
+                                          : tr("Computing on the server over the whole population\u2026"));
     m_job.start(
-        [cache = m_cache, chosen, bands = m_split->bands(), spec, scope = m_scope](const std::atomic<bool> *) {
+        [cache = m_cache, chosen, keys = m_split->keys(), bands = m_split->bands(), spec, scope = m_scope,
+         serverUrl](const std::atomic<bool> *cancel) {
             const RequestTable &table = cache->table();
             const RequestSlice slice = scope.sliced ? RequestSlice::fromRows(table.rowCount(), scope.rows.rows())
                                                     : RequestSlice::all(table.rowCount());
@@ -243,6 +249,17 @@ void ClassTablePanel::recompute()
             Result result;
             result.table = computeClassTable(*cache->metric(spec.metric, spec.boundary), columns, slice, spec);
             result.cellRows = classCellRows(result.table, columns, slice);
+            if (!serverUrl.isEmpty()) {
+                ClassTable server
+                    = ServerFigures::classTable(serverUrl, keys, bands, spec, cancel, &result.serverError);
+                if (result.serverError.isEmpty() && server.error.isEmpty()) {
+                    result.cellRows = ServerFigures::adoptSample(&server, result.table, std::move(result.cellRows));
+                    result.table = std::move(server);
+                    result.fromServer = true;
+                } else if (result.serverError.isEmpty()) {
+                    result.serverError = server.error;
+                }
+            }
             return result;
         },
         [this](Result result) { apply(std::move(result)); });
@@ -262,6 +279,8 @@ void ClassTablePanel::apply(Result result)
     if (std::exchange(m_written, std::nullopt) && !repick)
         giveBackScope();
     m_cellRows = std::move(result.cellRows);
+    m_fromServer = result.fromServer;
+    m_serverError = std::move(result.serverError);
     {
         const QSignalBlocker blocker(m_view->selectionModel());
         m_model->setTable(std::move(result.table));
@@ -308,13 +327,24 @@ void ClassTablePanel::updateStatus()
         m_status->setText(empty);
         return;
     }
-    const QString scope = m_state->scopeText(m_scope.sliced, m_scope.label);
-    m_status->setText(tr("%1 (%2) \u00b7 %3 \u00b7 above the overall p95 (%4 %5): %6 \u00b7 "
-                         "95% intervals from order statistics")
-                          .arg(CountText::of(table.sliceRequests, tr("request"), tr("requests")), scope,
-                               CountText::of(qint64(table.cells.size()), tr("class"), tr("classes")),
-                               locale.toString(table.exceedanceThreshold, 'f', 1), metricUnit(table.metric),
-                               CountText::of(table.exceedanceSize, tr("request"), tr("requests"))));
+    const QString scope = m_fromServer ? tr("the whole population, computed by the server")
+                                       : m_state->scopeText(m_scope.sliced, m_scope.label);
+    QString text = tr("%1 (%2) \u00b7 %3 \u00b7 above the overall p95 (%4 %5): %6 \u00b7 "
+                      "95% intervals from order statistics")
+                       .arg(CountText::of(table.sliceRequests, tr("request"), tr("requests")), scope,
+                            CountText::of(qint64(table.cells.size()), tr("class"), tr("classes")),
+                            locale.toString(table.exceedanceThreshold, 'f', 1), metricUnit(table.metric),
+                            CountText::of(table.exceedanceSize, tr("request"), tr("requests")));
+    const TraceStore *store = m_state->store().get();
+    if (m_fromServer)
+        text += tr(" \u00b7 curves and picks: the %1 held (a 1-in-%2 sample)")
+                    .arg(CountText::of(store->requests.rowCount(), tr("request"), tr("requests")))
+                    .arg(store->sampleOneIn);
+    else if (!m_serverError.isEmpty())
+        text += tr(" \u00b7 the server did not compute the whole population's table (%1): these are the "
+                   "sample's estimates")
+                    .arg(m_serverError);
+    m_status->setText(text);
 }
 
 void ClassTablePanel::selectCells(const QList<int> &rows)

@@ -63,6 +63,10 @@ private:
     {
         ClassTable table;
         std::vector<std::vector<qint32>> cellRows;
+        // Held a sample: the table is the server's over its population
+        // (fromServer), or the sample's with the server's error.
+        bool fromServer = false;
+        QString serverError;
     };
     struct Scope
     {
@@ -94,6 +98,9 @@ private:
     // in the table computed on the grown capture, so their filter holds.
     std::vector<QStringList> m_keptPick;
     std::vector<std::vector<qint32>> m_cellRows;
+    // How the shown table relates to a held sample (see Result).
+    bool m_fromServer = false;
+    QString m_serverError;
 
     ClassSplitBar *m_split = nullptr;
     QLabel *m_status = nullptr;

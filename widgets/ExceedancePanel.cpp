@@ -11,6 +11,7 @@
 #include "ViewState.h"
 #include "analysis/requests/RequestSlice.h"
 #include "analysis/stats/ColumnCache.h"
+#include "remote/ServerFigures.h"
 #include "store/TraceStore.h"
 
 #include <QAction>
@@ -215,15 +216,31 @@ void ExceedancePanel::recompute()
     spec.order = static_cast<ExceedanceOrder>(m_order->currentData().toInt());
     const bool sliced = m_state->hasSlice();
     RowSet scope = sliced ? m_state->slice() : RowSet();
+    // A sample's set is judged by its population's threshold, from the
+    // server; a filter's rows are the sample's own, so under one the sample
+    // answers alone.
+    const QString serverUrl = sliced || !m_state->store() ? QString() : m_state->store()->serverUrl;
     if (!m_presentMayWait)
-        m_summary->setText(tr("Computing\u2026"));
+        m_summary->setText(serverUrl.isEmpty() ? tr("Computing\u2026")
+                                               : tr("Computing on the server over the whole population\u2026"));
     m_job.start(
-        [cache = m_cache, spec, sliced, scope = std::move(scope)](const std::atomic<bool> *) {
+        [cache = m_cache, spec, sliced, scope = std::move(scope), serverUrl](const std::atomic<bool> *cancel) {
             const RequestTable &table = cache->table();
             const RequestSlice slice
                 = sliced ? RequestSlice::fromRows(table.rowCount(), scope.rows()) : RequestSlice::all(table.rowCount());
             Result result;
-            auto analysis = std::make_shared<ExceedanceAnalysis>(ExceedanceAnalysis::compute(*cache, slice, spec));
+            ExceedanceSpec held = spec;
+            if (!serverUrl.isEmpty()) {
+                auto server = std::make_shared<ServerExceedance>(
+                    ServerFigures::exceedance(serverUrl, spec, 0, cancel, &result.serverError));
+                if (result.serverError.isEmpty()) {
+                    held.threshold = server->threshold;
+                    result.server = std::move(server);
+                }
+            }
+            auto analysis = std::make_shared<ExceedanceAnalysis>(ExceedanceAnalysis::compute(*cache, slice, held));
+            if (result.server)
+                analysis->attribution = result.server->attribution;
             for (const qint32 row : analysis->set.members)
                 result.longestMemberNs = qMax(result.longestMemberNs, observedSpan(table, row));
             result.analysis = std::move(analysis);
@@ -235,6 +252,8 @@ void ExceedancePanel::recompute()
 void ExceedancePanel::apply(Result result)
 {
     m_analysis = std::move(result.analysis);
+    m_server = std::move(result.server);
+    m_serverError = std::move(result.serverError);
     m_timeline->setMinimumSpan(result.longestMemberNs);
     if (!m_analysis) {
         m_present->markDone(); // nothing to show but the empty state, now
@@ -370,13 +389,31 @@ void ExceedancePanel::updateSummary()
         m_summary->setText(empty.toHtmlEscaped());
         return;
     }
-    const QString scope = m_state->scopeText();
+    const QString threshold = locale.toString(set.spec.q * 100.0, 'g', 4);
+    const QString metric = metricLabel(set.spec.metric);
+    if (m_server) {
+        const TraceStore &store = *m_state->store();
+        m_summary->setText(
+            tr("Threshold: p%1 of %2 at the %3 boundary = <b>%4</b> \u00b7 set: <b>%5</b> of %6 with %2 (the whole "
+               "population, computed by the server) \u00b7 held: %7 of them in the 1-in-%8 sample, stepped with N "
+               "and P; the feature rankings are the sample's")
+                .arg(threshold, metric, boundaryKey(set.boundary),
+                     FeatureText::withUnit(set.threshold, metricUnit(set.spec.metric)),
+                     locale.toString(m_server->setSize),
+                     CountText::of(m_server->observedRequests, tr("request"), tr("requests")),
+                     locale.toString(set.size()))
+                .arg(store.sampleOneIn));
+        return;
+    }
+    QString scope = m_state->scopeText();
+    if (!m_serverError.isEmpty())
+        scope += tr("; the server did not compute the whole population's set: %1").arg(m_serverError);
     m_summary->setText(
         tr("Threshold: p%1 of %2 at the %3 boundary = <b>%4</b> \u00b7 set: <b>%5</b> of %6 "
            "with %2 (%7)")
-            .arg(locale.toString(set.spec.q * 100.0, 'g', 4), metricLabel(set.spec.metric), boundaryKey(set.boundary),
+            .arg(threshold, metric, boundaryKey(set.boundary),
                  FeatureText::withUnit(set.threshold, metricUnit(set.spec.metric)), locale.toString(set.size()),
-                 CountText::of(set.observedRequests, tr("request"), tr("requests")), scope));
+                 CountText::of(set.observedRequests, tr("request"), tr("requests")), scope.toHtmlEscaped()));
 }
 
 void ExceedancePanel::stepNext()

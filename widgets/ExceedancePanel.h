@@ -19,6 +19,7 @@ class QLabel;
 class QPushButton;
 class RequestTimeline;
 class SetComparisonView;
+struct ServerExceedance;
 class ViewState;
 
 // The Exceedance dock: the requests of the current scope whose metric (the
@@ -84,6 +85,10 @@ private:
     {
         std::shared_ptr<const ExceedanceAnalysis> analysis;
         qint64 longestMemberNs = 0;
+        // Held a sample: the set's threshold, sizes and phase attribution
+        // over the whole population, from the server; or why not.
+        std::shared_ptr<const ServerExceedance> server;
+        QString serverError;
     };
 
     struct PathResult
@@ -107,6 +112,8 @@ private:
     std::shared_ptr<ColumnCache> m_cache;
     LatestJob m_job{this};
     std::shared_ptr<const ExceedanceAnalysis> m_analysis;
+    std::shared_ptr<const ServerExceedance> m_server; // see Result
+    QString m_serverError;
     qsizetype m_position = -1;
     MemberKey m_pendingMember;
     LatestJob m_pathJob{this};

@@ -56,8 +56,12 @@ LoadResult load(const QString &pathOrUrl, const LoadOptions &options, LoadContro
         failed.fatalError
             = QStringLiteral("%1: no table %2.%3 on that server").arg(source.display(), source.database, source.table);
         break;
-    case ServerTableKind::Tracelane:
-        return TracelaneTableLoader::load(source, options, control);
+    case ServerTableKind::Tracelane: {
+        LoadResult result = TracelaneTableLoader::load(source, options, control);
+        if (result.store && source.sampleOneIn > 1 && result.fatalError.isEmpty())
+            result.store->serverUrl = ClickHouseSource::withSample(pathOrUrl, 1);
+        return result;
+    }
     case ServerTableKind::Unknown:
         failed.fatalError = QStringLiteral("%1 is neither Tracelane's requests table nor the OpenTelemetry "
                                            "Collector's otel_traces (no TraceId, SpanAttributes and Duration columns)")

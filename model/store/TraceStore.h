@@ -57,6 +57,10 @@ public:
     // One request (or trace) in this many of the source was loaded: a
     // server's uniform sample (clickhouse://…&sample=N); 1 for all of them.
     qint64 sampleOneIn = 1;
+    // The clickhouse:// URL (without sample=) of the population a sample of
+    // Tracelane's requests table was drawn from: the server computes its
+    // figures (remote/ServerFigures). Empty for anything else.
+    QString serverUrl;
 
     size_t memoryBytes() const { return requests.memoryBytes() + spans.memoryBytes() + workflows.memoryBytes(); }
 };

@@ -59,7 +59,7 @@ ExceedanceSet findExceedanceSet(const RequestTable &table, const SortedColumn &m
     set.sliceRequests = slice.size();
     const auto sorted = metric.sortedWhere([&](qint32 row) { return slice.contains(row); });
     set.observedRequests = qint64(sorted.size());
-    set.threshold = Percentile::ofSorted(sorted, spec.q);
+    set.threshold = spec.threshold ? *spec.threshold : Percentile::ofSorted(sorted, spec.q);
     // In row order, so the rest comes out ascending without a sort (the
     // members are ordered below).
     set.rest.reserve(sorted.size());

@@ -5,6 +5,7 @@
 #include <QString>
 
 #include <limits>
+#include <optional>
 #include <vector>
 
 class RequestSlice;
@@ -24,6 +25,9 @@ struct ExceedanceSpec
     Boundary boundary = Boundary::Client;
     double q = 0.95;
     ExceedanceOrder order = ExceedanceOrder::MetricDescending;
+    // When set, the threshold itself instead of the slice's q-percentile:
+    // a larger population's (a server's, over what a sample was drawn from).
+    std::optional<double> threshold = std::nullopt;
 
     bool operator==(const ExceedanceSpec &other) const = default;
 };

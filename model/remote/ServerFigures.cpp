@@ -1,0 +1,62 @@
+#include "ServerFigures.h"
+
+#include "clickhouse/ClickHouseClient.h"
+#include "clickhouse/ServerClassTable.h"
+#include "clickhouse/ServerRequests.h"
+#include "store/TraceStore.h"
+
+#include <map>
+
+namespace ServerFigures {
+
+bool available(const TraceStore &store)
+{
+    return !store.serverUrl.isEmpty();
+}
+
+ClassTable classTable(const QString &url, const QStringList &by, const ClassBands &bands, const ClassTableSpec &spec,
+                      const std::atomic<bool> *cancel, QString *error)
+{
+    ClickHouseSource source;
+    if (!ClickHouseSource::parse(url, &source, error))
+        return {};
+    const ClickHouseClient client(source, cancel);
+    ServerRequests requests(client);
+    if (!requests.openFor(by, error))
+        return {};
+    ClassTableSpec serverSpec = spec;
+    serverSpec.withCdf = false; // the server sends figures, not curves
+    return ServerClassTable::compute(requests, by, bands, serverSpec, error);
+}
+
+std::vector<std::vector<qint32>> adoptSample(ClassTable *table, const ClassTable &sample,
+                                             std::vector<std::vector<qint32>> sampleRows)
+{
+    std::map<QStringList, size_t> sampleCell;
+    for (size_t cell = 0; cell < sample.cells.size(); ++cell)
+        sampleCell.emplace(sample.cells[cell].classes, cell);
+    std::vector<std::vector<qint32>> rows(table->cells.size());
+    for (size_t cell = 0; cell < table->cells.size(); ++cell) {
+        const auto found = sampleCell.find(table->cells[cell].classes);
+        if (found == sampleCell.end())
+            continue;
+        table->cells[cell].cdf = sample.cells[found->second].cdf;
+        if (found->second < sampleRows.size())
+            rows[cell] = std::move(sampleRows[found->second]);
+    }
+    table->overall.cdf = sample.overall.cdf;
+    return rows;
+}
+
+ServerExceedance exceedance(const QString &url, const ExceedanceSpec &spec, int listed, const std::atomic<bool> *cancel,
+                            QString *error)
+{
+    ClickHouseSource source;
+    if (!ClickHouseSource::parse(url, &source, error))
+        return {};
+    const ClickHouseClient client(source, cancel);
+    const ServerRequests requests(client);
+    return ServerExceedance::compute(requests, spec, listed, error);
+}
+
+} // namespace ServerFigures

@@ -1,0 +1,243 @@
+// A window holding a sample of Tracelane's table (clickhouse://…&sample=N)
+// shows the whole population's figures, computed by the two-shard cluster:
+// the class table is the pushed file's, the exceedance set is judged by the
+// file's threshold and carries the file's phase attribution, while the
+// curves, a class pick and N / P hold the sample's rows. When the server
+// stops answering, the sample's own estimates stand and say so.
+
+#include "ClassTableModel.h"
+#include "ClassTablePanel.h"
+#include "ExceedancePanel.h"
+#include "MainWindow.h"
+#include "ViewState.h"
+#include "analysis/classes/ClassColumn.h"
+#include "analysis/classes/ClassDimension.h"
+#include "analysis/exceedance/ExceedanceAnalysis.h"
+#include "analysis/requests/RequestSlice.h"
+#include "analysis/stats/ColumnCache.h"
+#include "io/TraceFileLoader.h"
+#include "store/TraceStore.h"
+#include "support/ClickHouseCluster.h"
+#include "support/TestData.h"
+#include "support/TracelaneTables.h"
+
+#include <QLabel>
+#include <QLocale>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+namespace {
+
+constexpr const char *kExample = "resources/examples/mixed-classes.jsonl";
+constexpr int kOneIn = 3;
+
+// The class table of `store`'s every request by `key`, as the window computes it.
+ClassTable classTableOf(const std::shared_ptr<const TraceStore> &store, const QString &key)
+{
+    ColumnCache cache(store);
+    ClassDimension dimension;
+    if (!classDimensionFromKey(store->requests, key, &dimension))
+        return {};
+    const std::vector<ClassColumn> columns{ClassColumn::build(store->requests, dimension, ClassBands{})};
+    return computeClassTable(*cache.metric(Metric::Ttft, Boundary::Client), columns,
+                             RequestSlice::all(store->requests.rowCount()), ClassTableSpec{});
+}
+
+ExceedanceAnalysis exceedanceOf(const std::shared_ptr<const TraceStore> &store, double q)
+{
+    ColumnCache cache(store);
+    ExceedanceSpec spec;
+    spec.q = q;
+    return ExceedanceAnalysis::compute(cache, RequestSlice::all(store->requests.rowCount()), spec);
+}
+
+QSet<QString> idsOf(const RequestTable &table, const std::vector<qint32> &rows)
+{
+    QSet<QString> ids;
+    for (const qint32 row : rows)
+        ids.insert(table.idText(row));
+    return ids;
+}
+
+} // namespace
+
+class tst_ServerFigures : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(m_cluster.start(&error), qPrintable(error));
+        const QString failure = TracelaneTables::initAndPush(m_cluster, QStringLiteral("mixed"),
+                                                             TestData::source(QLatin1String(kExample)));
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        m_file = TraceFileLoader::load(TestData::source(QLatin1String(kExample)), LoadOptions{}).store;
+        QVERIFY(m_file && m_file->requests.rowCount() == 2000);
+
+        m_window.setPersistent(false);
+        m_window.resize(1280, 800);
+        m_window.show();
+        QSignalSpy finished(&m_window, &MainWindow::loadFinished);
+        m_window.openFile(sampleUrl());
+        QVERIFY(finished.wait(60'000));
+        QVERIFY(finished.first().first().toBool());
+        m_held = m_window.store();
+        QCOMPARE(m_held->sampleOneIn, qint64(kOneIn));
+        QCOMPARE(m_held->serverUrl, m_cluster.tracelaneUrl(QStringLiteral("mixed")));
+        // A third or so of the requests: their own figures differ from the file's.
+        QVERIFY(m_held->requests.rowCount() > 500 && m_held->requests.rowCount() < 900);
+    }
+
+    void theClassTableIsThePopulations()
+    {
+        ClassTablePanel *classes = m_window.classTable();
+        QVERIFY(classes->setDimensions({QStringLiteral("region")}));
+        const auto shown = [&] {
+            const ClassTable &table = classes->model()->table();
+            return !classes->isComputing() && table.dimensions.size() == 1
+                && table.dimensions.front().label == QStringLiteral("region") && !table.cells.empty();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(shown(), 60'000);
+        const ClassTable &table = classes->model()->table();
+        const ClassTable file = classTableOf(m_file, QStringLiteral("region"));
+        const ClassTable sample = classTableOf(m_held, QStringLiteral("region"));
+        QCOMPARE(table.sliceRequests, qint64(2000));
+        QCOMPARE(table.cells.size(), file.cells.size());
+        QCOMPARE(table.overall.headline().value, file.overall.headline().value);
+        QVERIFY(table.overall.headline().value != sample.overall.headline().value);
+        QCOMPARE(table.exceedanceSize, file.exceedanceSize);
+        for (size_t cell = 0; cell < file.cells.size(); ++cell) {
+            const ClassCell &got = table.cells[cell];
+            const ClassCell &want = file.cells[cell];
+            QCOMPARE(got.classes, want.classes);
+            QCOMPARE(got.requests, want.requests);
+            QCOMPARE(got.n, want.n);
+            QCOMPARE(got.meanMs, want.meanMs);
+            for (size_t q = 0; q < got.quantiles.size(); ++q)
+                QCOMPARE(got.quantiles[q].value, want.quantiles[q].value);
+            QCOMPARE(got.exceedanceCount, want.exceedanceCount);
+            // The curve drawn is the sample's class's.
+            const auto held = std::find_if(sample.cells.begin(), sample.cells.end(),
+                                           [&](const ClassCell &c) { return c.classes == got.classes; });
+            QVERIFY(held != sample.cells.end());
+            QCOMPARE(got.cdf.size(), held->cdf.size());
+        }
+        QCOMPARE(table.overall.cdf.size(), sample.overall.cdf.size());
+        auto *status = classes->findChild<QLabel *>(QStringLiteral("classStatus"));
+        QVERIFY(status);
+        QVERIFY2(status->text().contains(QStringLiteral("2,000 requests (the whole population, computed by the "
+                                                        "server)")),
+                 qPrintable(status->text()));
+        QVERIFY2(status->text().contains(QStringLiteral("curves and picks: the %1 requests held (a 1-in-3 sample)")
+                                             .arg(QLocale().toString(m_held->requests.rowCount()))),
+                 qPrintable(status->text()));
+
+        // Picking a class filters the held requests of that class.
+        QSignalSpy sliced(m_window.viewState(), &ViewState::sliceChanged);
+        classes->selectCells({0});
+        QTRY_VERIFY(sliced.count() > 0);
+        ClassDimension region;
+        QVERIFY(classDimensionFromKey(m_held->requests, QStringLiteral("region"), &region));
+        const ClassColumn column = ClassColumn::build(m_held->requests, region, ClassBands{});
+        const qsizetype code = column.codeOf(table.cells.front().classes.front());
+        QVERIFY(code >= 0);
+        std::vector<qint32> expected;
+        for (qint32 row = 0; row < m_held->requests.rowCount(); ++row) {
+            if (column.codes[size_t(row)] == quint32(code))
+                expected.push_back(row);
+        }
+        QVERIFY(!expected.empty());
+        const auto slice = m_window.viewState()->slice().rows();
+        QCOMPARE(std::vector<qint32>(slice.begin(), slice.end()), expected);
+        classes->view()->clearSelection();
+        QTRY_VERIFY(!m_window.viewState()->hasSlice());
+    }
+
+    void theExceedanceSetIsJudgedByThePopulation()
+    {
+        ExceedancePanel *panel = m_window.exceedance();
+        panel->setPercentile(0.9);
+        const auto shown = [&] {
+            return !panel->isComputing() && panel->analysis() && panel->analysis()->set.spec.q == 0.9
+                && panel->summaryLabel()->text().contains(QStringLiteral("computed by the server"));
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(shown(), 60'000);
+        const ExceedanceAnalysis file = exceedanceOf(m_file, 0.9);
+        const ExceedanceAnalysis sample = exceedanceOf(m_held, 0.9);
+        const ExceedanceAnalysis &got = *panel->analysis();
+        QCOMPARE(got.set.threshold, file.set.threshold);
+        QVERIFY(got.set.threshold != sample.set.threshold);
+        // The phase attribution is the population's, to the last bit.
+        QCOMPARE(got.attribution.setN, file.attribution.setN);
+        QCOMPARE(got.attribution.restN, file.attribution.restN);
+        QCOMPARE(got.attribution.setMeanMs, file.attribution.setMeanMs);
+        QCOMPARE(got.attribution.restMeanMs, file.attribution.restMeanMs);
+        QCOMPARE(got.attribution.differenceMs, file.attribution.differenceMs);
+        QCOMPARE(got.attribution.phases.size(), file.attribution.phases.size());
+        for (size_t p = 0; p < file.attribution.phases.size(); ++p)
+            QCOMPARE(got.attribution.phases[p].differenceMs, file.attribution.phases[p].differenceMs);
+        // The members stepped are the held requests among the file's set.
+        const QSet<QString> held = idsOf(m_held->requests, got.set.members);
+        QSet<QString> expected = idsOf(m_file->requests, file.set.members);
+        QSet<QString> all;
+        for (qint32 row = 0; row < m_held->requests.rowCount(); ++row)
+            all.insert(m_held->requests.idText(row));
+        expected.intersect(all);
+        QVERIFY(!expected.isEmpty());
+        QCOMPARE(held, expected);
+        const QString summary = panel->summaryLabel()->text();
+        QVERIFY2(summary.contains(QStringLiteral("set: <b>%1</b> of %2 requests with TTFT (the whole population")
+                                      .arg(QLocale().toString(file.set.size()), QLocale().toString(2000))),
+                 qPrintable(summary));
+        QVERIFY2(summary.contains(
+                     QStringLiteral("held: %1 of them in the 1-in-3 sample").arg(QLocale().toString(got.set.size()))),
+                 qPrintable(summary));
+        panel->stepNext();
+        QCOMPARE(m_window.viewState()->exceedanceCursor(), got.set.members.front());
+    }
+
+    // Last: it stops the servers.
+    void aServerThatStopsLeavesTheSamplesEstimates()
+    {
+        m_cluster.stop();
+        ExceedancePanel *panel = m_window.exceedance();
+        panel->setPercentile(0.8);
+        const auto shown = [&] {
+            return !panel->isComputing() && panel->analysis() && panel->analysis()->set.spec.q == 0.8
+                && panel->summaryLabel()->text().contains(QStringLiteral("the server did not compute"));
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(shown(), 60'000);
+        QCOMPARE(panel->analysis()->set.threshold, exceedanceOf(m_held, 0.8).set.threshold);
+        QVERIFY2(panel->summaryLabel()->text().contains(QStringLiteral("1-in-3 sample")),
+                 qPrintable(panel->summaryLabel()->text()));
+
+        ClassTablePanel *classes = m_window.classTable();
+        QVERIFY(classes->setDimensions({QStringLiteral("priority")}));
+        auto *status = classes->findChild<QLabel *>(QStringLiteral("classStatus"));
+        QVERIFY(status);
+        QTRY_VERIFY_WITH_TIMEOUT(!classes->isComputing()
+                                     && status->text().contains(QStringLiteral("these are the sample's estimates")),
+                                 60'000);
+        const ClassTable sample = classTableOf(m_held, QStringLiteral("priority"));
+        QCOMPARE(classes->model()->table().sliceRequests, m_held->requests.rowCount());
+        QCOMPARE(classes->model()->table().overall.headline().value, sample.overall.headline().value);
+    }
+
+private:
+    QString sampleUrl() const
+    {
+        return m_cluster.tracelaneUrl(QStringLiteral("mixed")) + QStringLiteral("&sample=%1").arg(kOneIn);
+    }
+
+    ClickHouseCluster m_cluster;
+    std::shared_ptr<const TraceStore> m_file;
+    MainWindow m_window;
+    std::shared_ptr<const TraceStore> m_held;
+};
+
+QTEST_MAIN(tst_ServerFigures)
+#include "tst_serverfigures.moc"
