@@ -134,7 +134,10 @@ void ClassCdfPlot::redraw()
     auto addCurve = [&](const ClassCell &cell, const QString &label, const QPen &pen) {
         if (cell.cdf.empty())
             return;
-        CdfGraph::add(m_plot, cell.cdf, tr("%1 (n = %2)").arg(label, locale.toString(cell.n)), pen);
+        const QString name = cell.cdfN < 0
+            ? tr("%1 (n = %2)").arg(label, locale.toString(cell.n))
+            : tr("%1 (n = %2 held of %3)").arg(label, locale.toString(cell.cdfN), locale.toString(cell.n));
+        CdfGraph::add(m_plot, cell.cdf, name, pen);
         lo = qMin(lo, cell.cdf.front().x);
         hi = qMax(hi, cell.cdf.back().x);
         // Percentile markers: one scatter-only graph per percentile, kept out of the legend.

@@ -2,6 +2,7 @@
 
 #include "clickhouse/ClickHouseClient.h"
 #include "clickhouse/ServerClassTable.h"
+#include "clickhouse/ServerProfile.h"
 #include "clickhouse/ServerRequests.h"
 #include "store/TraceStore.h"
 
@@ -41,11 +42,24 @@ std::vector<std::vector<qint32>> adoptSample(ClassTable *table, const ClassTable
         if (found == sampleCell.end())
             continue;
         table->cells[cell].cdf = sample.cells[found->second].cdf;
+        table->cells[cell].cdfN = sample.cells[found->second].n;
         if (found->second < sampleRows.size())
             rows[cell] = std::move(sampleRows[found->second]);
     }
     table->overall.cdf = sample.overall.cdf;
+    table->overall.cdfN = sample.overall.n;
     return rows;
+}
+
+bool profile(const QString &url, Boundary boundary, const QString &label, const QString &workload,
+             const std::atomic<bool> *cancel, ProfileReport *report, QString *error)
+{
+    ClickHouseSource source;
+    if (!ClickHouseSource::parse(url, &source, error))
+        return false;
+    const ClickHouseClient client(source, cancel);
+    const ServerRequests requests(client);
+    return ServerProfile::compute(requests, boundary, label, workload, report, error);
 }
 
 ServerExceedance exceedance(const QString &url, const ExceedanceSpec &spec, int listed, const std::atomic<bool> *cancel,

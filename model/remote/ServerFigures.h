@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/classes/ClassTable.h"
+#include "analysis/requests/ProfileReport.h"
 #include "clickhouse/ServerExceedance.h"
 
 #include <QString>
@@ -34,6 +35,10 @@ ClassTable classTable(const QString &url, const QStringList &by, const ClassBand
 // quartile bands are the sample's own) gets no curve and no rows.
 std::vector<std::vector<qint32>> adoptSample(ClassTable *table, const ClassTable &sample,
                                              std::vector<std::vector<qint32>> sampleRows);
+
+// The seed profiler's report (percentiles, phase means) over the population.
+bool profile(const QString &url, Boundary boundary, const QString &label, const QString &workload,
+             const std::atomic<bool> *cancel, ProfileReport *report, QString *error);
 
 // The set, its sizes and its phase attribution, and its first `listed`
 // members in spec.order (ids and values: their rows are fetched on demand).

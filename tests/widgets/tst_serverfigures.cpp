@@ -2,20 +2,25 @@
 // shows the whole population's figures, computed by the two-shard cluster:
 // the class table is the pushed file's, the exceedance set is judged by the
 // file's threshold and carries the file's phase attribution, while the
-// curves, a class pick and N / P hold the sample's rows. When the server
+// curves, a class pick and N / P hold the sample's rows; the report is the
+// file's. When the server
 // stops answering, the sample's own estimates stand and say so.
 
 #include "ClassTableModel.h"
 #include "ClassTablePanel.h"
 #include "ExceedancePanel.h"
 #include "MainWindow.h"
+#include "ReportView.h"
 #include "ViewState.h"
 #include "analysis/classes/ClassColumn.h"
 #include "analysis/classes/ClassDimension.h"
 #include "analysis/exceedance/ExceedanceAnalysis.h"
+#include "analysis/requests/ProfileReport.h"
 #include "analysis/requests/RequestSlice.h"
 #include "analysis/stats/ColumnCache.h"
 #include "io/TraceFileLoader.h"
+#include "remote/TraceSource.h"
+#include "report/ReportText.h"
 #include "store/TraceStore.h"
 #include "support/ClickHouseCluster.h"
 #include "support/TestData.h"
@@ -125,8 +130,10 @@ private slots:
                                            [&](const ClassCell &c) { return c.classes == got.classes; });
             QVERIFY(held != sample.cells.end());
             QCOMPARE(got.cdf.size(), held->cdf.size());
+            QCOMPARE(got.cdfN, held->n);
         }
         QCOMPARE(table.overall.cdf.size(), sample.overall.cdf.size());
+        QCOMPARE(table.overall.cdfN, sample.overall.n);
         auto *status = classes->findChild<QLabel *>(QStringLiteral("classStatus"));
         QVERIFY(status);
         QVERIFY2(status->text().contains(QStringLiteral("2,000 requests (the whole population, computed by the "
@@ -198,6 +205,18 @@ private slots:
                  qPrintable(summary));
         panel->stepNext();
         QCOMPARE(m_window.viewState()->exceedanceCursor(), got.set.members.front());
+    }
+
+    void theReportIsThePopulations()
+    {
+        auto *view = m_window.findChild<ReportView *>();
+        QVERIFY(view);
+        const QString label = TraceSource::displayName(sampleUrl())
+            + QStringLiteral(" \u2014 the whole population, computed by the server");
+        const QString expected = ReportText::profile(
+            profileRequests(m_file->requests, Boundary::Client, label, QStringLiteral("trace replay")));
+        QTRY_VERIFY_WITH_TIMEOUT(view->toPlainText().startsWith(expected), 60'000);
+        QVERIFY(expected.contains(QStringLiteral("(2000 requests)")));
     }
 
     // Last: it stops the servers.

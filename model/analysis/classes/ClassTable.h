@@ -52,6 +52,10 @@ struct ClassCell
     std::array<QuantileEstimate, kClassQuantiles.size()> quantiles{};
     bool small = false;        // too few requests for the headline p95
     std::vector<CdfPoint> cdf; // for CDF plots: at most kCdfPoints + 1 points
+    // The values behind `cdf` when they are not the n above: a sample's
+    // curve on a larger population's figures (remote/ServerFigures); -1 when
+    // the curve is the cell's own.
+    qint64 cdfN = -1;
 
     static constexpr qsizetype kCdfPoints = 400;
 
