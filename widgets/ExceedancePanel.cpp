@@ -18,6 +18,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
@@ -152,6 +153,11 @@ ExceedancePanel::ExceedancePanel(ViewState *state, QWidget *parent)
         m_cache = m_state->store() ? std::make_shared<ColumnCache>(m_state->store()) : nullptr;
         // Members of the old trace must not be stepped to in the new one.
         m_analysis.reset();
+        m_server.reset();
+        m_serverMemberRows.clear();
+        m_serverPosition = -1;
+        m_fetchJob.cancel();
+        m_fetched.reset();
         m_pathJob.cancel();
         m_paths.reset();
         m_pathAttribution.reset();
@@ -232,9 +238,19 @@ void ExceedancePanel::recompute()
             ExceedanceSpec held = spec;
             if (!serverUrl.isEmpty()) {
                 auto server = std::make_shared<ServerExceedance>(
-                    ServerFigures::exceedance(serverUrl, spec, 0, cancel, &result.serverError));
+                    ServerFigures::exceedance(serverUrl, spec, kServerMembers, cancel, &result.serverError));
                 if (result.serverError.isEmpty()) {
                     held.threshold = server->threshold;
+                    // Which of the population's slowest the sample holds.
+                    QHash<QString, size_t> listed;
+                    for (size_t i = 0; i < server->members.size(); ++i)
+                        listed.insert(server->members[i].requestId, i);
+                    result.serverMemberRows.assign(server->members.size(), -1);
+                    for (qint32 row = 0; row < table.rowCount() && !listed.isEmpty(); ++row) {
+                        const auto found = listed.constFind(table.idText(row));
+                        if (found != listed.constEnd())
+                            result.serverMemberRows[*found] = row;
+                    }
                     result.server = std::move(server);
                 }
             }
@@ -254,6 +270,10 @@ void ExceedancePanel::apply(Result result)
     m_analysis = std::move(result.analysis);
     m_server = std::move(result.server);
     m_serverError = std::move(result.serverError);
+    m_serverMemberRows = std::move(result.serverMemberRows);
+    m_serverPosition = -1;
+    m_fetchJob.cancel();
+    m_fetched.reset();
     m_timeline->setMinimumSpan(result.longestMemberNs);
     if (!m_analysis) {
         m_present->markDone(); // nothing to show but the empty state, now
@@ -428,6 +448,10 @@ void ExceedancePanel::stepPrevious()
 
 void ExceedancePanel::step(int direction)
 {
+    if (m_analysis && m_server && !m_server->members.empty()) {
+        stepServer(direction);
+        return;
+    }
     if (!m_analysis || m_analysis->set.isEmpty())
         return;
     const qsizetype size = m_analysis->set.size();
@@ -440,6 +464,21 @@ void ExceedancePanel::showMember(qint32 row)
 {
     const RequestTable *table = m_state->requests();
     m_position = (m_analysis && row >= 0) ? m_analysis->set.positionOf(row) : -1;
+    if (m_server && row >= 0) {
+        // A held member looked at (stepped to, or its lane clicked): its
+        // place among the population's slowest, if listed.
+        const auto listed = std::find(m_serverMemberRows.begin(), m_serverMemberRows.end(), row);
+        m_serverPosition = listed == m_serverMemberRows.end() ? -1 : listed - m_serverMemberRows.begin();
+        m_fetchJob.cancel();
+        m_fetched.reset();
+    }
+    if (m_server && row < 0 && m_serverPosition >= 0) {
+        if (m_serverMemberRows[size_t(m_serverPosition)] < 0 && !m_present->isPending()) {
+            fetchServerMember();
+            return;
+        }
+        m_serverPosition = -1; // the cursor left a held member
+    }
     if (m_present->isPending()) {
         emit memberShown(table ? m_position : -1); // drawn once in sight (present)
         return;
@@ -451,7 +490,11 @@ void ExceedancePanel::showMember(qint32 row)
         m_timeline->setStamps(stamps);
         const qsizetype size = m_analysis ? m_analysis->set.size() : 0;
         QString text = tr("No request is above the threshold.");
-        if (size > 0)
+        if (m_server && !m_server->members.empty())
+            text = tr("Press N to step through the population's %1 slowest of its %2.")
+                       .arg(QLocale().toString(qint64(m_server->members.size())),
+                            CountText::of(m_server->setSize, tr("slow request"), tr("slow requests")));
+        else if (size > 0)
             text = tr("Press N to step through the %1.")
                        .arg(CountText::of(size, tr("slow request"), tr("slow requests")));
         else if (const QString empty = m_state->emptySliceText(); !empty.isEmpty())
@@ -467,9 +510,81 @@ void ExceedancePanel::showMember(qint32 row)
     const ExceedanceSet &set = m_analysis->set;
     const Metric metric = set.spec.metric;
     const double value = metricValueMs(*table, row, metric, set.spec.boundary);
-    m_positionText->setText(tr("%1 of %2: request %3 · %4 %5")
-                                .arg(QLocale().toString(m_position + 1), QLocale().toString(set.size()),
-                                     table->idText(row), metricLabel(metric),
-                                     FeatureText::withUnit(value, metricUnit(metric))));
+    if (m_serverPosition >= 0)
+        m_positionText->setText(serverPositionText(table->idText(row), value, tr("held in the sample")));
+    else
+        m_positionText->setText(tr("%1 of %2: request %3 · %4 %5")
+                                    .arg(QLocale().toString(m_position + 1), QLocale().toString(set.size()),
+                                         table->idText(row), metricLabel(metric),
+                                         FeatureText::withUnit(value, metricUnit(metric))));
     emit memberShown(m_position);
+}
+
+void ExceedancePanel::stepServer(int direction)
+{
+    const qsizetype size = qsizetype(m_server->members.size());
+    qsizetype next = m_serverPosition < 0 ? (direction > 0 ? 0 : size - 1) : m_serverPosition + direction;
+    next = qBound<qsizetype>(0, next, size - 1);
+    m_serverPosition = next;
+    const qint32 row = m_serverMemberRows[size_t(next)];
+    if (row >= 0 && row == m_state->exceedanceCursor())
+        showMember(row);
+    else if (row >= 0)
+        m_state->setExceedanceCursor(row);
+    else if (m_state->exceedanceCursor() >= 0)
+        m_state->setExceedanceCursor(-1); // shows, and fetches, the member below
+    else
+        showMember(-1);
+}
+
+// The member the sample does not hold: its row comes from the server.
+void ExceedancePanel::fetchServerMember()
+{
+    const ServerExceedance::Member &member = m_server->members[size_t(m_serverPosition)];
+    m_member->setComparison({});
+    std::array<qint64, kStampCount> stamps;
+    stamps.fill(kNoTime);
+    m_timeline->setStamps(stamps);
+    m_positionText->setText(serverPositionText(member.requestId, member.value, tr("fetching its row\u2026")));
+    m_fetched.reset();
+    const qsizetype position = m_serverPosition;
+    m_fetchJob.start([url = m_state->store()->serverUrl, id = member.requestId](
+                         const std::atomic<bool> *cancel) { return ServerFigures::fetchRequests(url, {id}, cancel); },
+                     [this, position](LoadResult result) {
+                         if (position != m_serverPosition || !m_server)
+                             return;
+                         const ServerExceedance::Member &asked = m_server->members[size_t(position)];
+                         if (!result.ok() || result.store->requests.rowCount() != 1) {
+                             const QString why = result.ok() ? tr("the server no longer has it") : result.fatalError;
+                             m_positionText->setText(serverPositionText(
+                                 asked.requestId, asked.value, tr("its row could not be fetched: %1").arg(why)));
+                             return;
+                         }
+                         m_fetched = std::move(result.store);
+                         showFetched();
+                     });
+    emit memberShown(-1);
+}
+
+void ExceedancePanel::showFetched()
+{
+    const RequestTable &fetched = m_fetched->requests;
+    const RequestTable *table = m_state->requests();
+    if (table)
+        m_member->setComparison(MemberComparison::ofFetched(*table, m_analysis->samples, fetched, 0));
+    std::array<qint64, kStampCount> stamps;
+    for (int s = 0; s < kStampCount; ++s)
+        stamps[size_t(s)] = fetched.stamp(0, static_cast<Stamp>(s));
+    m_timeline->setStamps(stamps);
+    const ServerExceedance::Member &member = m_server->members[size_t(m_serverPosition)];
+    m_positionText->setText(
+        serverPositionText(member.requestId, member.value, tr("fetched from the server, not held in the sample")));
+}
+
+QString ExceedancePanel::serverPositionText(const QString &requestId, double value, const QString &where) const
+{
+    const Metric metric = m_server->spec.metric;
+    return tr("%1 of the population's %2 slow requests: request %3 \u00b7 %4 %5 (%6)")
+        .arg(QLocale().toString(m_serverPosition + 1), QLocale().toString(m_server->setSize), requestId,
+             metricLabel(metric), FeatureText::withUnit(value, metricUnit(metric)), where);
 }

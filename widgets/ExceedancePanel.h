@@ -20,6 +20,7 @@ class QPushButton;
 class RequestTimeline;
 class SetComparisonView;
 struct ServerExceedance;
+class TraceStore;
 class ViewState;
 
 // The Exceedance dock: the requests of the current scope whose metric (the
@@ -47,6 +48,8 @@ public:
     void setPercentile(double q); // 0.5 .. 0.999
     double percentile() const;
     void setOrder(ExceedanceOrder order);
+    // How many of a sample's population's slowest the server lists to step through.
+    static constexpr int kServerMembers = 200;
 
     // Position of the shown member in the set's order; -1 for none.
     qsizetype position() const { return m_position; }
@@ -89,6 +92,7 @@ private:
         // over the whole population, from the server; or why not.
         std::shared_ptr<const ServerExceedance> server;
         QString serverError;
+        std::vector<qint32> serverMemberRows; // each listed member's held row, or -1
     };
 
     struct PathResult
@@ -103,6 +107,12 @@ private:
     void recomputePaths();
     void applyPaths(PathResult result);
     void step(int direction);
+    // N / P over the population's slowest (the server's listed members):
+    // a held one is the cursor's, another one's row is fetched.
+    void stepServer(int direction);
+    void fetchServerMember();
+    void showFetched();
+    QString serverPositionText(const QString &requestId, double value, const QString &where) const;
     void showMember(qint32 row);
     void stepToPending();
     void updateSummary();
@@ -114,6 +124,10 @@ private:
     std::shared_ptr<const ExceedanceAnalysis> m_analysis;
     std::shared_ptr<const ServerExceedance> m_server; // see Result
     QString m_serverError;
+    std::vector<qint32> m_serverMemberRows;
+    qsizetype m_serverPosition = -1; // in m_server->members; -1 for none
+    LatestJob m_fetchJob{this};
+    std::shared_ptr<const TraceStore> m_fetched; // the looked-at member's row, when not held
     qsizetype m_position = -1;
     MemberKey m_pendingMember;
     LatestJob m_pathJob{this};

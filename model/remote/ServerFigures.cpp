@@ -1,5 +1,7 @@
 #include "ServerFigures.h"
 
+#include "TracelaneTableLoader.h"
+
 #include "clickhouse/ClickHouseClient.h"
 #include "clickhouse/ServerClassTable.h"
 #include "clickhouse/ServerProfile.h"
@@ -71,6 +73,15 @@ ServerExceedance exceedance(const QString &url, const ExceedanceSpec &spec, int 
     const ClickHouseClient client(source, cancel);
     const ServerRequests requests(client);
     return ServerExceedance::compute(requests, spec, listed, error);
+}
+
+LoadResult fetchRequests(const QString &url, const QStringList &ids, const std::atomic<bool> *cancel)
+{
+    LoadResult result;
+    ClickHouseSource source;
+    if (!ClickHouseSource::parse(url, &source, &result.fatalError))
+        return result;
+    return TracelaneTableLoader::loadRequests(source, ids, cancel);
 }
 
 } // namespace ServerFigures

@@ -3,6 +3,7 @@
 #include "analysis/classes/ClassTable.h"
 #include "analysis/requests/ProfileReport.h"
 #include "clickhouse/ServerExceedance.h"
+#include "io/LoadResult.h"
 
 #include <QString>
 #include <QStringList>
@@ -44,5 +45,9 @@ bool profile(const QString &url, Boundary boundary, const QString &label, const 
 // members in spec.order (ids and values: their rows are fetched on demand).
 ServerExceedance exceedance(const QString &url, const ExceedanceSpec &spec, int listed, const std::atomic<bool> *cancel,
                             QString *error);
+
+// The rows of these requests (the population's slowest, to step through)
+// from the server, whether the sample holds them or not.
+LoadResult fetchRequests(const QString &url, const QStringList &ids, const std::atomic<bool> *cancel);
 
 } // namespace ServerFigures

@@ -2,14 +2,16 @@
 // shows the whole population's figures, computed by the two-shard cluster:
 // the class table is the pushed file's, the exceedance set is judged by the
 // file's threshold and carries the file's phase attribution, while the
-// curves, a class pick and N / P hold the sample's rows; the report is the
-// file's. When the server
+// curves and a class pick hold the sample's rows, N / P walk the
+// population's slowest (held ones as the lanes' cursor, the others' rows
+// fetched by id); the report is the file's. When the server
 // stops answering, the sample's own estimates stand and say so.
 
 #include "ClassTableModel.h"
 #include "ClassTablePanel.h"
 #include "ExceedancePanel.h"
 #include "MainWindow.h"
+#include "MemberComparisonModel.h"
 #include "ReportView.h"
 #include "ViewState.h"
 #include "analysis/classes/ClassColumn.h"
@@ -26,6 +28,7 @@
 #include "support/TestData.h"
 #include "support/TracelaneTables.h"
 
+#include <QHash>
 #include <QLabel>
 #include <QLocale>
 #include <QSet>
@@ -203,8 +206,63 @@ private slots:
         QVERIFY2(summary.contains(
                      QStringLiteral("held: %1 of them in the 1-in-3 sample").arg(QLocale().toString(got.set.size()))),
                  qPrintable(summary));
-        panel->stepNext();
-        QCOMPARE(m_window.viewState()->exceedanceCursor(), got.set.members.front());
+        QVERIFY2(panel->positionLabel()->text().contains(
+                     QStringLiteral("Press N to step through the population's 200 slowest of its %1 slow requests")
+                         .arg(QLocale().toString(file.set.size()))),
+                 qPrintable(panel->positionLabel()->text()));
+
+        // N walks the population's slowest in the file's order: a held one
+        // is the lanes' cursor, another one's row is fetched from the server
+        // and compared with the sample's rest like a held one.
+        QHash<QString, qint32> heldRow;
+        for (qint32 row = 0; row < m_held->requests.rowCount(); ++row)
+            heldRow.insert(m_held->requests.idText(row), row);
+        int heldSeen = 0;
+        int fetchedSeen = 0;
+        for (qsizetype k = 0; k < 40 && (heldSeen < 2 || fetchedSeen < 2); ++k) {
+            panel->stepNext();
+            const qint32 fileRow = file.set.members[size_t(k)];
+            const QString id = m_file->requests.idText(fileRow);
+            const QString where = QStringLiteral("%1 of the population's %2 slow requests: request %3")
+                                      .arg(QLocale().toString(k + 1), QLocale().toString(file.set.size()), id);
+            QLabel *position = panel->positionLabel();
+            if (heldRow.contains(id)) {
+                ++heldSeen;
+                QCOMPARE(m_window.viewState()->exceedanceCursor(), heldRow.value(id));
+                QVERIFY2(position->text().startsWith(where)
+                             && position->text().endsWith(QStringLiteral("(held in the sample)")),
+                         qPrintable(position->text()));
+                // A row compared as if fetched is compared as held.
+                const MemberComparison &member = panel->memberModel()->comparison();
+                const MemberComparison same
+                    = MemberComparison::ofFetched(m_held->requests, got.samples, m_held->requests, heldRow.value(id));
+                QCOMPARE(member.rows.size(), same.rows.size());
+                for (size_t f = 0; f < same.rows.size(); ++f) {
+                    QCOMPARE(member.rows[f].text, same.rows[f].text);
+                    QCOMPARE(member.rows[f].percentileRank, same.rows[f].percentileRank);
+                    QCOMPARE(member.rows[f].restShareSameValue, same.rows[f].restShareSameValue);
+                }
+            } else {
+                ++fetchedSeen;
+                QCOMPARE(m_window.viewState()->exceedanceCursor(), -1);
+                QTRY_VERIFY2_WITH_TIMEOUT(position->text().startsWith(where)
+                                              && position->text().endsWith(
+                                                  QStringLiteral("(fetched from the server, not held in the sample)")),
+                                          qPrintable(position->text()), 60'000);
+                const MemberComparison &member = panel->memberModel()->comparison();
+                QCOMPARE(member.requestId, id);
+                // Every feature as the file's row has it.
+                const MemberComparison fromFile
+                    = MemberComparison::ofFetched(m_held->requests, got.samples, m_file->requests, fileRow);
+                QCOMPARE(member.rows.size(), fromFile.rows.size());
+                for (size_t f = 0; f < fromFile.rows.size(); ++f) {
+                    QCOMPARE(member.rows[f].text, fromFile.rows[f].text);
+                    QCOMPARE(member.rows[f].percentileRank, fromFile.rows[f].percentileRank);
+                    QCOMPARE(member.rows[f].restShareSameValue, fromFile.rows[f].restShareSameValue);
+                }
+            }
+        }
+        QVERIFY(heldSeen >= 2 && fetchedSeen >= 2);
     }
 
     void theReportIsThePopulations()

@@ -18,6 +18,46 @@ double MemberComparison::percentileRank(std::span<const double> sortedRest, doub
     return 100.0 * (less + equal / 2.0) / double(sortedRest.size());
 }
 
+MemberComparison MemberComparison::ofFetched(const RequestTable &table, std::span<const FeatureSamples> samples,
+                                             const RequestTable &fetched, qint32 fetchedRow)
+{
+    MemberComparison comparison;
+    comparison.requestId = fetched.idText(fetchedRow);
+    for (const auto &sample : samples) {
+        MemberFeatureRow line;
+        line.feature = sample.feature;
+        if (sample.feature.group != RequestFeature::Group::Attribute) {
+            line.text = featureText(fetched, sample.feature, fetchedRow);
+            line.value = sample.feature.group == RequestFeature::Group::Shape
+                ? (line.text.isEmpty() ? line.value : line.text.toDouble())
+                : metricValueMs(fetched, fetchedRow, sample.feature.metric, sample.feature.boundary);
+        } else {
+            const AttributeColumn &column = table.attributes()[size_t(sample.feature.attribute)];
+            const qsizetype index = fetched.attributeIndex(column.name());
+            if (index >= 0) {
+                const AttributeColumn &theirs = fetched.attributes()[size_t(index)];
+                line.text = theirs.text(fetchedRow);
+                if (sample.feature.numeric && theirs.isNumeric())
+                    line.value = theirs.number(fetchedRow);
+            }
+        }
+        if (sample.feature.numeric) {
+            line.restN = qint64(sample.rest.size());
+            line.restMedian = Percentile::ofSorted(sample.rest, 0.5);
+            line.percentileRank = percentileRank(sample.rest, line.value);
+        } else {
+            line.restN = sample.restTotal;
+            const quint32 code = table.attributes()[size_t(sample.feature.attribute)].codeOf(line.text);
+            if (sample.restTotal > 0)
+                line.restShareSameValue = code == 0 && !line.text.isEmpty()
+                    ? 0.0
+                    : double(sample.restCounts[code]) / double(sample.restTotal);
+        }
+        comparison.rows.push_back(line);
+    }
+    return comparison;
+}
+
 MemberComparison MemberComparison::of(const RequestTable &table, std::span<const FeatureSamples> samples, qint32 row)
 {
     MemberComparison comparison;

@@ -37,5 +37,10 @@ struct MemberComparison
     std::vector<MemberFeatureRow> rows; // one per feature, in feature order
 
     static MemberComparison of(const RequestTable &table, std::span<const FeatureSamples> samples, qint32 row);
+    // A request of another table (`fetched`: one fetched from a server)
+    // against the samples of `table`'s rest: attributes matched by name and
+    // categories by text (a value the rest never has shares 0 of it).
+    static MemberComparison ofFetched(const RequestTable &table, std::span<const FeatureSamples> samples,
+                                      const RequestTable &fetched, qint32 fetchedRow);
     static double percentileRank(std::span<const double> sortedRest, double value);
 };
