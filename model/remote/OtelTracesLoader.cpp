@@ -9,6 +9,7 @@
 #include "io/SpanKindText.h"
 #include "io/SpanTraceBuilder.h"
 
+#include <QLocale>
 #include <QStringList>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +19,12 @@
 #include <string_view>
 
 namespace {
+
+// A count as people read it: 20,000,000.
+QString grouped(qint64 count)
+{
+    return QLocale(QLocale::English).toString(count);
+}
 
 // The exporter's columns, in the order partSql selects them.
 enum Column : int {
@@ -303,7 +310,7 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
     }
     if (total == 0)
         return stop(population > 0 ? QStringLiteral("%1: none of the time range's %2 spans is in the sample")
-                                         .arg(source.display(), QString::number(population))
+                                         .arg(source.display(), grouped(population))
                                    : QStringLiteral("%1: no spans in the time range").arg(source.display()));
     if (total > source.maxSpans) {
         // Traces differ in size, but one trace in N holds about one span in
@@ -312,8 +319,8 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
         const QString what = source.sampleOneIn > 1
             ? QStringLiteral("%1 spans in the 1-in-%2 sample of the time "
                              "range's %3")
-                  .arg(QString::number(total), QString::number(source.sampleOneIn), QString::number(population))
-            : QStringLiteral("%1 spans in the time range").arg(total);
+                  .arg(grouped(total), QString::number(source.sampleOneIn), grouped(population))
+            : QStringLiteral("%1 spans in the time range").arg(grouped(total));
         return stop(
             QStringLiteral("%1: %2, more than max_spans=%3; keep one trace in %4 with sample=%4, narrow the "
                            "range with from= and to=, or raise max_spans")
@@ -339,8 +346,8 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
         builder.notice(0,
                        QStringLiteral("a sample: %1 of the %2 spans in the time range, one trace in %3 picked by a "
                                       "hash of the trace id (%4); every figure is the sample's")
-                           .arg(QString::number(total), QString::number(population),
-                                QString::number(source.sampleOneIn), source.sampleSql(QStringLiteral("TraceId"))));
+                           .arg(grouped(total), grouped(population), QString::number(source.sampleOneIn),
+                                source.sampleSql(QStringLiteral("TraceId"))));
     return result;
 }
 

@@ -6,6 +6,8 @@
 #include "io/LoadControl.h"
 #include "io/RequestRowsBuilder.h"
 
+#include <QLocale>
+
 #include <algorithm>
 #include <charconv>
 #include <limits>
@@ -29,6 +31,12 @@ QString whereSql(const ClickHouseSource &source, bool sampled = true)
     return conditions.isEmpty() ? QStringLiteral("1") : conditions.join(QStringLiteral(" AND "));
 }
 
+// A count as people read it: 20,000,000.
+QString grouped(qint64 count)
+{
+    return QLocale(QLocale::English).toString(count);
+}
+
 // Why `total` requests (of the range's `population`) are not fetched, with
 // a sample of one in `oneIn` that would fit in max_spans.
 QString tooMany(const ClickHouseSource &source, qint64 total, qint64 population, qint64 oneIn)
@@ -36,11 +44,11 @@ QString tooMany(const ClickHouseSource &source, qint64 total, qint64 population,
     if (source.sampleOneIn > 1)
         return QStringLiteral("%1: %2 requests in the 1-in-%3 sample of the time range's %4, more than max_spans=%5; "
                               "keep fewer with sample=%6, narrow the range with from= and to=, or raise max_spans")
-            .arg(source.display(), QString::number(total), QString::number(source.sampleOneIn),
-                 QString::number(population), QString::number(source.maxSpans), QString::number(oneIn));
+            .arg(source.display(), grouped(total), QString::number(source.sampleOneIn), grouped(population),
+                 QString::number(source.maxSpans), QString::number(oneIn));
     return QStringLiteral("%1: %2 requests in the time range, more than max_spans=%3; open a sample of them with "
                           "sample=%4 (one request in %4), narrow the range with from= and to=, or raise max_spans")
-        .arg(source.display(), QString::number(total), QString::number(source.maxSpans), QString::number(oneIn));
+        .arg(source.display(), grouped(total), QString::number(source.maxSpans), QString::number(oneIn));
 }
 
 // One push batch in range: its source, number and rows.
@@ -325,7 +333,7 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
     }
     if (total == 0)
         return stop(population > 0 ? QStringLiteral("%1: none of the time range's %2 requests is in the sample")
-                                         .arg(source.display(), QString::number(population))
+                                         .arg(source.display(), grouped(population))
                                    : QStringLiteral("%1: no requests in the time range").arg(source.display()));
     if (total > source.maxSpans) {
         result.sampleThatFits = ClickHouseSource::sampleThatFits(population, source.maxSpans, source.sampleOneIn);
@@ -352,8 +360,8 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
         builder.notice(0,
                        QStringLiteral("a sample: %1 of the %2 requests in the time range, one in %3 picked by a "
                                       "hash of the request id (%4); every figure is the sample's")
-                           .arg(QString::number(total), QString::number(population),
-                                QString::number(source.sampleOneIn), source.sampleSql(QStringLiteral("request_id"))));
+                           .arg(grouped(total), grouped(population), QString::number(source.sampleOneIn),
+                                source.sampleSql(QStringLiteral("request_id"))));
 
     // The spans of these sources stay on the server: say so.
     if (client.select(

@@ -182,10 +182,10 @@ private slots:
         QVERIFY2(load.ok(), qPrintable(load.fatalError));
         QCOMPARE(load.store->requests.rowCount(), m_sampled);
         const auto &notices = load.store->notices;
-        const QString expected = QStringLiteral("a sample: %1 of the %2 requests in the time range, one in 3 picked by "
-                                                "a hash of the request id (sipHash64(request_id) % 3 = 0)")
-                                     .arg(m_sampled)
-                                     .arg(m_requests);
+        const QString expected
+            = QStringLiteral("a sample: %1 of the %2 requests in the time range, one in 3 picked by "
+                             "a hash of the request id (sipHash64(request_id) % 3 = 0)")
+                  .arg(QLocale(QLocale::English).toString(m_sampled), QLocale(QLocale::English).toString(m_requests));
         QVERIFY(std::any_of(notices.begin(), notices.end(),
                             [&](const auto &notice) { return notice.message.startsWith(expected); }));
     }
@@ -237,7 +237,7 @@ private slots:
         QCOMPARE(load.sampleThatFits, qint64(6));
         QVERIFY2(load.fatalError.contains(QStringLiteral("%1 requests in the time range, more than max_spans=500; "
                                                          "open a sample of them with sample=6 (one request in 6)")
-                                              .arg(m_requests)),
+                                              .arg(QLocale(QLocale::English).toString(m_requests))),
                  qPrintable(load.fatalError));
         QVERIFY(TraceSource::load(
                     m_cluster.tracelaneUrl(QStringLiteral("mixed")) + QStringLiteral("&max_spans=500&sample=6"), {})
@@ -248,15 +248,15 @@ private slots:
         QVERIFY2(
             load.fatalError.contains(QStringLiteral("%1 requests in the 1-in-3 sample of the time range's %2, more "
                                                     "than max_spans=500; keep fewer with sample=6")
-                                         .arg(m_sampled)
-                                         .arg(m_requests)),
+                                         .arg(QLocale(QLocale::English).toString(m_sampled),
+                                              QLocale(QLocale::English).toString(m_requests))),
             qPrintable(load.fatalError));
         // A range whose requests all fall outside the sample.
         load = TraceSource::load(m_cluster.tracelaneUrl(QStringLiteral("mixed")) + QStringLiteral("&sample=1000000"),
                                  {});
         QVERIFY(!load.ok());
-        QVERIFY2(load.fatalError.contains(
-                     QStringLiteral("none of the time range's %1 requests is in the sample").arg(m_requests)),
+        QVERIFY2(load.fatalError.contains(QStringLiteral("none of the time range's %1 requests is in the sample")
+                                              .arg(QLocale(QLocale::English).toString(m_requests))),
                  qPrintable(load.fatalError));
     }
 

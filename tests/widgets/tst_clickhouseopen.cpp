@@ -183,7 +183,7 @@ private slots:
         const qint64 requests = fromFile.store->requests.rowCount();
         QVERIFY2(window.bannerText().contains(QStringLiteral("%1 requests in the time range, more than "
                                                              "max_spans=500; open a sample of them with sample=6")
-                                                  .arg(requests)),
+                                                  .arg(QLocale(QLocale::English).toString(requests))),
                  qPrintable(window.bannerText()));
 
         // The banner's button opens that sample: the requests the server's
@@ -219,7 +219,8 @@ private slots:
         QVERIFY(std::any_of(window.store()->notices.begin(), window.store()->notices.end(), [&](const auto &notice) {
             return notice.message.startsWith(
                 QStringLiteral("a sample: %1 of the %2 requests in the time range, one in 6")
-                    .arg(QString::fromLatin1(kept.trimmed()), QString::number(requests)));
+                    .arg(QLocale(QLocale::English).toString(kept.trimmed().toLongLong()),
+                         QLocale(QLocale::English).toString(requests)));
         }));
     }
 

@@ -2,6 +2,8 @@
 
 #include "ClassTable.h"
 
+#include <QLocale>
+
 #include <map>
 
 namespace {
@@ -93,8 +95,7 @@ QString MixtureWarning::text(const ClassTable &table) const
                           "the overall row. (Warned when one class holds at least half of the requests above the "
                           "percentile and at least twice its share of all requests.)")
         .arg(percentile, metricLabel(table.metric), which)
-        .arg(exceedanceCount)
-        .arg(exceedanceSize)
+        .arg(QLocale(QLocale::English).toString(exceedanceCount), QLocale(QLocale::English).toString(exceedanceSize))
         .arg(percent(exceedanceShare), percent(requestShare))
         .arg(lift(), 0, 'f', 1);
 }
