@@ -18,7 +18,6 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
-#include <QHash>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
@@ -235,28 +234,17 @@ void ExceedancePanel::recompute()
             const RequestSlice slice
                 = sliced ? RequestSlice::fromRows(table.rowCount(), scope.rows()) : RequestSlice::all(table.rowCount());
             Result result;
-            ExceedanceSpec held = spec;
-            if (!serverUrl.isEmpty()) {
-                auto server = std::make_shared<ServerExceedance>(
-                    ServerFigures::exceedance(serverUrl, spec, kServerMembers, cancel, &result.serverError));
-                if (result.serverError.isEmpty()) {
-                    held.threshold = server->threshold;
-                    // Which of the population's slowest the sample holds.
-                    QHash<QString, size_t> listed;
-                    for (size_t i = 0; i < server->members.size(); ++i)
-                        listed.insert(server->members[i].requestId, i);
-                    result.serverMemberRows.assign(server->members.size(), -1);
-                    for (qint32 row = 0; row < table.rowCount() && !listed.isEmpty(); ++row) {
-                        const auto found = listed.constFind(table.idText(row));
-                        if (found != listed.constEnd())
-                            result.serverMemberRows[*found] = row;
-                    }
-                    result.server = std::move(server);
-                }
+            std::shared_ptr<ExceedanceAnalysis> analysis;
+            if (serverUrl.isEmpty()) {
+                analysis = std::make_shared<ExceedanceAnalysis>(ExceedanceAnalysis::compute(*cache, slice, spec));
+            } else {
+                ServerFigures::SampleExceedance held
+                    = ServerFigures::exceedanceOfSample(*cache, slice, spec, serverUrl, kServerMembers, cancel);
+                analysis = std::make_shared<ExceedanceAnalysis>(std::move(held.analysis));
+                result.server = std::move(held.server);
+                result.serverError = std::move(held.error);
+                result.serverMemberRows = std::move(held.memberRows);
             }
-            auto analysis = std::make_shared<ExceedanceAnalysis>(ExceedanceAnalysis::compute(*cache, slice, held));
-            if (result.server)
-                analysis->attribution = result.server->attribution;
             for (const qint32 row : analysis->set.members)
                 result.longestMemberNs = qMax(result.longestMemberNs, observedSpan(table, row));
             result.analysis = std::move(analysis);

@@ -2,20 +2,17 @@
 
 #include "TracelaneTableLoader.h"
 
+#include "analysis/stats/ColumnCache.h"
 #include "clickhouse/ClickHouseClient.h"
 #include "clickhouse/ServerClassTable.h"
 #include "clickhouse/ServerProfile.h"
 #include "clickhouse/ServerRequests.h"
-#include "store/TraceStore.h"
+
+#include <QHash>
 
 #include <map>
 
 namespace ServerFigures {
-
-bool available(const TraceStore &store)
-{
-    return !store.serverUrl.isEmpty();
-}
 
 ClassTable classTable(const QString &url, const QStringList &by, const ClassBands &bands, const ClassTableSpec &spec,
                       const std::atomic<bool> *cancel, QString *error)
@@ -73,6 +70,35 @@ ServerExceedance exceedance(const QString &url, const ExceedanceSpec &spec, int 
     const ClickHouseClient client(source, cancel);
     const ServerRequests requests(client);
     return ServerExceedance::compute(requests, spec, listed, error);
+}
+
+SampleExceedance exceedanceOfSample(ColumnCache &cache, const RequestSlice &slice, const ExceedanceSpec &spec,
+                                    const QString &url, int listed, const std::atomic<bool> *cancel)
+{
+    SampleExceedance result;
+    auto server = std::make_shared<ServerExceedance>(exceedance(url, spec, listed, cancel, &result.error));
+    ExceedanceSpec held = spec;
+    if (result.error.isEmpty()) {
+        held.threshold = server->threshold;
+        // Which of the population's slowest the sample holds: one pass
+        // over the held ids.
+        const RequestTable &table = cache.table();
+        QHash<QString, size_t> wanted;
+        for (size_t i = 0; i < server->members.size(); ++i)
+            wanted.insert(server->members[i].requestId, i);
+        result.memberRows.assign(server->members.size(), -1);
+        for (qint32 row = 0; row < table.rowCount() && !wanted.isEmpty(); ++row) {
+            const auto found = wanted.constFind(table.idText(row));
+            if (found != wanted.constEnd())
+                result.memberRows[*found] = row;
+        }
+    }
+    result.analysis = ExceedanceAnalysis::compute(cache, slice, held);
+    if (result.error.isEmpty()) {
+        result.analysis.attribution = server->attribution;
+        result.server = std::move(server);
+    }
+    return result;
 }
 
 LoadResult fetchRequests(const QString &url, const QStringList &ids, const std::atomic<bool> *cancel)

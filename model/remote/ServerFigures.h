@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/classes/ClassTable.h"
+#include "analysis/exceedance/ExceedanceAnalysis.h"
 #include "analysis/requests/ProfileReport.h"
 #include "clickhouse/ServerExceedance.h"
 #include "io/LoadResult.h"
@@ -9,9 +10,11 @@
 #include <QStringList>
 
 #include <atomic>
+#include <memory>
 #include <vector>
 
-class TraceStore;
+class ColumnCache;
+class RequestSlice;
 
 // The figures of the whole population a store holds a sample of
 // (TraceStore::serverUrl), computed by the server as `tracelane-cli slice`
@@ -21,9 +24,6 @@ class TraceStore;
 // queries of the whole range: run it off the GUI thread; `cancel` stops the
 // wait (the server may finish the query on its own).
 namespace ServerFigures {
-
-// Whether `store` is a sample whose population the server can describe.
-bool available(const TraceStore &store);
 
 ClassTable classTable(const QString &url, const QStringList &by, const ClassBands &bands, const ClassTableSpec &spec,
                       const std::atomic<bool> *cancel, QString *error);
@@ -45,6 +45,21 @@ bool profile(const QString &url, Boundary boundary, const QString &label, const 
 // members in spec.order (ids and values: their rows are fetched on demand).
 ServerExceedance exceedance(const QString &url, const ExceedanceSpec &spec, int listed, const std::atomic<bool> *cancel,
                             QString *error);
+
+// What the exceedance view shows of a sample: the held rows' analysis, its
+// set judged by the population's threshold and carrying the population's
+// phase attribution, the server's set (its sizes and first `listed`
+// members), and which of those members the sample holds. When the server
+// fails, the held rows' own analysis and the error.
+struct SampleExceedance
+{
+    ExceedanceAnalysis analysis;
+    std::shared_ptr<const ServerExceedance> server;
+    QString error;
+    std::vector<qint32> memberRows; // each of server->members' held row, or -1
+};
+SampleExceedance exceedanceOfSample(ColumnCache &cache, const RequestSlice &slice, const ExceedanceSpec &spec,
+                                    const QString &url, int listed, const std::atomic<bool> *cancel);
 
 // The rows of these requests (the population's slowest, to step through)
 // from the server, whether the sample holds them or not.
