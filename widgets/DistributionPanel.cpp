@@ -92,6 +92,10 @@ DistributionPanel::DistributionPanel(ViewState *state, QWidget *parent)
     auto *legendRow = new QCPLayoutGrid;
     m_plot->plotLayout()->addElement(2, 0, legendRow);
     legendRow->setMargins(QMargins(5, 0, 5, 5));
+    // An empty grid's widest is its margins, and the plot's one column is
+    // never wider than its narrowest element allows: with no curves (no
+    // trace) the legend's row would squeeze the axes to 50 px.
+    legendRow->setMaximumSize(QWIDGETSIZE_MAX / 2, QWIDGETSIZE_MAX);
     legendRow->addElement(0, 0, m_plot->legend);
     m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_plot->plotLayout()->setRowStretchFactor(2, 0.001);
@@ -215,6 +219,14 @@ void DistributionPanel::redraw()
                              whatMetricNeeds(metric, m_scope.boundary)
                                  .replace(QStringLiteral("; "), QStringLiteral(";\n")));
         }
+        if (!m_state->store())
+            empty = tr("Open a trace to see its distribution.");
+        // Nothing to scale the axes to: a plain unit frame, not the last
+        // trace's ranges or QCustomPlot's defaults.
+        m_plot->xAxis->setRange(0.0, log ? 10.0 : 1.0);
+        m_plot->yAxis->setRange(0.0, 1.0);
+        m_plot->yAxis2->setRange(0.0, 1.0);
+        m_plot->legend->setVisible(false); // nothing in it
         if (!empty.isEmpty()) {
             // Said inside the plot, where the histogram would be.
             auto *note = new QCPItemText(m_plot);
@@ -229,6 +241,7 @@ void DistributionPanel::redraw()
         return;
     }
 
+    m_plot->legend->setVisible(true);
     // Histogram: a filled step outline, correct for linear and log bins alike.
     const Histogram &histogram = m_scope.histogram;
     QCPGraph *bars = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);

@@ -123,6 +123,7 @@ private slots:
     void percentilesMarkedAndLabelled_data();
     void percentilesMarkedAndLabelled();
     void histogramAndCdf();
+    void noTraceKeepsTheFrameWide();
     void identicalValuesDrawABar();
     void sloLineAndShare();
     void logScale();
@@ -213,6 +214,29 @@ void tst_DistributionPanel::histogramAndCdf()
     QCOMPARE(f.panel.plot()->xAxis->label(), QStringLiteral("TTFT (ms)"));
     QCOMPARE(f.panel.plot()->yAxis->label(), QStringLiteral("Requests per bin"));
     QCOMPARE(f.panel.plot()->yAxis2->label(), QStringLiteral("Share of requests \u2264 x"));
+}
+
+void tst_DistributionPanel::noTraceKeepsTheFrameWide()
+{
+    // With no curve the legend is empty; its row must not narrow the axes
+    // (it squeezed them to 50 px, their tick labels on top of each other).
+    ViewState state;
+    DistributionPanel panel(&state);
+    panel.resize(480, 360);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.plot()->replot();
+    QCOMPARE(panel.plot()->graphCount(), 0);
+    QVERIFY(!panel.plot()->legend->visible());
+    const QRect frame = panel.plot()->axisRect()->rect();
+    QVERIFY2(frame.width() > panel.plot()->width() / 2, qPrintable(QString::number(frame.width())));
+    QCOMPARE(panel.plot()->xAxis->range().upper, 1.0);
+    auto *note = panel.plot()->findChild<QCPItemText *>(QStringLiteral("emptyNote"));
+    QVERIFY(note);
+    QCOMPARE(note->text(), QStringLiteral("Open a trace to see its distribution."));
+    // A trace brings the legend back.
+    Fixture f;
+    QVERIFY(f.panel.plot()->legend->visible());
 }
 
 void tst_DistributionPanel::identicalValuesDrawABar()
