@@ -34,9 +34,11 @@ int runGoodput(const CliContext &context)
     const auto &store = *result.store;
     const Goodput goodput = ServiceLoad::goodput(store.requests, slo, context.boundary, qint64(store.rejected.size()));
     const LittlesLawCheck little = ServiceLoad::littlesLaw(store.requests, observedInFlight);
-    if (context.json)
-        context.out << QString::fromStdString(ServiceLoadReport::json(goodput, little).dump(2)) << '\n';
-    else
+    if (context.json) {
+        nlohmann::json document = ServiceLoadReport::json(goodput, little);
+        document["file"] = context.arguments.first().toStdString(); // a sample's URL says so
+        context.out << QString::fromStdString(document.dump(2)) << '\n';
+    } else
         context.out << ServiceLoadReport::text(goodput, little) << '\n';
     return ExitOk;
 }

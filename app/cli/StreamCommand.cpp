@@ -47,9 +47,11 @@ int runStream(const CliContext &context)
         return ExitFailure;
     const StreamSummary summary
         = StreamAnalysis::summarise(result.store->requests, nullptr, rule, int(worst), context.loadOptions.threads);
-    if (context.json)
-        context.out << QString::fromStdString(StreamReport::json(summary).dump(2)) << '\n';
-    else
+    if (context.json) {
+        nlohmann::json document = StreamReport::json(summary);
+        document["file"] = context.arguments.first().toStdString(); // a sample's URL says so
+        context.out << QString::fromStdString(document.dump(2)) << '\n';
+    } else
         context.out << StreamReport::text(summary) << '\n';
     return ExitOk;
 }
@@ -75,9 +77,11 @@ int runLoad(const CliContext &context)
     const LittleInWindow little = LoadAnalysis::littleInWindow(store.requests, nullptr, from, to);
     const LittlesLawCheck steadiness = ServiceLoad::littlesLaw(store.requests);
     const LoadReport::Parts parts{timeline, burst, little, steadiness};
-    if (context.json)
-        context.out << QString::fromStdString(LoadReport::json(parts).dump(2)) << '\n';
-    else
+    if (context.json) {
+        nlohmann::json document = LoadReport::json(parts);
+        document["file"] = context.arguments.first().toStdString();
+        context.out << QString::fromStdString(document.dump(2)) << '\n';
+    } else
         context.out << LoadReport::text(parts) << '\n';
     if (timeline.binCount() > 0 && !context.json && timeline.binNs != qint64(std::llround(window * 1e9)))
         context.err << QStringLiteral("tracelane-cli load: bins widened to %1 s to stay under 20,000\n")

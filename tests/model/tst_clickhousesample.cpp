@@ -170,10 +170,10 @@ private slots:
             qWarning("file:\n%s\nserver:\n%s", expected.dump(1).c_str(), actual.dump(1).c_str());
             QFAIL("the sample's figures differ from the file cut down to the same requests");
         }
-        // What names its source names the sample (load's and goodput's JSON
-        // name none; the fetched store's notice says it, below).
-        if (arguments.first() != QLatin1String("load") && arguments.first() != QLatin1String("goodput"))
-            QVERIFY2(fromServer.out.contains(QStringLiteral("sample=3")), qPrintable(fromServer.out.left(400)));
+        // Every command's JSON names its source, and so the sample.
+        const auto document = nlohmann::json::parse(fromServer.out.toStdString());
+        QVERIFY2(QString::fromStdString(document.value("file", std::string())).endsWith(QStringLiteral("&sample=3")),
+                 qPrintable(fromServer.out.left(400)));
     }
 
     void theFetchedSampleSaysWhatItIs()
