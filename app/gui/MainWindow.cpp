@@ -590,23 +590,7 @@ void MainWindow::updateReport()
     const QString label = TraceSource::displayName(m_currentFile);
     m_reportJob.start(
         [store, boundary, label](const std::atomic<bool> *cancel) {
-            const QString workload = QStringLiteral("trace replay");
-            // A sample's report is its population's, from the server.
-            ProfileReport report;
-            QString error;
-            if (!store->serverUrl.isEmpty()
-                && ServerFigures::profile(store->serverUrl, boundary,
-                                          tr("%1 \u2014 the whole population, computed by the server").arg(label),
-                                          workload, cancel, &report, &error))
-                return report;
-            report = profileRequests(store->requests, boundary,
-                                     error.isEmpty() ? label
-                                                     : tr("%1 (the server did not compute the whole population's "
-                                                          "report: %2)")
-                                                           .arg(label, error),
-                                     workload);
-            report.rejected = qint64(store->rejected.size());
-            return report;
+            return ServerFigures::reportOf(*store, boundary, label, QStringLiteral("trace replay"), cancel);
         },
         [this, store](const ProfileReport &report) { m_report->showReport(report, *store); });
 }

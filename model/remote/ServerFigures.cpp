@@ -7,6 +7,7 @@
 #include "clickhouse/ServerClassTable.h"
 #include "clickhouse/ServerProfile.h"
 #include "clickhouse/ServerRequests.h"
+#include "store/TraceStore.h"
 
 #include <QHash>
 
@@ -70,6 +71,26 @@ ServerExceedance exceedance(const QString &url, const ExceedanceSpec &spec, int 
     const ClickHouseClient client(source, cancel);
     const ServerRequests requests(client);
     return ServerExceedance::compute(requests, spec, listed, error);
+}
+
+ProfileReport reportOf(const TraceStore &store, Boundary boundary, const QString &label, const QString &workload,
+                       const std::atomic<bool> *cancel)
+{
+    ProfileReport report;
+    QString error;
+    if (!store.serverUrl.isEmpty()
+        && profile(store.serverUrl, boundary,
+                   QStringLiteral("%1 \u2014 the whole population, computed by the server").arg(label), workload,
+                   cancel, &report, &error))
+        return report;
+    report = profileRequests(store.requests, boundary,
+                             error.isEmpty() ? label
+                                             : QStringLiteral("%1 (the server did not compute the whole population's "
+                                                              "report: %2)")
+                                                   .arg(label, error),
+                             workload);
+    report.rejected = qint64(store.rejected.size());
+    return report;
 }
 
 SampleExceedance exceedanceOfSample(ColumnCache &cache, const RequestSlice &slice, const ExceedanceSpec &spec,

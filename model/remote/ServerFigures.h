@@ -14,6 +14,7 @@
 #include <vector>
 
 class ColumnCache;
+class TraceStore;
 class RequestSlice;
 
 // The figures of the whole population a store holds a sample of
@@ -40,6 +41,11 @@ std::vector<std::vector<qint32>> adoptSample(ClassTable *table, const ClassTable
 // The seed profiler's report (percentiles, phase means) over the population.
 bool profile(const QString &url, Boundary boundary, const QString &label, const QString &workload,
              const std::atomic<bool> *cancel, ProfileReport *report, QString *error);
+// The report the window shows for `store`: its population's when it is a
+// sample of a server's table (labelled so), else, or when the server fails
+// (its error in the label), its own rows'.
+ProfileReport reportOf(const TraceStore &store, Boundary boundary, const QString &label, const QString &workload,
+                       const std::atomic<bool> *cancel);
 
 // The set, its sizes and its phase attribution, and its first `listed`
 // members in spec.order (ids and values: their rows are fetched on demand).

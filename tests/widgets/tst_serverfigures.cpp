@@ -302,6 +302,15 @@ private slots:
         const ClassTable sample = classTableOf(m_held, QStringLiteral("priority"));
         QCOMPARE(classes->model()->table().sliceRequests, m_held->requests.rowCount());
         QCOMPARE(classes->model()->table().overall.headline().value, sample.overall.headline().value);
+
+        // The report, asked again, is the sample's and says why.
+        m_window.viewState()->setBoundary(Boundary::Server);
+        auto *report = m_window.findChild<ReportView *>();
+        QTRY_VERIFY_WITH_TIMEOUT(report->toPlainText().contains(
+                                     QStringLiteral("(the server did not compute the whole population's report: ")),
+                                 60'000);
+        QVERIFY2(report->toPlainText().contains(QStringLiteral("(%1 requests)").arg(m_held->requests.rowCount())),
+                 qPrintable(report->toPlainText().left(300)));
     }
 
 private:
