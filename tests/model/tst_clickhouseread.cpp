@@ -1,8 +1,8 @@
 // clickhouse:// wherever the class commands take FILE: the bundled examples
 // and real captures pushed to a two-shard cluster, then `slice --json` from
 // the URL must equal `slice --json` from the file, figure for figure (the
-// server sorts and counts; only order statistics come back). And the ways a
-// server can fail: down, wrong table, no answer, a malformed answer.
+// server sorts and counts; only order statistics come back), over http and
+// https. The ways a server can fail are tst_clickhousefailures'.
 
 #include "analysis/classes/ClassDimension.h"
 #include "clickhouse/ClickHouseClient.h"
@@ -19,8 +19,6 @@
 #include "support/TracelaneTables.h"
 
 #include <QDir>
-#include <QTcpServer>
-#include <QTcpSocket>
 #include <QTemporaryFile>
 #include <QtTest>
 
@@ -96,31 +94,14 @@ private slots:
         // (not workload_class: a slice by it and region reads a column and
         // the arrays in one query); "regionqueue" gets two once its rows are
         // there, so the server computes them for those rows as it reads.
-        const auto init = [&](const QString &table, const QString &classColumns) {
-            for (int shard = 0; shard < 2; ++shard) {
-                QStringList arguments
-                    = {QStringLiteral("clickhouse"), QStringLiteral("init"), m_cluster.tracelaneUrl(table, shard),
-                       QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)};
-                if (!classColumns.isEmpty())
-                    arguments << QStringLiteral("--class-columns") << classColumns;
-                const auto run = runCli(arguments);
-                if (run.exitCode != 0)
-                    return run.err;
-            }
-            return QString();
-        };
         for (const auto &trace : traces()) {
             const QString table = QString::fromLatin1(trace.name);
-            QString failure = init(
-                table, table == QLatin1String("mixed") ? QStringLiteral("region,priority,cached_prefix") : QString());
+            QString failure = TracelaneTables::initAndPush(
+                m_cluster, table, TestData::source(QString::fromLatin1(trace.path)),
+                table == QLatin1String("mixed") ? QStringLiteral("region,priority,cached_prefix") : QString());
             QVERIFY2(failure.isEmpty(), qPrintable(failure));
-            // Small batches, so every trace spreads over both shards.
-            const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"),
-                                     TestData::source(QString::fromLatin1(trace.path)), m_cluster.tracelaneUrl(table),
-                                     QStringLiteral("--batch-rows"), QStringLiteral("37")});
-            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
             if (table == QLatin1String("regionqueue")) {
-                failure = init(table, QStringLiteral("region,tenant_tier"));
+                failure = TracelaneTables::init(m_cluster, table, QStringLiteral("region,tenant_tier"));
                 QVERIFY2(failure.isEmpty(), qPrintable(failure));
             }
         }
@@ -643,103 +624,6 @@ private slots:
             }
             QCOMPARE(actual.dump(), expected.dump());
         }
-    }
-
-    void httpsRefusesAnUntrustedCertificate()
-    {
-        // Without ?ca= the self-signed certificate is not trusted: no answer,
-        // and the message says why and what to do.
-        const auto run = runCli(
-            {QStringLiteral("slice"),
-             QStringLiteral("clickhouses://127.0.0.1:%1/tracelane?table=mixed&timeout=10").arg(m_cluster.httpsPort(0)),
-             QStringLiteral("--by"), QStringLiteral("region")});
-        QCOMPARE(run.exitCode, 1);
-        QCOMPARE(run.out, QString());
-        QVERIFY2(run.err.contains(QStringLiteral("over https: The certificate is self-signed, and untrusted")),
-                 qPrintable(run.err));
-        QVERIFY2(run.err.contains(QStringLiteral("?ca=PATH")), qPrintable(run.err));
-    }
-
-    void aWrongAuthorityFileIsNamed_data()
-    {
-        QTest::addColumn<QString>("url");
-        QTest::addColumn<QString>("message");
-        QTest::newRow("missing file") << QStringLiteral("clickhouses://127.0.0.1:1/tracelane?ca=/nonexistent/ca.pem")
-                                      << QStringLiteral("ca=/nonexistent/ca.pem: no such file");
-        QTest::newRow("not a certificate")
-            << QStringLiteral("clickhouses://127.0.0.1:1/tracelane?ca=%1")
-                   .arg(TestData::source(QStringLiteral("resources/examples/burst.jsonl")))
-            << QStringLiteral("no PEM certificate in it");
-        QTest::newRow("plain http") << QStringLiteral("clickhouse://127.0.0.1:1/tracelane?ca=%1")
-                                           .arg(TestData::source(QStringLiteral("resources/examples/burst.jsonl")))
-                                    << QStringLiteral("is for https: write clickhouses://");
-    }
-
-    void aWrongAuthorityFileIsNamed()
-    {
-        QFETCH(QString, url);
-        QFETCH(QString, message);
-        const auto run = runCli({QStringLiteral("slice"), url, QStringLiteral("--by"), QStringLiteral("region")});
-        QCOMPARE(run.exitCode, 2);
-        QVERIFY2(run.err.contains(message), qPrintable(run.err));
-    }
-
-    void aWrongTableIsNamed()
-    {
-        const auto run = runCli({QStringLiteral("slice"), m_cluster.tracelaneUrl(QStringLiteral("nosuch")),
-                                 QStringLiteral("--by"), QStringLiteral("region")});
-        QCOMPARE(run.exitCode, 1);
-        QVERIFY2(run.err.contains(QStringLiteral("Table tracelane.nosuch doesn't exist")), qPrintable(run.err));
-    }
-
-    void aServerThatIsDownIsNamed()
-    {
-        const auto run = runCli({QStringLiteral("slice"), QStringLiteral("clickhouse://127.0.0.1:1/tracelane"),
-                                 QStringLiteral("--by"), QStringLiteral("region")});
-        QCOMPARE(run.exitCode, 1);
-        QVERIFY2(run.err.contains(QStringLiteral("cannot connect to ClickHouse at 127.0.0.1:1: connection refused")),
-                 qPrintable(run.err));
-    }
-
-    void aServerThatNeverAnswersTimesOut()
-    {
-        // Listening but never accepting: the kernel completes the connection,
-        // nobody answers.
-        QTcpServer silent;
-        QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
-        const auto run
-            = runCli({QStringLiteral("slice"),
-                      QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?timeout=1").arg(silent.serverPort()),
-                      QStringLiteral("--by"), QStringLiteral("region")},
-                     20'000);
-        QCOMPARE(run.exitCode, 1);
-        QVERIFY2(run.err.contains(QStringLiteral("did not answer within 1 s")), qPrintable(run.err));
-        QVERIFY2(run.elapsedMs < 10'000, qPrintable(QString::number(run.elapsedMs)));
-    }
-
-    void aMalformedAnswerIsAnError()
-    {
-        // A server that answers every query with one field where two (the first query: is the key there) are due.
-        QTcpServer liar;
-        QVERIFY(liar.listen(QHostAddress::LocalHost, 0));
-        connect(&liar, &QTcpServer::newConnection, this, [&liar] {
-            while (QTcpSocket *socket = liar.nextPendingConnection()) {
-                connect(socket, &QTcpSocket::readyRead, socket, [socket] {
-                    socket->readAll();
-                    socket->write("HTTP/1.1 200 OK\r\nContent-Length: 8\r\nConnection: close\r\n\r\nnonsense");
-                    socket->disconnectFromHost();
-                });
-            }
-        });
-        QProcess process;
-        process.start(QStringLiteral(TRACELANE_CLI_PATH),
-                      {QStringLiteral("slice"),
-                       QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?timeout=5").arg(liar.serverPort()),
-                       QStringLiteral("--by"), QStringLiteral("region")});
-        QTRY_VERIFY_WITH_TIMEOUT(process.state() == QProcess::NotRunning, 15'000);
-        QCOMPARE(process.exitCode(), 1);
-        const QString err = QString::fromUtf8(process.readAllStandardError());
-        QVERIFY2(err.contains(QStringLiteral("malformed row 1: 1 fields where 2 were expected")), qPrintable(err));
     }
 
 private:

@@ -14,11 +14,9 @@
 // CLI's JSON as a file and a clickhouse:// URL must both give it.
 namespace TracelaneTables {
 
-// `clickhouse init` on every shard (with --class-columns when given), then
-// `clickhouse push FILE` in small batches so the rows spread over the shards.
-// The first failure's standard error, or empty.
-inline QString initAndPush(const ClickHouseCluster &cluster, const QString &table, const QString &file,
-                           const QString &classColumns = {}, int batchRows = 37)
+// `clickhouse init` on every shard (with --class-columns when given). The
+// first failure's standard error, or empty.
+inline QString init(const ClickHouseCluster &cluster, const QString &table, const QString &classColumns = {})
 {
     for (int shard = 0; shard < cluster.shardCount(); ++shard) {
         QStringList arguments
@@ -30,6 +28,16 @@ inline QString initAndPush(const ClickHouseCluster &cluster, const QString &tabl
         if (run.exitCode != 0)
             return run.err;
     }
+    return {};
+}
+
+// init(), then `clickhouse push FILE` in small batches so the rows spread
+// over the shards. The first failure's standard error, or empty.
+inline QString initAndPush(const ClickHouseCluster &cluster, const QString &table, const QString &file,
+                           const QString &classColumns = {}, int batchRows = 37)
+{
+    if (const QString failure = init(cluster, table, classColumns); !failure.isEmpty())
+        return failure;
     const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file, cluster.tracelaneUrl(table),
                              QStringLiteral("--batch-rows"), QString::number(batchRows)});
     return run.exitCode == 0 ? QString() : run.err;
