@@ -9,6 +9,7 @@
 #include "DistributionPanel.h"
 #include "DockLayout.h"
 #include "ExceedancePanel.h"
+#include "InSightWork.h"
 #include "KeyboardShortcutsDialog.h"
 #include "LiveWiring.h"
 #include "LoadProgressBar.h"
@@ -211,6 +212,7 @@ void MainWindow::createDocks()
     m_detail = new RequestDetailPanel(m_state, this);
     m_report = new ReportView(this);
     m_report->showMessage(tr("Open a trace with File \u2192 Open (Ctrl+O) or drop one on the window."));
+    m_reportInSight = new InSightWork(m_report, [this] { computeReport(); });
 
     QDockWidget *requests
         = addDock(QStringLiteral("requestsDock"), tr("Requests"), m_requestTable, Qt::BottomDockWidgetArea);
@@ -583,9 +585,27 @@ void MainWindow::updateReport()
     const std::shared_ptr<const TraceStore> store = m_state->store();
     if (!store) {
         m_reportJob.cancel();
+        m_reportInSight->markDone();
         m_report->showMessage(tr("Open a trace with File \u2192 Open (Ctrl+O) or drop one on the window."));
         return;
     }
+    // A sample's report is its population's: the server's heaviest reads,
+    // asked only once the tab is looked at, so they do not hold up the
+    // class table and exceedance set asked at the same time.
+    const bool fromServer = !store->serverUrl.isEmpty();
+    if (fromServer) {
+        m_reportJob.cancel();
+        m_report->showMessage(tr("The whole population's report is computed by the server once this tab is "
+                                 "looked at."));
+    }
+    m_reportInSight->run(fromServer);
+}
+
+void MainWindow::computeReport()
+{
+    const std::shared_ptr<const TraceStore> store = m_state->store();
+    if (!store)
+        return;
     const Boundary boundary = m_state->boundary();
     const QString label = TraceSource::displayName(m_currentFile);
     m_reportJob.start(

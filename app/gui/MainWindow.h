@@ -13,6 +13,7 @@ class ComparePanel;
 class DistributionPanel;
 class DockLayout;
 class ExceedancePanel;
+class InSightWork;
 class LiveWiring;
 class LoadProgressBar;
 class MessageBanner;
@@ -123,6 +124,7 @@ private:
     void updateProgress();
     void updateStatus();
     void updateReport();
+    void computeReport();
 
     ViewState *m_state = nullptr;
     bool m_persistent = true;
@@ -138,6 +140,7 @@ private:
     RejectedRecordsPanel *m_rejected = nullptr;
     RequestDetailPanel *m_detail = nullptr;
     ReportView *m_report = nullptr;
+    InSightWork *m_reportInSight = nullptr; // a server's report waits to be looked at
     LatestJob m_reportJob{this};
     QDockWidget *m_detailDock = nullptr;
     WorkflowPanel *m_workflow = nullptr;

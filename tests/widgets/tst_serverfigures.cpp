@@ -269,6 +269,11 @@ private slots:
     {
         auto *view = m_window.findChild<ReportView *>();
         QVERIFY(view);
+        // Behind the Distributions tab it waits: the server's heaviest reads
+        // are asked once it is looked at.
+        QVERIFY2(view->toPlainText().contains(QStringLiteral("computed by the server once this tab is looked at")),
+                 qPrintable(view->toPlainText().left(300)));
+        QVERIFY(m_window.showPanel(QStringLiteral("Profile Report")));
         const QString label = TraceSource::displayName(sampleUrl())
             + QStringLiteral(" \u2014 the whole population, computed by the server");
         const QString expected = ReportText::profile(
