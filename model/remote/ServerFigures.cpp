@@ -83,6 +83,8 @@ ProfileReport reportOf(const TraceStore &store, Boundary boundary, const QString
                    QStringLiteral("%1 \u2014 the whole population, computed by the server").arg(label), workload,
                    cancel, &report, &error))
         return report;
+    if (cancel && cancel->load())
+        return report; // asked again: nobody reads this one
     report = profileRequests(store.requests, boundary,
                              error.isEmpty() ? label
                                              : QStringLiteral("%1 (the server did not compute the whole population's "
@@ -98,6 +100,8 @@ SampleExceedance exceedanceOfSample(ColumnCache &cache, const RequestSlice &slic
 {
     SampleExceedance result;
     auto server = std::make_shared<ServerExceedance>(exceedance(url, spec, listed, cancel, &result.error));
+    if (cancel && cancel->load())
+        return result; // asked again: the held rows' analysis would be thrown away
     ExceedanceSpec held = spec;
     if (result.error.isEmpty()) {
         held.threshold = server->threshold;

@@ -43,7 +43,8 @@ bool profile(const QString &url, Boundary boundary, const QString &label, const 
              const std::atomic<bool> *cancel, ProfileReport *report, QString *error);
 // The report the window shows for `store`: its population's when it is a
 // sample of a server's table (labelled so), else, or when the server fails
-// (its error in the label), its own rows'.
+// (its error in the label), its own rows'. Once `cancel` is set (asked
+// again) nothing more is computed: the result is an empty report.
 ProfileReport reportOf(const TraceStore &store, Boundary boundary, const QString &label, const QString &workload,
                        const std::atomic<bool> *cancel);
 
@@ -56,7 +57,8 @@ ServerExceedance exceedance(const QString &url, const ExceedanceSpec &spec, int 
 // set judged by the population's threshold and carrying the population's
 // phase attribution, the server's set (its sizes and first `listed`
 // members), and which of those members the sample holds. When the server
-// fails, the held rows' own analysis and the error.
+// fails, the held rows' own analysis and the error; once `cancel` is set,
+// nothing more (an empty analysis nobody reads).
 struct SampleExceedance
 {
     ExceedanceAnalysis analysis;
