@@ -142,6 +142,18 @@ nlohmann::json number(double value)
     return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
 }
 
+// Whether the table's spans table holds any span (its requests are then
+// workflows). False when it cannot be asked.
+bool hasSpans(const ClickHouseClient &client)
+{
+    std::vector<QStringList> rows;
+    QString error;
+    return client.select(
+               QStringLiteral("SELECT count() FROM (SELECT 1 FROM %1 LIMIT 1)").arg(client.source().spansTable()),
+               &rows, &error, 1)
+        && !rows.empty() && rows.front().first().toLongLong() > 0;
+}
+
 } // namespace
 
 int runExceedOnClickHouse(const CliContext &context)
@@ -192,8 +204,13 @@ int runExceedOnClickHouse(const CliContext &context)
                                {"members", members},
                                {"attribution", ExceedanceJson::attribution(result.attribution)},
                                {"file", source.display().toStdString()},
-                               {"rejected", 0},
-                               {"not_computed_on_server", {"attribute_ranking", "phase_ranking", "member"}}};
+                               {"rejected", 0}};
+    // Workflows' tails are split over their critical paths from their
+    // spans, which stay on the server here: `critical-path URL` loads them.
+    const bool workflows = hasSpans(client);
+    document["not_computed_on_server"] = workflows
+        ? nlohmann::json{"attribute_ranking", "phase_ranking", "member", "critical_path_attribution"}
+        : nlohmann::json{"attribute_ranking", "phase_ranking", "member"};
     if (context.json) {
         context.out << QString::fromStdString(document.dump(2)) << '\n';
         return ExitOk;
@@ -233,6 +250,9 @@ int runExceedOnClickHouse(const CliContext &context)
                            .arg(metricUnit(spec.metric));
     context.out << QStringLiteral("(attribute and phase rankings are not computed on ClickHouse yet: open the file for "
                                   "them)\n");
+    if (workflows)
+        context.out << QStringLiteral("(the slow workflows' critical-path attribution needs their spans: "
+                                      "`tracelane-cli critical-path URL` loads them and computes it)\n");
     return ExitOk;
 }
 

@@ -54,8 +54,9 @@ int runInit(const CliContext &context, const QStringList &arguments)
             return ExitFailure;
         }
     }
-    // Tables that were there already get the class columns they lack.
-    if (!TracelaneSchema::addClassColumns(client, cluster, classKeys, &error)) {
+    // Tables that were there already get the class and span columns they lack.
+    if (!TracelaneSchema::addClassColumns(client, cluster, classKeys, &error)
+        || !TracelaneSchema::addSpanStoreColumns(client, cluster, &error)) {
         context.err << QStringLiteral("tracelane-cli clickhouse init: %1\n").arg(error);
         return ExitFailure;
     }

@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <map>
+#include <memory>
 
 namespace TracePush {
 
@@ -73,7 +74,90 @@ QByteArray requestRows(const RequestTable &table, const QString &digest, qint64 
     return rows;
 }
 
-QByteArray spanRows(const TraceStore &store, const QString &digest, qint64 batch, qsizetype begin, qsizetype end)
+// Each span's outgoing edges and external links, as indices into the
+// table's lists (their order there is kept: a read puts them back in it).
+struct SpanReferences
+{
+    std::vector<std::vector<size_t>> edges;
+    std::vector<std::vector<size_t>> links;
+
+    explicit SpanReferences(const SpanTable &spans)
+        : edges(size_t(spans.rowCount()))
+        , links(size_t(spans.rowCount()))
+    {
+        for (size_t i = 0; i < spans.edges().size(); ++i)
+            edges[size_t(spans.edges()[i].from)].push_back(i);
+        for (size_t i = 0; i < spans.externalLinks().size(); ++i)
+            links[size_t(spans.externalLinks()[i].span)].push_back(i);
+    }
+};
+
+// Parallel key, value and is-numeric arrays of a range of attributes.
+void putAttributes(nlohmann::json &record, const char *prefix, const SpanTable &spans,
+                   const std::vector<SpanTable::Attribute> &list, size_t first, size_t last)
+{
+    auto keys = nlohmann::json::array();
+    auto values = nlohmann::json::array();
+    auto numeric = nlohmann::json::array();
+    for (size_t i = first; i < last; ++i) {
+        keys.push_back(utf8(spans.strings().view(list[i].key())));
+        values.push_back(utf8(spans.strings().view(list[i].value)));
+        numeric.push_back(list[i].isNumeric() ? 1 : 0);
+    }
+    const std::string name(prefix);
+    record[name + "keys"] = std::move(keys);
+    record[name + "values"] = std::move(values);
+    record[name + "numeric"] = std::move(numeric);
+}
+
+// What a span holds beyond plain columns, as JSON text
+// (CLICKHOUSE-SCHEMA.md, "detail").
+std::string spanDetail(const SpanTable &spans, const SpanReferences &references, qsizetype row)
+{
+    nlohmann::json detail = nlohmann::json::object();
+    const auto text = [&spans](quint32 code) { return utf8(spans.strings().view(code)); };
+    if (const auto events = spans.events(row); !events.empty()) {
+        auto list = nlohmann::json::array();
+        for (const SpanTable::Event &event : events) {
+            auto attributes = nlohmann::json::array();
+            for (quint32 i = event.attributes.begin; i < event.attributes.end; ++i) {
+                const SpanTable::Attribute &attribute = spans.eventAttributes()[i];
+                attributes.push_back({text(attribute.key()), text(attribute.value), attribute.isNumeric() ? 1 : 0});
+            }
+            list.push_back({event.time, text(event.name), std::move(attributes)});
+        }
+        detail["events"] = std::move(list);
+    }
+    if (const auto &edges = references.edges[size_t(row)]; !edges.empty()) {
+        auto list = nlohmann::json::array();
+        for (const size_t i : edges)
+            list.push_back({i, spans.edges()[i].to, int(spans.edges()[i].kind)});
+        detail["edges"] = std::move(list);
+    }
+    if (const auto &links = references.links[size_t(row)]; !links.empty()) {
+        auto list = nlohmann::json::array();
+        for (const size_t i : links) {
+            const SpanTable::ExternalLink &link = spans.externalLinks()[i];
+            list.push_back({i, text(link.traceId), text(link.spanId), int(link.kind)});
+        }
+        detail["links"] = std::move(list);
+    }
+    if (const SpanTable::ModelCall *call = spans.modelCall(row)) {
+        const auto tokens = [&spans](SpanTable::AttributeRange range) {
+            const auto times = spans.tokenTimes(range);
+            return nlohmann::json(std::vector<qint64>(times.begin(), times.end()));
+        };
+        detail["call"] = {{"stamps", std::vector<qint64>(call->stamps.begin(), call->stamps.end())},
+                          {"last_token_server", call->lastTokenServer},
+                          {"content_bearing", call->contentBearing},
+                          {"server_tokens", tokens(call->serverTokens)},
+                          {"client_tokens", tokens(call->clientTokens)}};
+    }
+    return detail.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+QByteArray spanRows(const TraceStore &store, const SpanReferences &references, const QString &digest, qint64 batch,
+                    qsizetype begin, qsizetype end)
 {
     QByteArray rows;
     const auto &spans = store.spans;
@@ -96,17 +180,28 @@ QByteArray spanRows(const TraceStore &store, const QString &digest, qint64 batch
                {"status", int(spans.status(row))},
                {"input_tokens", spans.inputTokens(row)},
                {"output_tokens", spans.outputTokens(row)},
-               {"source_line", spans.sourceLine(row)}};
-        auto keys = nlohmann::json::array();
-        auto values = nlohmann::json::array();
+               {"source_line", spans.sourceLine(row)},
+               {"kind", int(spans.kind(row))},
+               {"category", int(spans.category(row))},
+               {"flags", int(spans.flags(row))},
+               {"parent_row", parent},
+               {"resource", spans.resource(row)},
+               {"scope", spans.scope(row)}};
         const auto [first, last] = spans.attributeRange(row);
-        for (size_t i = first; i < last; ++i) {
-            const auto &attribute = spans.attributeRows()[i];
-            keys.push_back(utf8(spans.text(attribute.key())));
-            values.push_back(utf8(spans.text(attribute.value)));
-        }
-        record["attr_keys"] = std::move(keys);
-        record["attr_values"] = std::move(values);
+        putAttributes(record, "attr_", spans, spans.attributeRows(), first, last);
+        const qint32 resource = spans.resource(row);
+        const bool hasResource = resource >= 0 && size_t(resource) < spans.resources().size();
+        const SpanTable::AttributeRange resourceRange
+            = hasResource ? spans.resources()[size_t(resource)] : SpanTable::AttributeRange{};
+        putAttributes(record, "resource_", spans, spans.sharedAttributes(), resourceRange.begin, resourceRange.end);
+        const qint32 scope = spans.scope(row);
+        const bool hasScope = scope >= 0 && size_t(scope) < spans.scopes().size();
+        const SpanTable::Scope scopeRow = hasScope ? spans.scopes()[size_t(scope)] : SpanTable::Scope{};
+        record["scope_name"] = hasScope ? utf8(spans.strings().view(scopeRow.name)) : std::string();
+        record["scope_version"] = hasScope ? utf8(spans.strings().view(scopeRow.version)) : std::string();
+        putAttributes(record, "scope_", spans, spans.sharedAttributes(), scopeRow.attributes.begin,
+                      scopeRow.attributes.end);
+        record["detail"] = spanDetail(spans, references, row);
         appendLine(&rows, record);
     }
     return rows;
@@ -160,6 +255,23 @@ PushResult push(const ClickHouseClient &client, const TraceStore &store, const Q
         || !presentBatches(client, source.spansTable(), digest, &spansPresent, &result.error))
         return result;
 
+    // Version 3's span columns must be there (tables made by an older init lack them).
+    std::unique_ptr<SpanReferences> references;
+    if (result.spanRows > 0) {
+        bool complete = false;
+        if (!TracelaneSchema::hasSpanStoreColumns(client, &result.error, &complete))
+            return result;
+        if (!complete) {
+            result.error = QStringLiteral("%1 was made by an older `clickhouse init` and cannot hold this file's "
+                                          "spans whole: run `tracelane-cli clickhouse init` on it again (with the "
+                                          "same --cluster) to add schema version %2's span columns, then push")
+                               .arg(source.spansTable())
+                               .arg(TracelaneSchema::kVersion);
+            return result;
+        }
+        references = std::make_unique<SpanReferences>(store.spans);
+    }
+
     PushProgress state;
     state.batchesTotal = result.batches;
     const auto send = [&](bool spans, qint64 batch, qint64 rows) {
@@ -181,7 +293,7 @@ PushResult push(const ClickHouseClient &client, const TraceStore &store, const Q
         }
         const qsizetype begin = qsizetype(batch * size);
         const qsizetype end = qsizetype(begin + rows);
-        const QByteArray data = spans ? spanRows(store, digest, batch, begin, end)
+        const QByteArray data = spans ? spanRows(store, *references, digest, batch, begin, end)
                                       : requestRows(store.requests, digest, batch, begin, end);
         // The requests' columns named: the server fills a class column
         // (schema version 2) from its DEFAULT, which a JSONEachRow key left

@@ -7,6 +7,9 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include <utility>
+#include <vector>
+
 namespace TracelaneSchema {
 
 QString stampColumn(Stamp stamp)
@@ -75,14 +78,76 @@ QString requestsBody(const QStringList &classKeys)
     return body + QStringLiteral("\n)");
 }
 
+// Version 3's span columns: what the desktop store holds of a span beyond
+// version 2's, so a read gives back the store the push sent.
+const std::vector<std::pair<const char *, const char *>> &spanStoreColumns()
+{
+    static const std::vector<std::pair<const char *, const char *>> columns = {
+        {"kind", "UInt8"},
+        {"category", "UInt8"},
+        {"flags", "UInt8"},
+        {"parent_row", "Int64 DEFAULT -1"},
+        {"attr_numeric", "Array(UInt8)"},
+        {"resource", "Int32 DEFAULT -1"},
+        {"resource_keys", "Array(String)"},
+        {"resource_values", "Array(String)"},
+        {"resource_numeric", "Array(UInt8)"},
+        {"scope", "Int32 DEFAULT -1"},
+        {"scope_name", "String"},
+        {"scope_version", "String"},
+        {"scope_keys", "Array(String)"},
+        {"scope_values", "Array(String)"},
+        {"scope_numeric", "Array(UInt8)"},
+        {"detail", "String"},
+    };
+    return columns;
+}
+
 QString spansBody()
 {
-    return QStringLiteral("(\n    schema_version UInt16,\n    source String,\n    batch UInt32,\n"
-                          "    row UInt32,\n    trace_id String,\n    span_id String,\n"
-                          "    parent_span_id String,\n    name String,\n    operation String,\n"
-                          "    service String,\n    start_ns Int64,\n    end_ns Int64,\n"
-                          "    status UInt8,\n    input_tokens Int32,\n    output_tokens Int32,\n"
-                          "    source_line UInt64,\n    attr_keys Array(String),\n    attr_values Array(String)\n)");
+    QString body
+        = QStringLiteral("(\n    schema_version UInt16,\n    source String,\n    batch UInt32,\n"
+                         "    row UInt32,\n    trace_id String,\n    span_id String,\n"
+                         "    parent_span_id String,\n    name String,\n    operation String,\n"
+                         "    service String,\n    start_ns Int64,\n    end_ns Int64,\n"
+                         "    status UInt8,\n    input_tokens Int32,\n    output_tokens Int32,\n"
+                         "    source_line UInt64,\n    attr_keys Array(String),\n    attr_values Array(String)");
+    for (const auto &[name, type] : spanStoreColumns())
+        body += QStringLiteral(",\n    %1 %2").arg(QLatin1String(name), QLatin1String(type));
+    return body + QStringLiteral("\n)");
+}
+
+// The tables an ALTER must reach: with a cluster, this server's local table
+// first, then the Distributed one over it.
+QStringList alterTargets(const QString &table, const QString &cluster)
+{
+    QStringList tables;
+    if (!cluster.isEmpty())
+        tables << table + QStringLiteral("_local");
+    tables << table;
+    return tables;
+}
+
+// Adds the `definitions` (name -> "name TYPE ...") that `table` lacks.
+bool addMissingColumns(const ClickHouseClient &client, const QStringList &tables,
+                       const std::vector<std::pair<QString, QString>> &definitions, QString *error)
+{
+    const ClickHouseSource &source = client.source();
+    for (const QString &table : tables) {
+        QSet<QString> columns;
+        if (!columnsOf(client, table, &columns, error))
+            return false;
+        for (const auto &[name, definition] : definitions) {
+            if (columns.contains(name))
+                continue;
+            const QString alter
+                = QStringLiteral("ALTER TABLE %1.%2 ADD COLUMN %3")
+                      .arg(clickHouseIdentifier(source.database), clickHouseIdentifier(table), definition);
+            if (!client.run(alter, nullptr, error))
+                return false;
+        }
+    }
+    return true;
 }
 
 } // namespace
@@ -115,25 +180,28 @@ QStringList createStatements(const ClickHouseSource &source, const QString &clus
 bool addClassColumns(const ClickHouseClient &client, const QString &cluster, const QStringList &classKeys,
                      QString *error)
 {
-    const ClickHouseSource &source = client.source();
-    QStringList tables;
-    if (!cluster.isEmpty())
-        tables << source.table + QStringLiteral("_local");
-    tables << source.table;
-    for (const QString &table : tables) {
-        QSet<QString> columns;
-        if (!columnsOf(client, table, &columns, error))
-            return false;
-        for (const QString &key : classKeys) {
-            if (columns.contains(classColumn(key)))
-                continue;
-            const QString alter = QStringLiteral("ALTER TABLE %1.%2 ADD COLUMN %3")
-                                      .arg(clickHouseIdentifier(source.database), clickHouseIdentifier(table),
-                                           classColumnDefinition(key));
-            if (!client.run(alter, nullptr, error))
-                return false;
-        }
-    }
+    std::vector<std::pair<QString, QString>> definitions;
+    for (const QString &key : classKeys)
+        definitions.emplace_back(classColumn(key), classColumnDefinition(key));
+    return addMissingColumns(client, alterTargets(client.source().table, cluster), definitions, error);
+}
+
+bool addSpanStoreColumns(const ClickHouseClient &client, const QString &cluster, QString *error)
+{
+    std::vector<std::pair<QString, QString>> definitions;
+    for (const auto &[name, type] : spanStoreColumns())
+        definitions.emplace_back(QLatin1String(name),
+                                 QStringLiteral("%1 %2").arg(QLatin1String(name), QLatin1String(type)));
+    return addMissingColumns(client, alterTargets(client.source().table + QStringLiteral("_spans"), cluster),
+                             definitions, error);
+}
+
+bool hasSpanStoreColumns(const ClickHouseClient &client, QString *error, bool *has)
+{
+    QSet<QString> columns;
+    if (!columnsOf(client, client.source().table + QStringLiteral("_spans"), &columns, error))
+        return false;
+    *has = columns.contains(QStringLiteral("detail"));
     return true;
 }
 

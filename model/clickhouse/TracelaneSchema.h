@@ -17,9 +17,16 @@ class ClickHouseClient;
 // Version 2 adds optional class columns: a categorical attribute's value in a
 // String column of its own, computed by the server from the arrays (DEFAULT),
 // so a class table by it reads one short column instead of two arrays.
+// Version 3 adds to the spans table what the desktop store holds of a span
+// beyond version 2's columns (kind, category, flags, the parent's row, the
+// resource and scope, events, edges, model-call stamps and token times), so
+// a read gives back the store the push sent: the workflow view and critical
+// paths work from the table as from the file.
 namespace TracelaneSchema {
 
-inline constexpr int kVersion = 2;
+inline constexpr int kVersion = 3;
+// The first version whose span rows hold the whole span (see above).
+inline constexpr int kSpanStoreVersion = 3;
 
 // "client_send_ns", ... : the column of each of the eight stamps.
 QString stampColumn(Stamp stamp);
@@ -45,6 +52,12 @@ QString classColumn(const QString &key);
 // old rows when it reads them (merges write them).
 bool addClassColumns(const ClickHouseClient &client, const QString &cluster, const QStringList &classKeys,
                      QString *error);
+// Adds version 3's span columns that <table>_spans lacks (tables made by an
+// older init), the same way: rows pushed before keep their version number,
+// and a read does not rebuild spans from them.
+bool addSpanStoreColumns(const ClickHouseClient &client, const QString &cluster, QString *error);
+// Whether <table>_spans has version 3's span columns (a push needs them).
+bool hasSpanStoreColumns(const ClickHouseClient &client, QString *error, bool *has);
 // The names of the columns of `table` in the client's database (none when
 // the table is missing).
 bool columnsOf(const ClickHouseClient &client, const QString &table, QSet<QString> *columns, QString *error);

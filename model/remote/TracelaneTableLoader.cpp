@@ -1,6 +1,7 @@
 #include "TracelaneTableLoader.h"
 
 #include "PartFetch.h"
+#include "TracelaneSpanRows.h"
 #include "clickhouse/ClickHouseClient.h"
 #include "clickhouse/TracelaneSchema.h"
 #include "io/LoadControl.h"
@@ -290,6 +291,91 @@ private:
     std::vector<RequestRowsBuilder::Attribute> m_attributes;
 };
 
+// The sources in range that have spans: those pushed whole (schema version
+// 3, as quoted literals) and the count of older spans.
+struct SpanSources
+{
+    QStringList whole;
+    qint64 olderSpans = 0;
+};
+
+bool findSpanSources(const ClickHouseClient &client, const ClickHouseSource &source, const QString &inRange,
+                     SpanSources *found, QString *error)
+{
+    std::vector<QStringList> rows;
+    if (!client.select(QStringLiteral("SELECT source, min(schema_version), count() FROM %1 WHERE source GLOBAL IN "
+                                      "(SELECT DISTINCT source FROM %2 WHERE %3) GROUP BY source ORDER BY source")
+                           .arg(source.spansTable(), source.requestsTable(), inRange),
+                       &rows, error, 3))
+        return false;
+    for (const QStringList &row : rows) {
+        if (row[1].toInt() >= TracelaneSchema::kSpanStoreVersion)
+            found->whole << clickHouseString(row[0]);
+        else
+            found->olderSpans += row[2].toLongLong();
+    }
+    return true;
+}
+
+// The spans of the workflows whose summaries are in range (whole traces).
+QString spanSelection(const ClickHouseSource &source, const SpanSources &sources, const QString &inRange)
+{
+    const QString list = sources.whole.join(QLatin1Char(','));
+    if (inRange == QLatin1String("1"))
+        return QStringLiteral("source IN (%1)").arg(list);
+    return QStringLiteral("source IN (%1) AND (source, trace_id) GLOBAL IN (SELECT source, request_id FROM %2 WHERE "
+                          "%3 AND source IN (%1))")
+        .arg(list, source.requestsTable(), inRange);
+}
+
+// The push batches of `table` with rows in `where`, in order, and their rows.
+bool countBatches(const ClickHouseClient &client, const QString &table, const QString &where,
+                  std::vector<Batch> *batches, qint64 *total, QString *error)
+{
+    std::vector<QStringList> rows;
+    if (!client.select(QStringLiteral("SELECT source, batch, count() FROM %1 WHERE %2 GROUP BY source, batch "
+                                      "ORDER BY source, batch")
+                           .arg(table, where),
+                       &rows, error, 3))
+        return false;
+    for (const QStringList &row : rows) {
+        batches->push_back({row[0], row[1].toLongLong(), row[2].toLongLong()});
+        *total += batches->back().rows;
+    }
+    return true;
+}
+
+// The spans in `where` back into the store, their workflows summarised.
+bool readSpans(const ClickHouseClient &client, const ClickHouseSource &source, const QString &where,
+               const std::vector<Batch> &batches, qint64 rowsPerPart, const LoadOptions &options, LoadControl *control,
+               LoadResult &result, QString *error)
+{
+    TracelaneSpanRows spans(*result.store, source.display());
+    QByteArray answer;
+    for (const bool resources : {true, false}) {
+        const QString sql = resources ? TracelaneSpanRows::resourcesSql(source.spansTable(), where)
+                                      : TracelaneSpanRows::scopesSql(source.spansTable(), where);
+        if (!client.run(sql, &answer, error))
+            return false;
+        for (const QByteArray &line : answer.split('\n')) {
+            if (line.isEmpty())
+                continue;
+            const std::string_view text(line.constData(), size_t(line.size()));
+            resources ? spans.addResource(text) : spans.addScope(text);
+        }
+    }
+    std::vector<QString> parts;
+    for (const QString &part : partConditions(batches, std::max<qint64>(1, rowsPerPart)))
+        parts.push_back(QStringLiteral("SELECT %1 FROM %2 WHERE %3 AND %4 ORDER BY source, row FORMAT JSONEachRow")
+                            .arg(TracelaneSpanRows::columnsSql(), source.spansTable(), where, part));
+    if (!PartFetch::readParts(
+            client, parts, result, options, control, QStringLiteral("line"),
+            [&spans](std::string_view line, qint64 number) { spans.read(line, number); }, error))
+        return false;
+    spans.finish();
+    return true;
+}
+
 } // namespace
 
 namespace TracelaneTableLoader {
@@ -307,19 +393,34 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
         return stop(
             QStringLiteral("%1: where= filters span tables; bound Tracelane's requests table with from= and to=")
                 .arg(source.display()));
-    const QString where = whereSql(source);
+    const QString inRange = whereSql(source);
     std::vector<QStringList> rows;
     QString error;
-    if (!client.select(QStringLiteral("SELECT source, batch, count() FROM %1 WHERE %2 GROUP BY source, batch "
-                                      "ORDER BY source, batch")
-                           .arg(source.requestsTable(), where),
-                       &rows, &error, 3))
+    // Sources whose spans the table holds whole (schema version 3): their
+    // requests are the summaries of their workflows, made again from the
+    // spans as the file's load made them.
+    SpanSources spanSources;
+    if (!findSpanSources(client, source, inRange, &spanSources, &error))
         return stop(error);
+    const QString flatWhere = spanSources.whole.isEmpty()
+        ? inRange
+        : QStringLiteral("%1 AND source NOT IN (%2)").arg(inRange, spanSources.whole.join(QLatin1Char(',')));
+    const QString spanWhere = spanSources.whole.isEmpty() ? QString() : spanSelection(source, spanSources, inRange);
     std::vector<Batch> batches;
-    qint64 total = 0;
-    for (const QStringList &row : rows) {
-        batches.push_back({row[0], row[1].toLongLong(), row[2].toLongLong()});
-        total += batches.back().rows;
+    std::vector<Batch> spanBatches;
+    qint64 flat = 0;
+    qint64 spans = 0;
+    if (!countBatches(client, source.requestsTable(), flatWhere, &batches, &flat, &error)
+        || (!spanWhere.isEmpty()
+            && !countBatches(client, source.spansTable(), spanWhere, &spanBatches, &spans, &error)))
+        return stop(error);
+    qint64 total = flat;
+    if (!spanWhere.isEmpty()) {
+        if (!client.select(QStringLiteral("SELECT count() FROM %1 WHERE %2 AND source IN (%3)")
+                               .arg(source.requestsTable(), inRange, spanSources.whole.join(QLatin1Char(','))),
+                           &rows, &error, 1))
+            return stop(error);
+        total += rows.empty() ? 0 : rows.front().first().toLongLong();
     }
     // A sample is counted against the range it is drawn from.
     qint64 population = total;
@@ -335,45 +436,57 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
         return stop(population > 0 ? QStringLiteral("%1: none of the time range's %2 requests is in the sample")
                                          .arg(source.display(), grouped(population))
                                    : QStringLiteral("%1: no requests in the time range").arg(source.display()));
-    if (total > source.maxSpans) {
-        result.sampleThatFits = ClickHouseSource::sampleThatFits(population, source.maxSpans, source.sampleOneIn);
-        return stop(tooMany(source, total, population, result.sampleThatFits));
+    if (total > source.maxSpans || spans > source.maxSpans) {
+        // Spans come whole per workflow: a sample of workflows keeps about
+        // the same share of their spans.
+        const qint64 most = std::max(total, spans);
+        const qint64 scaled = most == total ? population : qint64(double(population) * double(spans) / double(total));
+        result.sampleThatFits = ClickHouseSource::sampleThatFits(scaled, source.maxSpans, source.sampleOneIn);
+        if (most == total)
+            return stop(tooMany(source, total, population, result.sampleThatFits));
+        return stop(QStringLiteral("%1: %2 spans in the workflows of the time range's %3 requests, more than "
+                                   "max_spans=%4; open a sample of them with sample=%5, narrow the range with from= "
+                                   "and to=, or raise max_spans")
+                        .arg(source.display(), grouped(spans), grouped(total), QString::number(source.maxSpans),
+                             QString::number(result.sampleThatFits)));
     }
     if (control)
-        control->setTotalBytes(total);
+        control->setTotalBytes(flat + spans);
 
-    QStringList columns;
-    for (int column = 0; column < kColumns; ++column)
-        columns << columnName(column);
-    RequestRowsBuilder builder(store, source.display());
-    RowReader reader(builder);
-    std::vector<QString> parts;
-    for (const QString &part : partConditions(batches, std::max<qint64>(1, rowsPerPart)))
-        parts.push_back(QStringLiteral("SELECT %1 FROM %2 WHERE %3 AND %4 ORDER BY source, row FORMAT TabSeparated")
-                            .arg(columns.join(QStringLiteral(", ")), source.requestsTable(), where, part));
-    if (!PartFetch::readParts(
-            client, parts, result, options, control, QStringLiteral("line"),
-            [&reader](std::string_view line, qint64 number) { reader.read(line, number); }, &error))
+    if (flat > 0) {
+        QStringList columns;
+        for (int column = 0; column < kColumns; ++column)
+            columns << columnName(column);
+        RequestRowsBuilder builder(store, source.display());
+        RowReader reader(builder);
+        std::vector<QString> parts;
+        for (const QString &part : partConditions(batches, std::max<qint64>(1, rowsPerPart)))
+            parts.push_back(QStringLiteral("SELECT %1 FROM %2 WHERE %3 AND %4 ORDER BY source, row FORMAT TabSeparated")
+                                .arg(columns.join(QStringLiteral(", ")), source.requestsTable(), flatWhere, part));
+        if (!PartFetch::readParts(
+                client, parts, result, options, control, QStringLiteral("line"),
+                [&reader](std::string_view line, qint64 number) { reader.read(line, number); }, &error))
+            return stop(error);
+        builder.finish();
+    }
+    if (spans > 0 && !readSpans(client, source, spanWhere, spanBatches, rowsPerPart, options, control, result, &error))
         return stop(error);
-    builder.finish();
     if (source.sampleOneIn > 1)
-        builder.notice(0,
-                       QStringLiteral("a sample: %1 of the %2 requests in the time range, one in %3 picked by a "
-                                      "hash of the request id (%4); every figure is the sample's")
-                           .arg(grouped(total), grouped(population), QString::number(source.sampleOneIn),
-                                source.sampleSql(QStringLiteral("request_id"))));
+        store.notices.push_back({source.display(), 0,
+                                 QStringLiteral("a sample: %1 of the %2 requests in the time range, one in %3 picked "
+                                                "by a hash of the request id (%4); every figure is the sample's")
+                                     .arg(grouped(total), grouped(population), QString::number(source.sampleOneIn),
+                                          source.sampleSql(QStringLiteral("request_id")))});
 
-    // The spans of these sources stay on the server: say so.
-    if (client.select(
-            QStringLiteral("SELECT count() FROM %1 WHERE source GLOBAL IN (SELECT DISTINCT source FROM %2 WHERE %3)")
-                .arg(source.spansTable(), source.requestsTable(), where),
-            &rows, &error, 1)
-        && !rows.empty() && rows.front().first().toLongLong() > 0)
-        builder.notice(0,
-                       QStringLiteral("%1 spans of these requests' workflows in %2 were not loaded: the window "
-                                      "shows the requests; open the pushed file for its workflows")
-                           .arg(rows.front().first().toLongLong())
-                           .arg(source.spansTable()));
+    // Spans pushed before version 3 stay on the server: say so.
+    if (spanSources.olderSpans > 0)
+        store.notices.push_back(
+            {source.display(), 0,
+             QStringLiteral("%1 spans of these requests' workflows in %2 were pushed before Tracelane schema version "
+                            "%3 and were not loaded: the window shows their workflows as requests; delete their rows "
+                            "and push the file again for the workflows")
+                 .arg(grouped(spanSources.olderSpans), source.spansTable())
+                 .arg(TracelaneSchema::kSpanStoreVersion)});
     return result;
 }
 

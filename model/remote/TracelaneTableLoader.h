@@ -24,9 +24,14 @@ class LoadControl;
 // batches (at most ~250,000 rows each, unless one batch is larger), so
 // progress shows and cancel stops between parts.
 //
-// What the table does not hold stays out: per-token times (no stream
-// metrics), and the spans of a span trace (T_spans); when the sources have
-// spans, the store's notices say how many were left on the server.
+// The spans of a span trace (T_spans, schema version 3) come back whole, as
+// the file's load left them (TracelaneSpanRows): each source with spans
+// gets its workflows, critical paths and request lanes from them, those in
+// range being the workflows whose summary row is (whole traces; a sample
+// keeps whole workflows, by the hash of the trace id). Spans pushed before
+// version 3 stay on the server, and a notice says how many. What the
+// requests table does not hold stays out: per-token times of flat requests
+// (no stream metrics).
 namespace TracelaneTableLoader {
 
 inline constexpr qint64 kRowsPerPart = 250'000;

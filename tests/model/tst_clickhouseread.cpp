@@ -520,32 +520,6 @@ private slots:
                  qPrintable(stopped.fatalError));
     }
 
-    void aSpanTracesTableSaysItsSpansStayedOnTheServer()
-    {
-        const QString file = TestData::source(QStringLiteral("resources/examples/adviser.otlp.json"));
-        const LoadResult expected = TraceFileLoader::load(file, {});
-        QVERIFY2(expected.ok(), qPrintable(expected.fatalError));
-        QVERIFY(expected.store->spans.rowCount() > 0);
-        for (int shard = 0; shard < 2; ++shard) {
-            const auto run = runCli({QStringLiteral("clickhouse"), QStringLiteral("init"),
-                                     m_cluster.tracelaneUrl(QStringLiteral("agents"), shard),
-                                     QStringLiteral("--cluster"), QLatin1String(ClickHouseCluster::kCluster)});
-            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-        }
-        const auto push = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), file,
-                                  m_cluster.tracelaneUrl(QStringLiteral("agents"))});
-        QVERIFY2(push.exitCode == 0, qPrintable(push.err));
-        const LoadResult load = TraceSource::load(m_cluster.tracelaneUrl(QStringLiteral("agents")), {});
-        QVERIFY2(load.ok(), qPrintable(load.fatalError));
-        QCOMPARE(load.store->requests.rowCount(), expected.store->requests.rowCount());
-        QCOMPARE(load.store->spans.rowCount(), 0);
-        QCOMPARE(load.store->notices.size(), size_t(1));
-        QCOMPARE(load.store->notices.front().message,
-                 QStringLiteral("%1 spans of these requests' workflows in `tracelane`.`agents_spans` were not loaded: "
-                                "the window shows the requests; open the pushed file for its workflows")
-                     .arg(expected.store->spans.rowCount()));
-    }
-
     void theTextTableIsTheSameToo()
     {
         const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));
