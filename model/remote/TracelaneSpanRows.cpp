@@ -1,5 +1,6 @@
 #include "TracelaneSpanRows.h"
 
+#include "TabSeparated.h"
 #include "io/SpanTraceLinker.h"
 #include "io/TimeLimits.h"
 #include "io/WorkflowSummary.h"
@@ -97,6 +98,33 @@ struct AttributeArrays
             list.push_back({keys[i], values[i], numeric[i]});
         return list;
     }
+};
+
+// The columns read() reads, in kPlainColumns' order.
+enum Column : int {
+    Source,
+    Row,
+    TraceIdColumn,
+    SpanIdColumn,
+    Name,
+    Operation,
+    Service,
+    StartNs,
+    EndNs,
+    Status,
+    InputTokens,
+    OutputTokens,
+    SourceLine,
+    Kind,
+    Category,
+    Flags,
+    ParentRow,
+    Resource,
+    Scope,
+    AttrKeys,
+    AttrValues,
+    AttrNumeric,
+    Detail,
 };
 
 const char *const kPlainColumns[] = {
@@ -200,83 +228,92 @@ void TracelaneSpanRows::addScope(std::string_view line)
 
 void TracelaneSpanRows::read(std::string_view line, qint64 fetchRow)
 {
-    const Json row = Json::parse(line, nullptr, false);
-    if (!row.is_object()) {
-        reject(fetchRow, {}, {}, QStringLiteral("row"), QStringLiteral("not a JSON row of Tracelane's spans table"));
+    TabSeparated::split(line, &m_fields);
+    if (m_fields.size() != std::size(kPlainColumns)) {
+        reject(fetchRow, {}, {}, QStringLiteral("row"),
+               QStringLiteral("%1 fields where Tracelane's spans table has %2")
+                   .arg(m_fields.size())
+                   .arg(std::size(kPlainColumns)));
         return;
     }
-    const auto field = [&row](const char *name) -> const Json & {
-        static const Json missing;
-        const auto found = row.find(name);
-        return found == row.end() ? missing : *found;
+    const auto text
+        = [this](Column column, std::string *out) { TabSeparated::unescapeInto(m_fields[size_t(column)], out); };
+    const auto bounded = [this](Column column, qint64 low, qint64 high, qint64 *out) {
+        return TabSeparated::integer(m_fields[size_t(column)], out) && *out >= low && *out <= high;
     };
     std::string traceId;
     std::string spanId;
-    textOf(field("trace_id"), &traceId);
-    textOf(field("span_id"), &spanId);
+    text(TraceIdColumn, &traceId);
+    text(SpanIdColumn, &spanId);
     qint64 sourceLine = 0;
-    const bool knownLine = boundedOf(field("source_line"), 0, std::numeric_limits<quint32>::max(), &sourceLine);
+    const bool knownLine = bounded(SourceLine, 0, std::numeric_limits<quint32>::max(), &sourceLine);
     const qint64 at = knownLine && sourceLine > 0 ? sourceLine : fetchRow;
-    const auto fail = [&](const char *column, const QString &reason) {
-        reject(at, traceId, spanId, QLatin1String(column), reason);
+    const auto failAt = [&](Column column, const QString &reason) {
+        reject(at, traceId, spanId, QLatin1String(kPlainColumns[column]), reason);
     };
     std::string source;
+    text(Source, &source);
     qint64 pushedRow = 0;
-    if (!textOf(field("source"), &source)
-        || !boundedOf(field("row"), 0, std::numeric_limits<qint64>::max(), &pushedRow))
-        return fail("row", QStringLiteral("no source and row"));
+    if (source.empty() || !bounded(Row, 0, std::numeric_limits<qint64>::max(), &pushedRow))
+        return failAt(Row, QStringLiteral("no source and row"));
     if (traceId.empty())
-        return fail("trace_id", QStringLiteral("missing or empty"));
+        return failAt(TraceIdColumn, QStringLiteral("missing or empty"));
     if (spanId.empty())
-        return fail("span_id", QStringLiteral("missing or empty"));
+        return failAt(SpanIdColumn, QStringLiteral("missing or empty"));
 
     SpanTable::Row span;
     std::string name;
     std::string operation;
     std::string service;
-    if (!textOf(field("name"), &name) || !textOf(field("operation"), &operation) || !textOf(field("service"), &service))
-        return fail("name", QStringLiteral("name, operation and service must be text"));
+    text(Name, &name);
+    text(Operation, &operation);
+    text(Service, &service);
     qint64 value = 0;
-    if (!int64Of(field("start_ns"), &span.start) || span.start < 0)
-        return fail("start_ns", QStringLiteral("not a time in ns"));
-    if (!int64Of(field("end_ns"), &span.end) || span.end < span.start)
-        return fail("end_ns", QStringLiteral("not a time in ns at or after start_ns"));
+    if (!bounded(StartNs, 0, std::numeric_limits<qint64>::max(), &span.start))
+        return failAt(StartNs, QStringLiteral("not a time in ns"));
+    if (!bounded(EndNs, span.start, std::numeric_limits<qint64>::max(), &span.end))
+        return failAt(EndNs, QStringLiteral("not a time in ns at or after start_ns"));
     if (span.end - span.start > TimeLimits::kMaxDurationNs)
-        return fail("end_ns", TimeLimits::tooLong(QStringLiteral("the span"), span.end - span.start));
-    if (!boundedOf(field("status"), 0, kMaxStatus, &value))
-        return fail("status", QStringLiteral("not 0, 1 or 2"));
+        return failAt(EndNs, TimeLimits::tooLong(QStringLiteral("the span"), span.end - span.start));
+    if (!bounded(Status, 0, kMaxStatus, &value))
+        return failAt(Status, QStringLiteral("not 0, 1 or 2"));
     span.status = SpanStatus(value);
-    if (!boundedOf(field("kind"), 0, kMaxKind, &value))
-        return fail("kind", QStringLiteral("not a span kind (0 to %1)").arg(kMaxKind));
+    if (!bounded(Kind, 0, kMaxKind, &value))
+        return failAt(Kind, QStringLiteral("not a span kind (0 to %1)").arg(kMaxKind));
     span.kind = SpanKind(value);
-    if (!boundedOf(field("category"), 0, kSpanCategoryCount - 1, &value))
-        return fail("category", QStringLiteral("not a span category (0 to %1)").arg(kSpanCategoryCount - 1));
+    if (!bounded(Category, 0, kSpanCategoryCount - 1, &value))
+        return failAt(Category, QStringLiteral("not a span category (0 to %1)").arg(kSpanCategoryCount - 1));
     span.category = SpanCategory(value);
-    if (!boundedOf(field("flags"), 0, 255, &value))
-        return fail("flags", QStringLiteral("not a byte"));
+    if (!bounded(Flags, 0, 255, &value))
+        return failAt(Flags, QStringLiteral("not a byte"));
     span.flags = quint8(value);
-    for (const char *column : {"input_tokens", "output_tokens"}) {
-        if (!boundedOf(field(column), -1, std::numeric_limits<qint32>::max(), &value))
-            return fail(column, QStringLiteral("not a count of tokens (-1: not reported)"));
-        (std::string_view(column) == "input_tokens" ? span.inputTokens : span.outputTokens) = qint32(value);
+    for (const Column column : {InputTokens, OutputTokens}) {
+        if (!bounded(column, -1, std::numeric_limits<qint32>::max(), &value))
+            return failAt(column, QStringLiteral("not a count of tokens (-1: not reported)"));
+        (column == InputTokens ? span.inputTokens : span.outputTokens) = qint32(value);
     }
     qint64 parentRow = -1;
     qint64 resource = -1;
     qint64 scope = -1;
-    if (!boundedOf(field("parent_row"), -1, std::numeric_limits<qint64>::max(), &parentRow))
-        return fail("parent_row", QStringLiteral("not a row number (-1: none)"));
-    if (!boundedOf(field("resource"), -1, std::numeric_limits<qint32>::max(), &resource))
-        return fail("resource", QStringLiteral("not an index (-1: none)"));
-    if (!boundedOf(field("scope"), -1, std::numeric_limits<qint32>::max(), &scope))
-        return fail("scope", QStringLiteral("not an index (-1: none)"));
-    AttributeArrays attributes;
-    if (!attributes.read(field("attr_keys"), field("attr_values"), field("attr_numeric")))
-        return fail("attr_values",
-                    QStringLiteral("attr_keys, attr_values and attr_numeric must be arrays of one length"));
+    if (!bounded(ParentRow, -1, std::numeric_limits<qint64>::max(), &parentRow))
+        return failAt(ParentRow, QStringLiteral("not a row number (-1: none)"));
+    if (!bounded(Resource, -1, std::numeric_limits<qint32>::max(), &resource))
+        return failAt(Resource, QStringLiteral("not an index (-1: none)"));
+    if (!bounded(Scope, -1, std::numeric_limits<qint32>::max(), &scope))
+        return failAt(Scope, QStringLiteral("not an index (-1: none)"));
+    if (!TabSeparated::stringArray(m_fields[AttrKeys], &m_keys)
+        || !TabSeparated::stringArray(m_fields[AttrValues], &m_values)
+        || !TabSeparated::integerArray(m_fields[AttrNumeric], &m_numeric) || m_keys.size() != m_values.size()
+        || m_keys.size() != m_numeric.size())
+        return failAt(AttrValues,
+                      QStringLiteral("attr_keys, attr_values and attr_numeric must be arrays of one length"));
+    // Most spans have no detail: "{}" needs no parser.
     std::string detailText;
-    if (!textOf(field("detail"), &detailText))
-        return fail("detail", QStringLiteral("must be text"));
-    const Json detail = Json::parse(detailText, nullptr, false);
+    text(Detail, &detailText);
+    const auto fail = [&](const char *column, const QString &reason) {
+        reject(at, traceId, spanId, QLatin1String(column), reason);
+    };
+    const Json detail = detailText == "{}" ? Json::object() : Json::parse(detailText, nullptr, false);
     if (!detail.is_object())
         return fail("detail", QStringLiteral("not a JSON object"));
 
@@ -390,8 +427,8 @@ void TracelaneSpanRows::read(std::string_view line, qint64 fetchRow)
     span.scope = shared(m_scopes, scope);
     const auto here = qint32(m_table.appendSpan(span));
     m_sourceOfRow.push_back(sourceAt);
-    for (size_t i = 0; i < attributes.keys.size(); ++i)
-        m_table.appendAttribute(attributes.keys[i], attributes.values[i], attributes.numeric[i]);
+    for (size_t i = 0; i < m_keys.size(); ++i)
+        m_table.appendAttribute(m_keys[i], m_values[i], m_numeric[i] != 0);
     for (const Event &event : events) {
         m_table.appendEvent(event.time, event.name);
         for (size_t i = 0; i < event.attributes.keys.size(); ++i)

@@ -30,7 +30,7 @@ class TracelaneSpanRows
 public:
     TracelaneSpanRows(TraceStore &store, QString file);
 
-    // The SELECT list read() expects (FORMAT JSONEachRow).
+    // The SELECT list read() expects (FORMAT TabSeparated).
     static QString columnsSql();
     // The resources and scopes the spans of `table` in `where` use, one per
     // row, in index order (JSONEachRow), for addResource() and addScope().
@@ -91,4 +91,9 @@ private:
     std::vector<qint32> m_firstRow;
     std::unordered_set<std::string> m_tracesSeen; // source index and trace id
     std::string m_lastTrace;
+    // The row being read; kept to reuse their storage.
+    std::vector<std::string_view> m_fields;
+    std::vector<std::string> m_keys;
+    std::vector<std::string> m_values;
+    std::vector<qint64> m_numeric;
 };

@@ -1,6 +1,7 @@
 #include "TracelaneTableLoader.h"
 
 #include "PartFetch.h"
+#include "TabSeparated.h"
 #include "TracelaneSpanRows.h"
 #include "clickhouse/ClickHouseClient.h"
 #include "clickhouse/TracelaneSchema.h"
@@ -18,6 +19,11 @@
 #include <vector>
 
 namespace {
+
+using TabSeparated::integer;
+using TabSeparated::numberArray;
+using TabSeparated::stringArray;
+using TabSeparated::unescapeInto;
 
 // The rows in the URL's time range, and in its sample when `sampled`.
 QString whereSql(const ClickHouseSource &source, bool sampled = true)
@@ -106,94 +112,6 @@ QString columnName(int column)
     return QString::fromLatin1(arrays[column - AttrKeys]);
 }
 
-// One escape of ClickHouse's text formats (TabSeparated fields, quoted
-// strings in arrays) at `text[*i]` (the byte after the backslash).
-char unescaped(char c)
-{
-    switch (c) {
-    case 't':
-        return '\t';
-    case 'n':
-        return '\n';
-    case 'r':
-        return '\r';
-    case '0':
-        return '\0';
-    case 'b':
-        return '\b';
-    case 'f':
-        return '\f';
-    default:
-        return c; // \\ \' and any other escaped byte stand for themselves
-    }
-}
-
-void unescapeInto(std::string_view field, std::string *out)
-{
-    out->clear();
-    for (size_t i = 0; i < field.size(); ++i) {
-        if (field[i] == '\\' && i + 1 < field.size())
-            out->push_back(unescaped(field[++i]));
-        else
-            out->push_back(field[i]);
-    }
-}
-
-bool integer(std::string_view field, qint64 *out)
-{
-    const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), *out);
-    return error == std::errc() && end == field.data() + field.size() && !field.empty();
-}
-
-// ['a','b\'c'] (an Array(String) as TabSeparated writes it).
-bool stringArray(std::string_view field, std::vector<std::string> *out)
-{
-    out->clear();
-    if (field.size() < 2 || field.front() != '[' || field.back() != ']')
-        return false;
-    size_t i = 1;
-    const size_t end = field.size() - 1;
-    while (i < end) {
-        if (field[i] != '\'')
-            return false;
-        std::string &element = out->emplace_back();
-        for (++i;; ++i) {
-            if (i >= end)
-                return false;
-            if (field[i] == '\\' && i + 1 < end) {
-                element.push_back(unescaped(field[++i]));
-                continue;
-            }
-            if (field[i] == '\'')
-                break;
-            element.push_back(field[i]);
-        }
-        ++i; // the closing quote
-        if (i < end && field[i++] != ',')
-            return false;
-    }
-    return true;
-}
-
-// [0.5,1,nan] (an Array(Float64)); each number read exactly.
-bool numberArray(std::string_view field, std::vector<double> *out)
-{
-    out->clear();
-    if (field.size() < 2 || field.front() != '[' || field.back() != ']')
-        return false;
-    const char *at = field.data() + 1;
-    const char *const end = field.data() + field.size() - 1;
-    while (at < end) {
-        double value = 0;
-        const auto [next, error] = std::from_chars(at, end, value);
-        if (error != std::errc() || (next < end && *next != ','))
-            return false;
-        out->push_back(value);
-        at = next < end ? next + 1 : next;
-    }
-    return true;
-}
-
 // Reads fetched rows into the builder, each rejected row with its reason.
 class RowReader
 {
@@ -204,15 +122,7 @@ public:
 
     void read(std::string_view text, qint64 fetchRow)
     {
-        m_fields.clear();
-        for (size_t begin = 0;;) {
-            const size_t tab = text.find('\t', begin);
-            m_fields.push_back(
-                text.substr(begin, tab == std::string_view::npos ? std::string_view::npos : tab - begin));
-            if (tab == std::string_view::npos)
-                break;
-            begin = tab + 1;
-        }
+        TabSeparated::split(text, &m_fields);
         if (m_fields.size() != size_t(kColumns)) {
             m_builder.reject(fetchRow, {}, QStringLiteral("row"),
                              QStringLiteral("%1 fields where Tracelane's requests table has %2")
@@ -366,7 +276,7 @@ bool readSpans(const ClickHouseClient &client, const ClickHouseSource &source, c
     }
     std::vector<QString> parts;
     for (const QString &part : partConditions(batches, std::max<qint64>(1, rowsPerPart)))
-        parts.push_back(QStringLiteral("SELECT %1 FROM %2 WHERE %3 AND %4 ORDER BY source, row FORMAT JSONEachRow")
+        parts.push_back(QStringLiteral("SELECT %1 FROM %2 WHERE %3 AND %4 ORDER BY source, row FORMAT TabSeparated")
                             .arg(TracelaneSpanRows::columnsSql(), source.spansTable(), where, part));
     if (!PartFetch::readParts(
             client, parts, result, options, control, QStringLiteral("line"),
@@ -469,7 +379,11 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
             return stop(error);
         builder.finish();
     }
-    if (spans > 0 && !readSpans(client, source, spanWhere, spanBatches, rowsPerPart, options, control, result, &error))
+    // A span row is about three times a request row (attributes, detail):
+    // parts of a third as many rows hold about as many bytes.
+    if (spans > 0
+        && !readSpans(client, source, spanWhere, spanBatches, std::max<qint64>(1, rowsPerPart / 3), options, control,
+                      result, &error))
         return stop(error);
     if (source.sampleOneIn > 1)
         store.notices.push_back({source.display(), 0,
