@@ -97,10 +97,15 @@ int runCriticalPath(const CliContext &context)
     const TraceStore &store = *input.load.store;
     const std::vector<qint32> &workflows = input.workflows;
 
+    // Each workflow is written as soon as it is analysed: a trace of 80,000
+    // workflows is 400 MB of JSON, too much to hold as one document.
     const SpanGraphBuilder builder(store);
-    nlohmann::json analysed = nlohmann::json::array();
     nlohmann::json errors = nlohmann::json::array();
-    QStringList blocks;
+    qsizetype written = 0;
+    if (context.json)
+        context.out << "{\n  \"file\": " << QString::fromStdString(nlohmann::json(path.toStdString()).dump())
+                    << ",\n  \"format\": " << QString::fromStdString(nlohmann::json(store.format.toStdString()).dump())
+                    << ",\n  \"workflows\": [";
     for (const qint32 workflow : workflows) {
         const QString id = store.workflows.traceIdText(workflow);
         QString error;
@@ -110,19 +115,24 @@ int runCriticalPath(const CliContext &context)
             errors.push_back({{"workflow", id.toStdString()}, {"error", error.toStdString()}});
             continue;
         }
-        if (context.json)
-            analysed.push_back(WorkflowReportJson::criticalPath(*schedule, id));
-        else
-            blocks << WorkflowReportText::criticalPath(*schedule, id);
+        if (context.json) {
+            // Indented as one element of the document's array.
+            std::string element = WorkflowReportJson::criticalPath(*schedule, id).dump(2);
+            for (size_t at = element.find('\n'); at != std::string::npos; at = element.find('\n', at + 1))
+                element.insert(at + 1, 4, ' ');
+            context.out << (written == 0 ? "\n    " : ",\n    ") << QString::fromStdString(element);
+        } else {
+            context.out << (written == 0 ? "" : "\n\n") << WorkflowReportText::criticalPath(*schedule, id);
+        }
+        ++written;
     }
     if (context.json) {
-        const nlohmann::json document = {{"file", path.toStdString()},
-                                         {"format", store.format.toStdString()},
-                                         {"workflows", analysed},
-                                         {"errors", errors}};
-        context.out << QString::fromStdString(document.dump(2)) << '\n';
-    } else if (!blocks.isEmpty()) {
-        context.out << blocks.join(QStringLiteral("\n\n")) << '\n';
+        std::string list = errors.dump(2);
+        for (size_t at = list.find('\n'); at != std::string::npos; at = list.find('\n', at + 1))
+            list.insert(at + 1, 2, ' ');
+        context.out << (written == 0 ? "]" : "\n  ]") << ",\n  \"errors\": " << QString::fromStdString(list) << "\n}\n";
+    } else if (written > 0) {
+        context.out << '\n';
     }
-    return analysed.empty() && blocks.isEmpty() ? ExitFailure : ExitOk;
+    return written == 0 ? ExitFailure : ExitOk;
 }
