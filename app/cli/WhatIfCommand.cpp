@@ -10,6 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <map>
+#include <string_view>
+
 namespace {
 
 bool parseEdits(const CliContext &context, std::vector<WhatIfEdit> *edits, QString *error)
@@ -53,6 +57,38 @@ bool parsePercentile(const CliContext &context, double *q, QString *error)
     }
     *q = value;
     return true;
+}
+
+// The kinds and names the workflows' spans have, most frequent first (at
+// most eight of each), so a change that matched nothing can be written again.
+QString spanVocabulary(const TraceStore &store, const std::vector<qint32> &workflows)
+{
+    std::map<std::string_view, qint64> kinds;
+    std::map<std::string_view, qint64> names;
+    const SpanTable &spans = store.spans;
+    for (const qint32 workflow : workflows) {
+        const qint32 first = store.workflows.firstSpan[size_t(workflow)];
+        for (qint32 row = first; row < first + store.workflows.spanCount[size_t(workflow)]; ++row) {
+            if (!spans.operationUtf8(row).empty())
+                ++kinds[spans.operationUtf8(row)];
+            ++names[spans.nameUtf8(row)];
+        }
+    }
+    const auto mostFrequent = [](const std::map<std::string_view, qint64> &counts) {
+        std::vector<std::pair<std::string_view, qint64>> sorted(counts.begin(), counts.end());
+        std::stable_sort(sorted.begin(), sorted.end(),
+                         [](const auto &a, const auto &b) { return a.second > b.second; });
+        QStringList listed;
+        for (size_t i = 0; i < sorted.size() && i < 8; ++i)
+            listed << QStringLiteral("%1 (%2)")
+                          .arg(QString::fromUtf8(sorted[i].first.data(), qsizetype(sorted[i].first.size())))
+                          .arg(sorted[i].second);
+        if (sorted.size() > 8)
+            listed << QStringLiteral("%1 more").arg(sorted.size() - 8);
+        return listed.isEmpty() ? QStringLiteral("none") : listed.join(QStringLiteral(", "));
+    };
+    return QStringLiteral("  span kinds here: %1\n  span names here: %2\n")
+        .arg(mostFrequent(kinds), mostFrequent(names));
 }
 
 } // namespace
@@ -103,6 +139,8 @@ int runWhatIf(const CliContext &context)
                            .arg(summary.workflows);
         for (const QString &unmatched : singleOutcome.unmatched)
             context.err << QStringLiteral("  %1\n").arg(unmatched);
+        if (workflows.size() > 1)
+            context.err << spanVocabulary(store, workflows);
         return ExitFailure;
     }
 

@@ -341,6 +341,15 @@ void tst_WorkflowCli::errors_data()
         << QStringList{QStringLiteral("whatif"), adviser(), QStringLiteral("--scale"), QStringLiteral("reranker=0.5")}
         << 1
         << QStringLiteral("the what-if changes nothing in 1 workflow(s)\n  'reranker' ×0.5: no span or kind matches");
+    // Over many workflows: the kinds and names there are, to write it again.
+    QTest::newRow("what-if matching nothing in a population")
+        << QStringList{QStringLiteral("whatif"), QStringLiteral(TRACELANE_REALDATA_DIR "/otel-tui/test_data.json"),
+                       QStringLiteral("--scale"), QStringLiteral("reranker=0.5")}
+        << 1
+        << QStringLiteral("the what-if changes nothing in 141 workflow(s)\n  span kinds here: none\n  span names "
+                          "here: GET (122), ingress (75), router frontend egress (75), HTTP GET (38), POST (36), "
+                          "grpc.oteldemo.ProductCatalogService/GetProduct (36), "
+                          "oteldemo.ProductCatalogService/GetProduct (36), HTTP POST (15), 23 more\n");
     QTest::newRow("what-if closing a cycle")
         << QStringList{QStringLiteral("whatif"), adviser(), QStringLiteral("--add-dependency"),
                        QStringLiteral("calculation tool>model call: tool proposal")}
