@@ -63,7 +63,7 @@ QString writePopulation(const QTemporaryDir &dir)
         }
         lines += QByteArray::fromStdString(copy.dump()) + '\n';
     }
-    const QString path = dir.filePath(QStringLiteral("population.jsonl"));
+    QString path = dir.filePath(QStringLiteral("population.jsonl"));
     QFile out(path);
     if (!out.open(QIODevice::WriteOnly))
         qFatal("cannot write the population");
