@@ -2,6 +2,7 @@
 
 #include "CliContext.h"
 
+#include "clickhouse/ClickHouseSource.h"
 #include "store/TraceStore.h"
 
 #include <QCommandLineParser>
@@ -45,13 +46,17 @@ bool loadWorkflows(const CliContext &context, const QString &command, WorkflowIn
 {
     input->path = context.arguments.first();
     input->workflows.clear();
-    if (!loadForCli(context, input->path, &input->load))
+    const QString trace = context.parser.value(QStringLiteral("trace"));
+    // On a server, only that workflow's rows are fetched.
+    const QString source = !trace.isEmpty() && ClickHouseSource::isUrl(input->path)
+        ? ClickHouseSource::withTrace(input->path, trace)
+        : input->path;
+    if (!loadForCli(context, source, &input->load))
         return false;
     const QString &path = input->path;
     const TraceStore &store = *input->load.store;
     if (!requireWorkflows(context, command, path, store))
         return false;
-    const QString trace = context.parser.value(QStringLiteral("trace"));
     if (trace.isEmpty()) {
         for (qsizetype w = 0; w < store.workflows.rowCount(); ++w)
             input->workflows.push_back(qint32(w));

@@ -86,6 +86,25 @@ QString ClickHouseSource::sampleSql(const QString &idColumn) const
     return QStringLiteral("sipHash64(%1) % %2 = 0").arg(idColumn, QString::number(sampleOneIn));
 }
 
+QString ClickHouseSource::traceSql(const QString &idColumn) const
+{
+    return trace.isEmpty() ? QString() : QStringLiteral("%1 = %2").arg(idColumn, clickHouseString(trace));
+}
+
+QStringList ClickHouseSource::requestConditions(bool sampled) const
+{
+    QStringList conditions;
+    if (from != kNoBound)
+        conditions << QStringLiteral("client_send_ns >= %1").arg(from);
+    if (to != kNoBound)
+        conditions << QStringLiteral("client_send_ns < %1").arg(to);
+    if (const QString one = traceSql(QStringLiteral("request_id")); !one.isEmpty())
+        conditions << one;
+    if (const QString sample = sampleSql(QStringLiteral("request_id")); sampled && !sample.isEmpty())
+        conditions << sample;
+    return conditions;
+}
+
 QString ClickHouseSource::display() const
 {
     QString text = QStringLiteral("%1://%2:%3/%4?table=%5")
@@ -96,6 +115,8 @@ QString ClickHouseSource::display() const
                        .arg(database, table);
     if (sampleOneIn > 1)
         text += QStringLiteral("&sample=%1").arg(sampleOneIn);
+    if (!trace.isEmpty())
+        text += QStringLiteral("&trace=%1").arg(QString::fromLatin1(QUrl::toPercentEncoding(trace)));
     return text;
 }
 
@@ -112,6 +133,17 @@ QString ClickHouseSource::withSample(const QString &text, qint64 oneIn)
     query.removeAllQueryItems(QStringLiteral("sample"));
     if (oneIn > 1)
         query.addQueryItem(QStringLiteral("sample"), QString::number(oneIn));
+    url.setQuery(query);
+    return url.toString(QUrl::FullyEncoded);
+}
+
+QString ClickHouseSource::withTrace(const QString &text, const QString &id)
+{
+    QUrl url(text);
+    QUrlQuery query(url);
+    query.removeAllQueryItems(QStringLiteral("trace"));
+    if (!id.isEmpty())
+        query.addQueryItem(QStringLiteral("trace"), id);
     url.setQuery(query);
     return url.toString(QUrl::FullyEncoded);
 }
@@ -180,12 +212,20 @@ bool ClickHouseSource::parse(const QString &text, ClickHouseSource *source, QStr
             result.sampleOneIn = oneIn;
         } else if (key == QLatin1String("where")) {
             result.where = value.trimmed();
+        } else if (key == QLatin1String("trace")) {
+            result.trace = value.trimmed().toLower();
+            if (result.trace.isEmpty() || result.trace.size() > 256) {
+                *error = QStringLiteral("trace=%1: one workflow's trace id (a request id on Tracelane's tables), "
+                                        "1 to 256 characters")
+                             .arg(value);
+                return false;
+            }
         } else if (key == QLatin1String("ca")) {
             result.caFile = value;
         } else {
-            *error
-                = QStringLiteral("unknown URL parameter '%1' (table, from, to, timeout, max_spans, sample, where, ca)")
-                      .arg(key);
+            *error = QStringLiteral(
+                         "unknown URL parameter '%1' (table, from, to, timeout, max_spans, sample, where, trace, ca)")
+                         .arg(key);
             return false;
         }
     }

@@ -44,6 +44,7 @@ struct ClickHouseSource
     qint64 maxSpans = 5'000'000;
     qint64 sampleOneIn = 1; // 1: every request
     QString where;          // a span table's filter (SQL over its columns); empty: none
+    QString trace;          // one workflow (trace id, lower case) and nothing else; empty: all
     QString caFile;         // PEM: extra certificate authorities for https
     QString user;
     QString password;
@@ -54,8 +55,14 @@ struct ClickHouseSource
     // The condition keeping the sample, over the column holding the id
     // (request_id, TraceId); empty when every row is kept.
     QString sampleSql(const QString &idColumn) const;
-    // Shown to people: the URL without credentials (with the sample, if
-    // any: every figure read from it is the sample's).
+    // The condition keeping only trace= (over the same column); empty
+    // without one.
+    QString traceSql(const QString &idColumn) const;
+    // The conditions on Tracelane's requests table: the time range (client
+    // send), trace= and, when `sampled`, the sample; empty for every row.
+    QStringList requestConditions(bool sampled = true) const;
+    // Shown to people: the URL without credentials (with the sample and the
+    // trace, if any: every figure read from it is theirs).
     QString display() const;
 
     static bool isUrl(const QString &text);
@@ -65,6 +72,8 @@ struct ClickHouseSource
     static qint64 sampleThatFits(qint64 population, qint64 most, qint64 current = 1);
     // The URL `text` with sample=oneIn (1: without one).
     static QString withSample(const QString &text, qint64 oneIn);
+    // The URL `text` keeping only the workflow (request) `id`.
+    static QString withTrace(const QString &text, const QString &id);
     // False with `error` naming the part that is wrong.
     static bool parse(const QString &text, ClickHouseSource *source, QString *error);
 };

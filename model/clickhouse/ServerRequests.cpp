@@ -86,13 +86,7 @@ QString ServerRequests::rowsChanged(qint64 read, qint64 counted)
 QString ServerRequests::rangeFromWhere() const
 {
     const auto &source = m_client.source();
-    QStringList conditions;
-    if (source.from != ClickHouseSource::kNoBound)
-        conditions << QStringLiteral("client_send_ns >= %1").arg(source.from);
-    if (source.to != ClickHouseSource::kNoBound)
-        conditions << QStringLiteral("client_send_ns < %1").arg(source.to);
-    if (const QString sample = source.sampleSql(QStringLiteral("request_id")); !sample.isEmpty())
-        conditions << sample;
+    const QStringList conditions = source.requestConditions();
     QString sql = QStringLiteral(" FROM %1").arg(source.requestsTable());
     if (!conditions.isEmpty())
         sql += QStringLiteral(" WHERE ") + conditions.join(QStringLiteral(" AND "));

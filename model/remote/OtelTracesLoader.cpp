@@ -76,6 +76,8 @@ QString whereSql(const ClickHouseSource &source, bool sampled = true)
         bounds << QStringLiteral("toUnixTimestamp64Nano(Timestamp) < %1").arg(source.to);
     if (!source.where.isEmpty())
         bounds << QStringLiteral("(%1)").arg(source.where);
+    if (const QString one = source.traceSql(QStringLiteral("TraceId")); !one.isEmpty())
+        bounds << one;
     if (bounds.isEmpty())
         return sample.isEmpty() ? QStringLiteral("1") : sample;
     // The sample inside: the set of trace ids the server builds is N times smaller.
@@ -309,9 +311,12 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
         population = rows.empty() ? 0 : rows.front().first().toLongLong();
     }
     if (total == 0)
-        return stop(population > 0 ? QStringLiteral("%1: none of the time range's %2 spans is in the sample")
-                                         .arg(source.display(), grouped(population))
-                                   : QStringLiteral("%1: no spans in the time range").arg(source.display()));
+        return stop(
+            population > 0 ? QStringLiteral("%1: none of the time range's %2 spans is in the sample")
+                                 .arg(source.display(), grouped(population))
+                : source.trace.isEmpty()
+                ? QStringLiteral("%1: no spans in the time range").arg(source.display())
+                : QStringLiteral("%1: no trace with id '%2' in the time range").arg(source.display(), source.trace));
     if (total > source.maxSpans) {
         // Traces differ in size, but one trace in N holds about one span in
         // N: the same margin as for requests.

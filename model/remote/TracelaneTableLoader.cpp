@@ -28,13 +28,7 @@ using TabSeparated::unescapeInto;
 // The rows in the URL's time range, and in its sample when `sampled`.
 QString whereSql(const ClickHouseSource &source, bool sampled = true)
 {
-    QStringList conditions;
-    if (source.from != ClickHouseSource::kNoBound)
-        conditions << QStringLiteral("client_send_ns >= %1").arg(source.from);
-    if (source.to != ClickHouseSource::kNoBound)
-        conditions << QStringLiteral("client_send_ns < %1").arg(source.to);
-    if (const QString sample = source.sampleSql(QStringLiteral("request_id")); sampled && !sample.isEmpty())
-        conditions << sample;
+    const QStringList conditions = source.requestConditions(sampled);
     return conditions.isEmpty() ? QStringLiteral("1") : conditions.join(QStringLiteral(" AND "));
 }
 
@@ -345,7 +339,10 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
     if (total == 0)
         return stop(population > 0 ? QStringLiteral("%1: none of the time range's %2 requests is in the sample")
                                          .arg(source.display(), grouped(population))
-                                   : QStringLiteral("%1: no requests in the time range").arg(source.display()));
+                        : source.trace.isEmpty()
+                        ? QStringLiteral("%1: no requests in the time range").arg(source.display())
+                        : QStringLiteral("%1: no request or workflow with id '%2' in the time range")
+                              .arg(source.display(), source.trace));
     if (total > source.maxSpans || spans > source.maxSpans) {
         // Spans come whole per workflow: a sample of workflows keeps about
         // the same share of their spans.

@@ -35,6 +35,25 @@ private slots:
         QCOMPARE(source.table, QStringLiteral("tracelane_requests"));
     }
 
+    // trace= keeps one workflow (request): any id survives the URL, and the
+    // condition quotes it.
+    void aTraceSurvivesTheUrl()
+    {
+        const QString id = QStringLiteral("Req 7&x=1+2%3#4'5");
+        const QString url = ClickHouseSource::withTrace(QStringLiteral("clickhouse://host/db?table=t&sample=3"), id);
+        ClickHouseSource source;
+        QString error;
+        QVERIFY2(ClickHouseSource::parse(url, &source, &error), qPrintable(error));
+        QCOMPARE(source.trace, id.toLower());
+        QCOMPARE(source.sampleOneIn, qint64(3));
+        QCOMPARE(source.traceSql(QStringLiteral("request_id")), QStringLiteral("request_id = 'req 7&x=1+2%3#4\\'5'"));
+        ClickHouseSource again;
+        QVERIFY2(ClickHouseSource::parse(source.display(), &again, &error), qPrintable(error));
+        QCOMPARE(again.trace, source.trace);
+        QVERIFY(!ClickHouseSource::parse(QStringLiteral("clickhouse://host/db?trace="), &source, &error));
+        QVERIFY2(error.contains(QStringLiteral("trace=: one workflow's trace id")), qPrintable(error));
+    }
+
     void refusesWhatItCannotUse_data()
     {
         QTest::addColumn<QString>("url");

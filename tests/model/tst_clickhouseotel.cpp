@@ -7,8 +7,10 @@
 
 #include "clickhouse/ClickHouseClient.h"
 #include "io/LoadControl.h"
+#include "io/TraceFileLoader.h"
 #include "remote/OtelTracesLoader.h"
 #include "remote/TraceSource.h"
+#include "store/TraceStore.h"
 #include "support/ChdbServer.h"
 #include "support/CliRun.h"
 #include "support/OtelTracesTable.h"
@@ -194,6 +196,24 @@ private slots:
             qPrintable(all));
         QVERIFY2(all.contains(QStringLiteral("days after the middle of its trace, more than the 30-day limit")),
                  qPrintable(all));
+    }
+
+    // trace= (or --trace on a URL) fetches that trace's spans alone.
+    void oneTraceIsFetchedAlone()
+    {
+        const LoadResult file = TraceFileLoader::load(m_files[QStringLiteral("otel_tui")], {});
+        QVERIFY(file.ok());
+        const WorkflowTable &workflows = file.store->workflows;
+        const QString id = workflows.traceIdText(0);
+        const LoadResult one = TraceSource::load(url(QStringLiteral("otel_tui"), QStringLiteral("&trace=") + id), {});
+        QVERIFY2(one.ok(), qPrintable(one.fatalError));
+        QCOMPARE(one.store->workflows.rowCount(), qsizetype(1));
+        QCOMPARE(one.store->spans.rowCount(), qsizetype(workflows.spanCount[0]));
+        const auto missing = runCli({QStringLiteral("critical-path"), url(QStringLiteral("otel_tui")),
+                                     QStringLiteral("--trace"), QStringLiteral("0123456789abcdef")});
+        QCOMPARE(missing.exitCode, 1);
+        QVERIFY2(missing.err.contains(QStringLiteral("no trace with id '0123456789abcdef' in the time range")),
+                 qPrintable(missing.err));
     }
 
     void aTimeRangeFetchesWholeTraces()

@@ -6,6 +6,7 @@
 // that are not spans are rejected with their line and column.
 
 #include "clickhouse/ClickHouseClient.h"
+#include "clickhouse/ClickHouseSource.h"
 #include "io/TraceFileLoader.h"
 #include "remote/TraceSource.h"
 #include "store/TraceStore.h"
@@ -269,6 +270,44 @@ private slots:
             loaded[std::string(cut.store->workflows.traceIds.view(w))] = cut.store->workflows.spanCount[size_t(w)];
         QVERIFY(loaded == expected);
         QCOMPARE(cut.store->requests.rowCount(), qsizetype(expected.size()));
+    }
+
+    // One workflow alone: trace= (or --trace on a URL) fetches its request
+    // lane and its spans, nothing else, and its critical path is the file's.
+    void oneWorkflowIsFetchedAlone()
+    {
+        const Trace &chosen = m_traces[2];
+        const LoadResult file = TraceFileLoader::load(chosen.file, {});
+        QVERIFY(file.ok());
+        const WorkflowTable &workflows = file.store->workflows;
+        qint32 largest = 0;
+        for (qint32 w = 1; w < qint32(workflows.rowCount()); ++w) {
+            if (workflows.spanCount[size_t(w)] > workflows.spanCount[size_t(largest)])
+                largest = w;
+        }
+        const QString id = workflows.traceIdText(largest);
+        const QString table = url(QString::fromLatin1(chosen.table));
+        const LoadResult one = TraceSource::load(ClickHouseSource::withTrace(table, id), {});
+        QVERIFY2(one.ok(), qPrintable(one.fatalError));
+        QCOMPARE(one.store->workflows.rowCount(), qsizetype(1));
+        QCOMPARE(one.store->requests.rowCount(), qsizetype(1));
+        QCOMPARE(one.store->spans.rowCount(), qsizetype(workflows.spanCount[size_t(largest)]));
+        QVERIFY(one.store->sourceFiles.first().endsWith(QStringLiteral("&trace=") + id));
+
+        const QStringList arguments = {QStringLiteral("--trace"), id, QStringLiteral("--json")};
+        const auto fromFile = runCli(QStringList{QStringLiteral("critical-path"), chosen.file} + arguments);
+        const auto fromServer = runCli(QStringList{QStringLiteral("critical-path"), table} + arguments);
+        QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
+        const json expected = comparable(fromFile.out);
+        QCOMPARE(expected["workflows"].size(), size_t(1));
+        QVERIFY(comparable(fromServer.out) == expected);
+
+        const auto missing = runCli(
+            {QStringLiteral("critical-path"), table, QStringLiteral("--trace"), QStringLiteral("0123456789abcdef")});
+        QCOMPARE(missing.exitCode, 1);
+        QVERIFY2(missing.err.contains(QStringLiteral("no request or workflow with id '0123456789abcdef' in the time "
+                                                     "range")),
+                 qPrintable(missing.err));
     }
 
     // A sample keeps whole workflows: those whose trace id the server's hash keeps.
