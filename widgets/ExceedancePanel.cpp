@@ -57,6 +57,7 @@ ExceedancePanel::ExceedancePanel(ViewState *state, QWidget *parent)
     , m_previousButton(new QPushButton(tr("\u25c0 Previous (P)"), this))
     , m_nextButton(new QPushButton(tr("Next (N) \u25b6"), this))
     , m_positionText(new QLabel(this))
+    , m_openWorkflow(new QPushButton(tr("Open Its Workflow\u2026"), this))
     , m_timeline(new RequestTimeline(this))
     , m_member(new MemberComparisonModel(this))
     , m_comparison(new SetComparisonView(this))
@@ -85,6 +86,9 @@ ExceedancePanel::ExceedancePanel(ViewState *state, QWidget *parent)
     QFont bold = m_positionText->font();
     bold.setBold(true);
     m_positionText->setFont(bold);
+    // A long position (a fetched member's id and where it came from) wraps
+    // instead of widening the dock past the window.
+    m_positionText->setWordWrap(true);
 
     // Window-wide single keys: a text field that has the focus takes plain
     // letters first (it accepts the shortcut override), so typing is safe.
@@ -100,6 +104,14 @@ ExceedancePanel::ExceedancePanel(ViewState *state, QWidget *parent)
     connect(m_previous, &QAction::triggered, this, &ExceedancePanel::stepPrevious);
     connect(m_nextButton, &QPushButton::clicked, this, &ExceedancePanel::stepNext);
     connect(m_previousButton, &QPushButton::clicked, this, &ExceedancePanel::stepPrevious);
+    m_openWorkflow->setObjectName(QStringLiteral("openFetchedWorkflow"));
+    m_openWorkflow->setToolTip(tr("This slow workflow is not in the sample: open it alone, spans and critical path "
+                                  "fetched from the server, in a window of its own"));
+    m_openWorkflow->hide();
+    connect(m_openWorkflow, &QPushButton::clicked, this, [this] {
+        if (m_fetched && m_fetched->workflows.rowCount() == 1)
+            emit workflowWindowRequested(m_fetched->sourceFiles.value(0));
+    });
 
     auto *memberView = new QTableView(this);
     memberView->setObjectName(QStringLiteral("memberComparison"));
@@ -121,6 +133,7 @@ ExceedancePanel::ExceedancePanel(ViewState *state, QWidget *parent)
     auto *stepping = new QHBoxLayout;
     stepping->addWidget(m_previousButton);
     stepping->addWidget(m_nextButton);
+    stepping->addWidget(m_openWorkflow);
     stepping->addWidget(m_positionText, 1);
 
     auto *left = new QWidget(this);
@@ -157,6 +170,7 @@ ExceedancePanel::ExceedancePanel(ViewState *state, QWidget *parent)
         m_serverPosition = -1;
         m_fetchJob.cancel();
         m_fetched.reset();
+        m_openWorkflow->hide();
         m_pathJob.cancel();
         m_paths.reset();
         m_pathAttribution.reset();
@@ -262,6 +276,7 @@ void ExceedancePanel::apply(Result result)
     m_serverPosition = -1;
     m_fetchJob.cancel();
     m_fetched.reset();
+    m_openWorkflow->hide();
     m_timeline->setMinimumSpan(result.longestMemberNs);
     if (!m_analysis) {
         m_present->markDone(); // nothing to show but the empty state, now
@@ -459,6 +474,7 @@ void ExceedancePanel::showMember(qint32 row)
         m_serverPosition = listed == m_serverMemberRows.end() ? -1 : listed - m_serverMemberRows.begin();
         m_fetchJob.cancel();
         m_fetched.reset();
+        m_openWorkflow->hide();
     }
     if (m_server && row < 0 && m_serverPosition >= 0) {
         if (m_serverMemberRows[size_t(m_serverPosition)] < 0 && !m_present->isPending()) {
@@ -535,9 +551,10 @@ void ExceedancePanel::fetchServerMember()
     m_timeline->setStamps(stamps);
     m_positionText->setText(serverPositionText(member.requestId, member.value, tr("fetching its row\u2026")));
     m_fetched.reset();
+    m_openWorkflow->hide();
     const qsizetype position = m_serverPosition;
     m_fetchJob.start([url = m_state->store()->serverUrl, id = member.requestId](
-                         const std::atomic<bool> *cancel) { return ServerFigures::fetchRequests(url, {id}, cancel); },
+                         const std::atomic<bool> *cancel) { return ServerFigures::fetchMember(url, id, cancel); },
                      [this, position](LoadResult result) {
                          if (position != m_serverPosition || !m_server)
                              return;
@@ -567,6 +584,7 @@ void ExceedancePanel::showFetched()
     const ServerExceedance::Member &member = m_server->members[size_t(m_serverPosition)];
     m_positionText->setText(
         serverPositionText(member.requestId, member.value, tr("fetched from the server, not held in the sample")));
+    m_openWorkflow->setVisible(m_fetched->workflows.rowCount() == 1);
 }
 
 QString ExceedancePanel::serverPositionText(const QString &requestId, double value, const QString &where) const

@@ -76,12 +76,17 @@ public:
     RequestTimeline *timeline() const { return m_timeline; }
     QLabel *summaryLabel() const { return m_summary; }
     QLabel *positionLabel() const { return m_positionText; }
+    // Shown while a fetched member is a workflow the sample does not hold.
+    QPushButton *openWorkflowButton() const { return m_openWorkflow; }
 
 signals:
     void analysisReady();
     // The critical-path attribution of a workflow trace is shown.
     void pathAttributionReady();
     void memberShown(qsizetype position);
+    // The fetched member's workflow, asked to be opened on its own: the
+    // population's URL with trace= (the window opens it beside this one).
+    void workflowWindowRequested(const QString &url);
 
 private:
     struct Result
@@ -141,6 +146,7 @@ private:
     QPushButton *m_previousButton = nullptr;
     QPushButton *m_nextButton = nullptr;
     QLabel *m_positionText = nullptr;
+    QPushButton *m_openWorkflow = nullptr;
     RequestTimeline *m_timeline = nullptr;
     MemberComparisonModel *m_member = nullptr;
     SetComparisonView *m_comparison = nullptr;

@@ -226,6 +226,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(requests,
                      addDock(QStringLiteral("classesDock"), tr("Classes"), m_classes, Qt::BottomDockWidgetArea));
     m_exceedance = new ExceedancePanel(m_state, this);
+    connect(m_exceedance, &ExceedancePanel::workflowWindowRequested, this, &MainWindow::openWorkflowWindow);
     tabifyDockWidget(
         requests, addDock(QStringLiteral("exceedanceDock"), tr("Exceedance"), m_exceedance, Qt::BottomDockWidgetArea));
     requests->raise();
@@ -355,6 +356,18 @@ void MainWindow::createStatusBar()
         statusBar()->addPermanentWidget(label);
     m_statusRejected->setToolTip(tr("Listed in View \u2192 Panels \u2192 Rejected / Notices"));
     connect(m_state, &ViewState::selectionChanged, this, &MainWindow::updateStatus);
+}
+
+MainWindow *MainWindow::openWorkflowWindow(const QString &url)
+{
+    auto *window = new MainWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setPersistent(false);
+    window->resize(size());
+    window->show();
+    window->openFile(url);
+    emit workflowWindowOpened(window);
+    return window;
 }
 
 void MainWindow::setPersistent(bool persistent)

@@ -60,6 +60,10 @@ public:
     // File → Compare With ClickHouse…: the same dialog, the table's spans as
     // the candidate beside the loaded trace.
     void compareWithClickHouse();
+    // A window of its own on one workflow (a population's URL with trace=),
+    // opened from a slow workflow the held sample lacks; not persistent, and
+    // closed with no trace of it in this window's settings.
+    MainWindow *openWorkflowWindow(const QString &url);
     void reload();
     void closeTrace();
     void cancelLoad();
@@ -98,6 +102,7 @@ public:
 signals:
     // Emitted once a load has finished, failed or been cancelled.
     void loadFinished(bool ok);
+    void workflowWindowOpened(MainWindow *window);
 
 protected:
     void closeEvent(QCloseEvent *event) override;

@@ -1,5 +1,6 @@
 #include "ServerFigures.h"
 
+#include "TraceSource.h"
 #include "TracelaneTableLoader.h"
 
 #include "analysis/stats/ColumnCache.h"
@@ -7,6 +8,7 @@
 #include "clickhouse/ServerClassTable.h"
 #include "clickhouse/ServerProfile.h"
 #include "clickhouse/ServerRequests.h"
+#include "io/LoadControl.h"
 #include "store/TraceStore.h"
 
 #include <QHash>
@@ -133,6 +135,14 @@ LoadResult fetchRequests(const QString &url, const QStringList &ids, const std::
     if (!ClickHouseSource::parse(url, &source, &result.fatalError))
         return result;
     return TracelaneTableLoader::loadRequests(source, ids, cancel);
+}
+
+LoadResult fetchMember(const QString &url, const QString &id, const std::atomic<bool> *cancel)
+{
+    LoadControl control;
+    control.followCancel(cancel);
+    return TraceSource::load(ClickHouseSource::withTrace(ClickHouseSource::withSample(url, 1), id), LoadOptions{},
+                             &control);
 }
 
 } // namespace ServerFigures

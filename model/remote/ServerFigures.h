@@ -72,5 +72,8 @@ SampleExceedance exceedanceOfSample(ColumnCache &cache, const RequestSlice &slic
 // The rows of these requests (the population's slowest, to step through)
 // from the server, whether the sample holds them or not.
 LoadResult fetchRequests(const QString &url, const QStringList &ids, const std::atomic<bool> *cancel);
+// One of them whole, held or not: its request row and, when it is a
+// workflow of a span trace, its spans (the population's URL with trace=).
+LoadResult fetchMember(const QString &url, const QString &id, const std::atomic<bool> *cancel);
 
 } // namespace ServerFigures

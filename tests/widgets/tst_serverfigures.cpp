@@ -31,6 +31,7 @@
 #include <QHash>
 #include <QLabel>
 #include <QLocale>
+#include <QPushButton>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTableView>
@@ -283,6 +284,63 @@ private slots:
     }
 
     // Last: it stops the servers.
+    // On a sample of a span trace's table, a slow workflow the sample does
+    // not hold is fetched with its spans, and opens alone in a window of its
+    // own: its Gantt and critical path, from the server.
+    void aFetchedWorkflowOpensInAWindowOfItsOwn()
+    {
+        const QString file = TestData::realdata(QStringLiteral("otel-tui/test_data.json"));
+        const QString failure = TracelaneTables::initAndPush(m_cluster, QStringLiteral("agents"), file);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        const auto spans = TraceFileLoader::load(file, LoadOptions{}).store;
+        QVERIFY(spans && spans->workflows.rowCount() > 100);
+
+        MainWindow window;
+        window.setPersistent(false);
+        window.resize(1280, 800);
+        window.show();
+        QSignalSpy finished(&window, &MainWindow::loadFinished);
+        window.openFile(m_cluster.tracelaneUrl(QStringLiteral("agents")) + QStringLiteral("&sample=%1").arg(kOneIn));
+        QVERIFY(finished.wait(60'000));
+        QVERIFY(finished.first().first().toBool());
+        QVERIFY(window.store()->workflows.rowCount() > 0);
+        QVERIFY(window.store()->workflows.rowCount() < spans->workflows.rowCount());
+
+        ExceedancePanel *panel = window.exceedance();
+        window.showPanel(QStringLiteral("exceedanceDock"));
+        panel->setPercentile(0.5);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !panel->isComputing() && panel->analysis()
+                && panel->summaryLabel()->text().contains(QStringLiteral("computed by the server")),
+            60'000);
+        QSignalSpy opened(&window, &MainWindow::workflowWindowOpened);
+        bool fetched = false;
+        for (int k = 0; k < 30 && !fetched; ++k) {
+            panel->stepNext();
+            if (window.viewState()->exceedanceCursor() >= 0) {
+                QVERIFY(panel->openWorkflowButton()->isHidden()); // held: the Workflow dock shows it
+                continue;
+            }
+            QTRY_VERIFY_WITH_TIMEOUT(
+                panel->positionLabel()->text().contains(QStringLiteral("(fetched from the server")), 60'000);
+            fetched = true;
+        }
+        QVERIFY(fetched);
+        QVERIFY(!panel->openWorkflowButton()->isHidden());
+        const QString id = panel->memberModel()->comparison().requestId;
+        const qint32 inFile = spans->workflows.indexOf(id.toStdString());
+        QVERIFY(inFile >= 0);
+        panel->openWorkflowButton()->click();
+        QCOMPARE(opened.size(), 1);
+        auto *alone = opened.first().first().value<MainWindow *>();
+        QVERIFY(alone);
+        QTRY_VERIFY_WITH_TIMEOUT(alone->store() && alone->store()->workflows.rowCount() == 1, 60'000);
+        QCOMPARE(alone->store()->workflows.traceIdText(0), id);
+        QCOMPARE(alone->store()->spans.rowCount(), qsizetype(spans->workflows.spanCount[size_t(inFile)]));
+        QVERIFY2(alone->windowTitle().contains(QStringLiteral("trace=") + id), qPrintable(alone->windowTitle()));
+        alone->close();
+    }
+
     void aServerThatStopsLeavesTheSamplesEstimates()
     {
         m_cluster.stop();
