@@ -128,15 +128,6 @@ SampleExceedance exceedanceOfSample(ColumnCache &cache, const RequestSlice &slic
     return result;
 }
 
-LoadResult fetchRequests(const QString &url, const QStringList &ids, const std::atomic<bool> *cancel)
-{
-    LoadResult result;
-    ClickHouseSource source;
-    if (!ClickHouseSource::parse(url, &source, &result.fatalError))
-        return result;
-    return TracelaneTableLoader::loadRequests(source, ids, cancel);
-}
-
 LoadResult fetchMember(const QString &url, const QString &id, const std::atomic<bool> *cancel)
 {
     LoadControl control;

@@ -69,10 +69,8 @@ struct SampleExceedance
 SampleExceedance exceedanceOfSample(ColumnCache &cache, const RequestSlice &slice, const ExceedanceSpec &spec,
                                     const QString &url, int listed, const std::atomic<bool> *cancel);
 
-// The rows of these requests (the population's slowest, to step through)
-// from the server, whether the sample holds them or not.
-LoadResult fetchRequests(const QString &url, const QStringList &ids, const std::atomic<bool> *cancel);
-// One of them whole, held or not: its request row and, when it is a
+// One of the population's slowest (to step through) from the server,
+// whether the sample holds it or not: its request row and, when it is a
 // workflow of a span trace, its spans (the population's URL with trace=).
 LoadResult fetchMember(const QString &url, const QString &id, const std::atomic<bool> *cancel);
 

@@ -401,39 +401,4 @@ LoadResult load(const ClickHouseSource &source, const LoadOptions &options, Load
     return result;
 }
 
-LoadResult loadRequests(const ClickHouseSource &source, const QStringList &ids, const std::atomic<bool> *cancel)
-{
-    LoadResult result;
-    TraceStore &store = *result.store;
-    store.sourceFiles << source.display();
-    store.format = QStringLiteral("tracelane-clickhouse");
-    if (ids.isEmpty())
-        return result;
-    QStringList quoted;
-    for (const QString &id : ids)
-        quoted << clickHouseString(id);
-    QStringList columns;
-    for (int column = 0; column < kColumns; ++column)
-        columns << columnName(column);
-    const ClickHouseClient client(source, cancel);
-    QByteArray answer;
-    if (!client.run(QStringLiteral("SELECT %1 FROM %2 WHERE %3 AND request_id IN (%4) ORDER BY source, row FORMAT "
-                                   "TabSeparated")
-                        .arg(columns.join(QStringLiteral(", ")), source.requestsTable(), whereSql(source, false),
-                             quoted.join(QLatin1Char(','))),
-                    &answer, &result.fatalError)) {
-        result.cancelled = cancel && cancel->load();
-        return result;
-    }
-    RequestRowsBuilder builder(store, source.display());
-    RowReader reader(builder);
-    qint64 number = 0;
-    for (const QByteArray &line : answer.split('\n')) {
-        if (!line.isEmpty())
-            reader.read(std::string_view(line.constData(), size_t(line.size())), ++number);
-    }
-    builder.finish();
-    return result;
-}
-
 } // namespace TracelaneTableLoader

@@ -39,10 +39,4 @@ inline constexpr qint64 kRowsPerPart = 250'000;
 LoadResult load(const ClickHouseSource &source, const LoadOptions &options, LoadControl *control = nullptr,
                 qint64 rowsPerPart = kRowsPerPart);
 
-// The requests with these ids in the URL's time range (a sample= aside:
-// rows a person asked for, such as the population's slowest, held or not),
-// read the same way, in the order they were pushed. No count check: the ids
-// bound the rows.
-LoadResult loadRequests(const ClickHouseSource &source, const QStringList &ids, const std::atomic<bool> *cancel);
-
 } // namespace TracelaneTableLoader
