@@ -28,6 +28,25 @@ char unescaped(char c)
     }
 }
 
+// [a,b,c]: numbers of type T, each read exactly.
+template<typename T> bool numbersOf(std::string_view field, std::vector<T> *out)
+{
+    out->clear();
+    if (field.size() < 2 || field.front() != '[' || field.back() != ']')
+        return false;
+    const char *at = field.data() + 1;
+    const char *const end = field.data() + field.size() - 1;
+    while (at < end) {
+        T value = 0;
+        const auto [next, error] = std::from_chars(at, end, value);
+        if (error != std::errc() || (next < end && *next != ','))
+            return false;
+        out->push_back(value);
+        at = next < end ? next + 1 : next;
+    }
+    return true;
+}
+
 } // namespace
 
 void split(std::string_view row, std::vector<std::string_view> *fields)
@@ -97,38 +116,12 @@ bool stringArray(std::string_view field, std::vector<std::string> *out)
 
 bool numberArray(std::string_view field, std::vector<double> *out)
 {
-    out->clear();
-    if (field.size() < 2 || field.front() != '[' || field.back() != ']')
-        return false;
-    const char *at = field.data() + 1;
-    const char *const end = field.data() + field.size() - 1;
-    while (at < end) {
-        double value = 0;
-        const auto [next, error] = std::from_chars(at, end, value);
-        if (error != std::errc() || (next < end && *next != ','))
-            return false;
-        out->push_back(value);
-        at = next < end ? next + 1 : next;
-    }
-    return true;
+    return numbersOf(field, out);
 }
 
 bool integerArray(std::string_view field, std::vector<qint64> *out)
 {
-    out->clear();
-    if (field.size() < 2 || field.front() != '[' || field.back() != ']')
-        return false;
-    const char *at = field.data() + 1;
-    const char *const end = field.data() + field.size() - 1;
-    while (at < end) {
-        qint64 value = 0;
-        const auto [next, error] = std::from_chars(at, end, value);
-        if (error != std::errc() || (next < end && *next != ','))
-            return false;
-        out->push_back(value);
-        at = next < end ? next + 1 : next;
-    }
-    return true;
+    return numbersOf(field, out);
 }
 
 } // namespace TabSeparated
