@@ -15,6 +15,7 @@
 #include "support/TestData.h"
 #include "support/TracelaneTables.h"
 
+#include <QLocale>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -404,6 +405,69 @@ private slots:
 
     // Rows the server accepts but that are no span: each rejected with its
     // line in the pushed file and the column; the rest loads.
+    // More spans than max_spans: refused with the count and a sample of
+    // workflows that fits, before any span is fetched.
+    void tooManySpansAreRefusedWithASample()
+    {
+        const Trace &chosen = m_traces[2];
+        const LoadResult file = TraceFileLoader::load(chosen.file, {});
+        QVERIFY(file.ok());
+        const qsizetype spans = file.store->spans.rowCount();
+        const qsizetype workflows = file.store->workflows.rowCount();
+        QVERIFY(spans > workflows); // the spans, not the request lanes, are too many
+        const qint64 most = qint64(workflows) + 10;
+        const LoadResult refused
+            = TraceSource::load(url(QString::fromLatin1(chosen.table), QStringLiteral("&max_spans=%1").arg(most)), {});
+        QVERIFY(!refused.ok());
+        QVERIFY2(
+            refused.fatalError.contains(QStringLiteral("%1 spans in the workflows of the time range's %2 requests, "
+                                                       "more than max_spans=%3; open a sample of them with sample=")
+                                            .arg(QLocale(QLocale::English).toString(qint64(spans)),
+                                                 QLocale(QLocale::English).toString(qint64(workflows)))
+                                            .arg(most)),
+            qPrintable(refused.fatalError));
+        QVERIFY(refused.sampleThatFits > 1);
+        // The sample it names fits.
+        const LoadResult sample
+            = TraceSource::load(url(QString::fromLatin1(chosen.table),
+                                    QStringLiteral("&max_spans=%1&sample=%2").arg(most).arg(refused.sampleThatFits)),
+                                {});
+        QVERIFY2(sample.ok(), qPrintable(sample.fatalError));
+        QVERIFY(sample.store->spans.rowCount() <= most);
+    }
+
+    // A table holding a flat trace and a span trace: the flat requests, then
+    // the workflows' lanes and their spans, each as its own file gives them.
+    void flatRequestsAndWorkflowsShareATable()
+    {
+        QString failure = TracelaneTables::initAndPush(
+            m_cluster, QStringLiteral("both"), TestData::source(QStringLiteral("resources/examples/burst.jsonl")));
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        const auto push = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), m_traces[0].file,
+                                  url(QStringLiteral("both")), QStringLiteral("--batch-rows"), QStringLiteral("7")});
+        QVERIFY2(push.exitCode == 0, qPrintable(push.err));
+        const LoadResult flat
+            = TraceFileLoader::load(TestData::source(QStringLiteral("resources/examples/burst.jsonl")), {});
+        const LoadResult agents = TraceFileLoader::load(m_traces[0].file, {});
+        const LoadResult both = TraceSource::load(url(QStringLiteral("both")), {});
+        QVERIFY2(both.ok(), qPrintable(both.fatalError));
+        const TraceStore &store = *both.store;
+        QCOMPARE(store.requests.rowCount(), flat.store->requests.rowCount() + agents.store->requests.rowCount());
+        QCOMPARE(store.spans.rowCount(), agents.store->spans.rowCount());
+        QCOMPARE(store.workflows.rowCount(), qsizetype(1));
+        const qint32 lane = store.workflows.requestRow[0];
+        QVERIFY(lane >= 0);
+        QCOMPARE(store.requests.idText(lane), agents.store->workflows.traceIdText(0));
+        QCOMPARE(store.requests.stamp(lane, Stamp::LastTokenClient),
+                 agents.store->requests.stamp(agents.store->workflows.requestRow[0], Stamp::LastTokenClient));
+        // The workflow's critical path is the file's.
+        const auto fromFile = runCli({QStringLiteral("critical-path"), m_traces[0].file, QStringLiteral("--json")});
+        const auto fromTable
+            = runCli({QStringLiteral("critical-path"), url(QStringLiteral("both")), QStringLiteral("--json")});
+        QVERIFY2(fromTable.exitCode == 0, qPrintable(fromTable.err));
+        QVERIFY(comparable(fromTable.out)["workflows"] == comparable(fromFile.out)["workflows"]);
+    }
+
     void rowsThatAreNoSpanAreRejected()
     {
         QString failure = TracelaneTables::initAndPush(m_cluster, QStringLiteral("hostile"), m_traces[0].file);
