@@ -360,20 +360,26 @@ void SpanTraceLinker::buildWorkflows()
     WorkflowTable &workflows = m_store.workflows;
     workflows = WorkflowTable();
     forEachTrace([&](qsizetype first, qsizetype last) {
-        const auto workflow = qint32(workflows.rowCount());
-        workflows.traceIds.append((*m_traceIds)[(*m_traceOf)[size_t(first)]]);
-        workflows.firstSpan.push_back(qint32(first));
-        workflows.spanCount.push_back(qint32(last - first));
-        qint32 root = -1;
-        for (qsizetype row = first; row < last; ++row) {
-            m_table.setWorkflow(row, workflow);
-            const bool isRoot = m_table.parent(row) < 0 && (m_table.flags(row) & SpanTable::Orphan) == 0;
-            if (isRoot && (root < 0 || m_table.start(row) < m_table.start(root)))
-                root = qint32(row);
-        }
-        workflows.rootSpan.push_back(root);
-        workflows.requestRow.push_back(-1);
+        appendWorkflow(workflows, m_table, (*m_traceIds)[(*m_traceOf)[size_t(first)]], first, last);
     });
+}
+
+void SpanTraceLinker::appendWorkflow(WorkflowTable &workflows, SpanTable &table, std::string_view traceId,
+                                     qsizetype first, qsizetype last)
+{
+    const auto workflow = qint32(workflows.rowCount());
+    workflows.traceIds.append(traceId);
+    workflows.firstSpan.push_back(qint32(first));
+    workflows.spanCount.push_back(qint32(last - first));
+    qint32 root = -1;
+    for (qsizetype row = first; row < last; ++row) {
+        table.setWorkflow(row, workflow);
+        const bool isRoot = table.parent(row) < 0 && (table.flags(row) & SpanTable::Orphan) == 0;
+        if (isRoot && (root < 0 || table.start(row) < table.start(root)))
+            root = qint32(row);
+    }
+    workflows.rootSpan.push_back(root);
+    workflows.requestRow.push_back(-1);
 }
 
 void SpanTraceLinker::reportFlags()

@@ -55,6 +55,12 @@ public:
     static void appendSummaryNotices(const SpanTable &table, const QString &file, bool adoptionTruncated,
                                      std::vector<LoadNotice> &notices);
 
+    // Adds the workflow of the trace `traceId` whose spans are rows [first,
+    // last) of `table`: each row learns its workflow, and the root is the
+    // earliest-starting span without a parent that is not an orphan.
+    static void appendWorkflow(WorkflowTable &workflows, SpanTable &table, std::string_view traceId, qsizetype first,
+                               qsizetype last);
+
 private:
     void applyOrder(const std::vector<qint32> &order);
     template<typename Visit> void forEachTrace(Visit visit);

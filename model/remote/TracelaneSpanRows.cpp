@@ -493,19 +493,7 @@ void TracelaneSpanRows::finish()
         const qint32 last = w + 1 < m_firstRow.size() ? m_firstRow[w + 1] : rows;
         if (last <= first)
             continue;
-        const auto workflow = qint32(workflows.rowCount());
-        workflows.traceIds.append(m_traceIds[w]);
-        workflows.firstSpan.push_back(first);
-        workflows.spanCount.push_back(last - first);
-        qint32 root = -1;
-        for (qint32 row = first; row < last; ++row) {
-            m_table.setWorkflow(row, workflow);
-            const bool isRoot = m_table.parent(row) < 0 && (m_table.flags(row) & SpanTable::Orphan) == 0;
-            if (isRoot && (root < 0 || m_table.start(row) < m_table.start(root)))
-                root = row;
-        }
-        workflows.rootSpan.push_back(root);
-        workflows.requestRow.push_back(-1);
+        SpanTraceLinker::appendWorkflow(workflows, m_table, m_traceIds[w], first, last);
     }
     m_table.shrinkToFit();
     WorkflowSummary::summarise(m_store);
