@@ -8,10 +8,12 @@
 #include "clickhouse/ServerExceedance.h"
 #include "clickhouse/ServerProfile.h"
 #include "clickhouse/ServerRequests.h"
+#include "clickhouse/ServerSetComparison.h"
 #include "clickhouse/ServerTableKind.h"
 #include "report/ClassTableJson.h"
 #include "report/ClassTableText.h"
 #include "report/ExceedanceJson.h"
+#include "report/ExceedanceText.h"
 #include "report/ReportFormat.h"
 #include "report/ReportJson.h"
 #include "report/ReportText.h"
@@ -171,15 +173,18 @@ int runExceedOnClickHouse(const CliContext &context)
     spec.q = options.percentile;
     spec.order = options.order;
     ServerExceedance result;
-    // No class dimensions but the filter's, so the other attribute keys need
-    // not be read (open()).
-    if (!options.where.isEmpty() && !requests.openFor(filterDimensions(options), &error)) {
+    // Every attribute is ranked: all their names, kinds and order.
+    if (!requests.open(&error)) {
         context.err << QStringLiteral("tracelane-cli exceed: %1\n").arg(error);
         return ExitFailure;
     }
     if (const int code = applyFilter(context, options, &requests); code >= 0)
         return code;
     result = ServerExceedance::compute(requests, spec, options.members, &error);
+    SetComparison comparison;
+    if (error.isEmpty())
+        ServerSetComparison::compute(requests, spec, result.threshold, result.setSize, result.restSize, &comparison,
+                                     &error);
     if (!error.isEmpty()) {
         context.err << QStringLiteral("tracelane-cli exceed: %1\n").arg(error);
         return ExitFailure;
@@ -205,12 +210,12 @@ int runExceedOnClickHouse(const CliContext &context)
                                {"attribution", ExceedanceJson::attribution(result.attribution)},
                                {"file", source.display().toStdString()},
                                {"rejected", 0}};
+    document.update(ExceedanceJson::rankings(comparison));
     // Workflows' tails are split over their critical paths from their
     // spans, which stay on the server here: `critical-path URL` loads them.
     const bool workflows = hasSpans(client);
-    document["not_computed_on_server"] = workflows
-        ? nlohmann::json{"attribute_ranking", "phase_ranking", "member", "critical_path_attribution"}
-        : nlohmann::json{"attribute_ranking", "phase_ranking", "member"};
+    document["not_computed_on_server"]
+        = workflows ? nlohmann::json{"member", "critical_path_attribution"} : nlohmann::json{"member"};
     if (context.json) {
         context.out << QString::fromStdString(document.dump(2)) << '\n';
         return ExitOk;
@@ -248,8 +253,7 @@ int runExceedOnClickHouse(const CliContext &context)
                            .arg(member.requestId)
                            .arg(member.value, 0, 'f', 1)
                            .arg(metricUnit(spec.metric));
-    context.out << QStringLiteral("(attribute and phase rankings are not computed on ClickHouse yet: open the file for "
-                                  "them)\n");
+    context.out << '\n' << ExceedanceText::ranking(comparison) << '\n';
     if (workflows)
         context.out << QStringLiteral("(the slow workflows' critical-path attribution needs their spans: "
                                       "`tracelane-cli critical-path URL` loads them and computes it)\n");

@@ -125,6 +125,14 @@ quint64 ServerOrderStatistics::orderKey(double value)
     return (bits & kSign) != 0 ? ~bits : bits | kSign;
 }
 
+double ServerOrderStatistics::valueOfKey(quint64 key)
+{
+    const quint64 bits = (key & kSign) != 0 ? key & ~kSign : ~key;
+    double value = 0;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
 int ServerOrderStatistics::add(const QString &value, const QString &condition, qint64 n, const std::set<qint64> &ranks,
                                const QString &group, quint64 member)
 {
@@ -223,15 +231,6 @@ QString joined(const std::set<quint64> &items)
     for (const quint64 item : items)
         parts << QString::number(item);
     return parts.join(QStringLiteral(", "));
-}
-
-// The value whose order key is `key` (a 64-bit cell holds one value).
-double valueOfKey(quint64 key)
-{
-    const quint64 bits = (key & kSign) != 0 ? key & ~kSign : ~key;
-    double value = 0;
-    std::memcpy(&value, &bits, sizeof value);
-    return value;
 }
 
 // PREWHERE and WHERE that keep only the rows of `cells` (per member of
@@ -377,7 +376,7 @@ bool ServerOrderStatistics::locateCells(const ClickHouseClient &client, const Fa
         }
         for (const auto &[rank, asked] : fetch.at) {
             for (const qint64 r : asked)
-                m_columns[fetch.column].values[r] = valueOfKey(fetch.cell.prefix);
+                m_columns[fetch.column].values[r] = ServerOrderStatistics::valueOfKey(fetch.cell.prefix);
         }
     }
     return true;
@@ -458,7 +457,7 @@ bool ServerOrderStatistics::shipCells(const ClickHouseClient &client, const Fami
         }
         for (const auto &[rank, asked] : fetch.at) {
             for (const qint64 r : asked)
-                column.values[r] = valueOfKey((*keys)[size_t(rank)]);
+                column.values[r] = ServerOrderStatistics::valueOfKey((*keys)[size_t(rank)]);
         }
     }
     m_shipped.push_back(std::move(shipped));

@@ -58,6 +58,8 @@ public:
     // NaN 0 (below every number's key, alone in bucket 0).
     static quint64 orderKey(double value);
     static quint64 bucketOf(double value) { return orderKey(value) >> (64 - kBucketBits); }
+    // The value whose order key is `key` (+0 for the key of -0 and 0).
+    static double valueOfKey(quint64 key);
 
     // Asks for `ranks` (0-based) of `value` over the rows where `condition`
     // holds and, when `group` (an integer expression) is not empty, `group`

@@ -50,6 +50,10 @@ public:
     // FROM and WHERE of the rows the analyses read: the URL's time range,
     // and the filter's classes when one is set.
     QString fromWhere() const;
+    // FROM and WHERE of the rows in the URL's time range (no filter), and
+    // the filter's condition alone (empty without one).
+    QString rangeFromWhere() const;
+    const QString &filterSql() const { return m_filter; }
     // Only the rows of `filter`'s classes (--where), classed as on the file:
     // each dimension's classes from the distinct raw values of every row in
     // the time range, so a class or band is the same whatever the filter
@@ -132,8 +136,6 @@ private:
     };
 
     bool readClassColumns(QString *error);
-    // FROM and WHERE of the rows in the URL's time range (no filter).
-    QString rangeFromWhere() const;
 
     const ClickHouseClient &m_client;
     RequestTable m_names;

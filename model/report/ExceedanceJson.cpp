@@ -84,6 +84,17 @@ nlohmann::json attribution(const PhaseAttribution &attribution)
     return result;
 }
 
+nlohmann::json rankings(const SetComparison &comparison)
+{
+    nlohmann::json attributes = nlohmann::json::array();
+    for (const auto &entry : comparison.attributes)
+        attributes.push_back(separation(entry));
+    nlohmann::json phases = nlohmann::json::array();
+    for (const auto &entry : comparison.phases)
+        phases.push_back(separation(entry));
+    return {{"attribute_ranking", attributes}, {"phase_ranking", phases}};
+}
+
 nlohmann::json member(const MemberComparison &member)
 {
     nlohmann::json features = nlohmann::json::array();
@@ -118,12 +129,7 @@ nlohmann::json analysis(const ExceedanceAnalysis &analysis, const RequestTable &
                            {"row", row},
                            {"value", number(metricValueMs(table, row, set.spec.metric, set.spec.boundary))}});
     }
-    nlohmann::json attributes = nlohmann::json::array();
-    for (const auto &entry : analysis.comparison.attributes)
-        attributes.push_back(separation(entry));
-    nlohmann::json phases = nlohmann::json::array();
-    for (const auto &entry : analysis.comparison.phases)
-        phases.push_back(separation(entry));
+    const nlohmann::json ranked = rankings(analysis.comparison);
     nlohmann::json result = {{"metric", utf8(metricKey(set.spec.metric))},
                              {"unit", utf8(metricUnit(set.spec.metric))},
                              {"boundary", utf8(boundaryKey(set.boundary))},
@@ -137,8 +143,8 @@ nlohmann::json analysis(const ExceedanceAnalysis &analysis, const RequestTable &
                              {"order", utf8(ExceedanceSet::orderKey(set.spec.order))},
                              {"members", members},
                              {"attribution", attribution(analysis.attribution)},
-                             {"attribute_ranking", attributes},
-                             {"phase_ranking", phases},
+                             {"attribute_ranking", ranked["attribute_ranking"]},
+                             {"phase_ranking", ranked["phase_ranking"]},
                              {"member", nullptr}};
     if (position >= 0 && position < set.size())
         result["member"] = member(analysis.member(table, position));

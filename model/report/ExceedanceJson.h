@@ -8,6 +8,7 @@ class RequestTable;
 struct ExceedanceAnalysis;
 struct MemberComparison;
 struct PhaseAttribution;
+struct SetComparison;
 
 // The exceedance analysis for scripts: set, attribution, ranked
 // separations with their shares and binned distributions, members, and
@@ -19,5 +20,8 @@ nlohmann::json analysis(const ExceedanceAnalysis &analysis, const RequestTable &
 nlohmann::json member(const MemberComparison &member);
 // The set-vs-rest phase attribution alone (also what a ClickHouse source reports).
 nlohmann::json attribution(const PhaseAttribution &attribution);
+// The ranked separations: `attribute_ranking` and `phase_ranking`, to be
+// merged into an analysis (also what a ClickHouse source reports).
+nlohmann::json rankings(const SetComparison &comparison);
 
 } // namespace ExceedanceJson

@@ -97,7 +97,7 @@ private slots:
         ExceedanceSpec spec;
         spec.metric = Metric::E2e;
         const auto exactFirst = ExceedanceFixtures::computeOnServer(m_cluster.tracelaneUrl(QStringLiteral("scaled")),
-                                                                    spec, 20, 0, &error);
+                                                                    spec, 20, 0, 0, &error);
         QVERIFY2(exactFirst, qPrintable(error));
         QVERIFY(ExceedanceFixtures::sameFigures(actual, *exactFirst));
         QCOMPARE(actual["set_size"], expected["set_size"]);

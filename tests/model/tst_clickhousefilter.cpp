@@ -26,11 +26,10 @@ struct Table
 constexpr Table kTables[]
     = {{"mixed", "resources/examples/mixed-classes.jsonl"}, {"numbands", "tests/data/classes/numeric-bands.jsonl"}};
 
-// exceed's rankings are the file's only (the server says so).
+// exceed's member comparison is the file's only (the server says so).
 nlohmann::json comparable(const QString &text)
 {
-    return TracelaneTables::comparable(text,
-                                       {"not_computed_on_server", "attribute_ranking", "phase_ranking", "member"});
+    return TracelaneTables::comparable(text, {"not_computed_on_server", "member"});
 }
 
 } // namespace

@@ -29,15 +29,14 @@ constexpr int kOneIn = 3;
 
 const char *const kExample = "resources/examples/mixed-classes.jsonl";
 
-// exceed's rankings are the file's only (the server says so); analyse's
+// exceed's member comparison is the file's only (the server says so); analyse's
 // label and format name the source, the notices say it is a sample; a
 // member's row is its place in the pushed file on the server, in the cut
 // file on the file.
 nlohmann::json comparable(const QString &text)
 {
-    auto document = TracelaneTables::comparable(text,
-                                                {"not_computed_on_server", "attribute_ranking", "phase_ranking",
-                                                 "member", "label", "format", "notices", "rejected_records"});
+    auto document = TracelaneTables::comparable(
+        text, {"not_computed_on_server", "member", "label", "format", "notices", "rejected_records"});
     if (document.is_object() && document.contains("members")) {
         for (auto &member : document["members"])
             member.erase("row");

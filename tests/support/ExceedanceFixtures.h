@@ -14,6 +14,7 @@
 #include "clickhouse/ClickHouseClient.h"
 #include "clickhouse/ServerExceedance.h"
 #include "clickhouse/ServerRequests.h"
+#include "clickhouse/ServerSetComparison.h"
 #include "clickhouse/TracelaneSchema.h"
 #include "report/ExceedanceJson.h"
 #include "store/TraceStore.h"
@@ -31,8 +32,9 @@
 namespace ExceedanceFixtures {
 
 // The figures the server computes, in `exceed --json`'s keys.
-inline const std::array<const char *, 7> kServerKeys
-    = {"slice_requests", "observed_requests", "threshold", "set_size", "rest_size", "members", "attribution"};
+inline const std::array<const char *, 9> kServerKeys
+    = {"slice_requests", "observed_requests", "threshold",         "set_size",     "rest_size",
+       "members",        "attribution",       "attribute_ranking", "phase_ranking"};
 
 inline QString msText(qint64 ns)
 {
@@ -75,9 +77,16 @@ inline bool writeNarrowPeak(const QString &path)
                   .arg(output)
                   .arg(msText(send), msText(gateway), msText(queueEnter), msText(prefillStart), msText(prefillEnd),
                        msText(firstServer))
-            + QStringLiteral("\"first_token_client_ms\":%1,\"last_token_client_ms\":%2,\"region\":\"%3\"}\n")
+            + QStringLiteral("\"first_token_client_ms\":%1,\"last_token_client_ms\":%2,\"region\":\"%3\",")
                   .arg(msText(firstClient), msText(last),
-                       r % 2 == 0 ? QStringLiteral("eu-west") : QStringLiteral("us-east"));
+                       r % 2 == 0 ? QStringLiteral("eu-west") : QStringLiteral("us-east"))
+            // Numeric attributes for the rankings: ties and negative values;
+            // two values at double's ends (bins measured in halves).
+            + QStringLiteral("\"score\":%1,\"extreme\":%2}\n")
+                  .arg(double((r * 37) % 101) - 50.5)
+                  .arg(r == 3       ? QStringLiteral("-1e308")
+                           : r == 4 ? QStringLiteral("1e308")
+                                    : QString::number(r % 5));
         if (file.write(line.toUtf8()) < 0)
             return false;
     }
@@ -133,28 +142,38 @@ inline nlohmann::json finite(double value)
 
 // ServerExceedance::compute on `url` (a reason in `error` when it fails),
 // its figures in `exceed URL --json`'s keys.
+// The rankings' cells are split into exact values when they hold at most
+// `exactUpTo` rows, else by more bits (ServerSetComparison).
 inline std::optional<nlohmann::json> computeOnServer(const QString &url, const ExceedanceSpec &spec, int listed,
-                                                     qint64 groupedUpTo, QString *error)
+                                                     qint64 groupedUpTo, qint64 exactUpTo, QString *error)
 {
     ClickHouseSource source;
     if (!ClickHouseSource::parse(url, &source, error))
         return std::nullopt;
     const ClickHouseClient client(source);
-    const ServerRequests requests(client);
+    ServerRequests requests(client);
+    if (!requests.open(error))
+        return std::nullopt;
     const ServerExceedance result = ServerExceedance::compute(requests, spec, listed, error, groupedUpTo);
     if (!error->isEmpty())
+        return std::nullopt;
+    SetComparison comparison;
+    if (!ServerSetComparison::compute(requests, spec, result.threshold, result.setSize, result.restSize, &comparison,
+                                      error, exactUpTo))
         return std::nullopt;
     nlohmann::json members = nlohmann::json::array();
     for (const auto &member : result.members)
         members.push_back(
             {{"request_id", member.requestId.toStdString()}, {"row", member.row}, {"value", finite(member.value)}});
-    return nlohmann::json{{"slice_requests", result.sliceRequests},
-                          {"observed_requests", result.observedRequests},
-                          {"threshold", finite(result.threshold)},
-                          {"set_size", result.setSize},
-                          {"rest_size", result.restSize},
-                          {"members", members},
-                          {"attribution", ExceedanceJson::attribution(result.attribution)}};
+    nlohmann::json figures = {{"slice_requests", result.sliceRequests},
+                              {"observed_requests", result.observedRequests},
+                              {"threshold", finite(result.threshold)},
+                              {"set_size", result.setSize},
+                              {"rest_size", result.restSize},
+                              {"members", members},
+                              {"attribution", ExceedanceJson::attribution(result.attribution)}};
+    figures.update(ExceedanceJson::rankings(comparison));
+    return figures;
 }
 
 // What `exceed FILE --json` says of a file of the store's rows.
@@ -179,15 +198,17 @@ inline bool sameFigures(const nlohmann::json &expected, const nlohmann::json &ac
     return same;
 }
 
-// Both server paths (the exact threshold first; the rows of the threshold's
-// buckets grouped by value) give `expected`'s figures: empty when they do,
-// else what went wrong.
+// Both server paths (the exact threshold first, the rankings' cells split
+// a few bits at a time; the rows of the threshold's buckets grouped by
+// value, the cells split into their values at once) give `expected`'s
+// figures: empty when they do, else what went wrong.
 inline QString serverPathsDiffer(const nlohmann::json &expected, const QString &url, const ExceedanceSpec &spec)
 {
     for (const qint64 groupedUpTo : {qint64(0), ServerExceedance::kGroupedUpTo}) {
-        const char *path = groupedUpTo == 0 ? "exact threshold first" : "grouped by value";
+        const char *path = groupedUpTo == 0 ? "exact threshold first, cells split by bits" : "grouped by value";
         QString error;
-        const auto figures = computeOnServer(url, spec, 20, groupedUpTo, &error);
+        const auto figures = computeOnServer(url, spec, 20, groupedUpTo,
+                                             groupedUpTo == 0 ? 0 : ServerSetComparison::kExactUpTo, &error);
         if (!figures)
             return QStringLiteral("%1: %2").arg(QLatin1String(path), error);
         if (!sameFigures(expected, *figures))

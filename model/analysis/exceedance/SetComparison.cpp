@@ -9,37 +9,70 @@
 #include <algorithm>
 #include <cmath>
 
-BinnedDistributions BinnedDistributions::of(std::span<const double> set, std::span<const double> rest, int bins)
+EqualWidthBins EqualWidthBins::between(double low, double high, int bins)
 {
-    BinnedDistributions result;
-    if (set.empty() && rest.empty())
-        return result;
-    const double low = std::min(set.empty() ? rest.front() : set.front(), rest.empty() ? set.front() : rest.front());
-    const double high = std::max(set.empty() ? rest.back() : set.back(), rest.empty() ? set.back() : rest.back());
-    if (!(high > low) || !std::isfinite(low) || !std::isfinite(high))
-        bins = 1;
+    EqualWidthBins result;
+    result.low = low;
+    result.high = high;
+    result.bins = !(high > low) || !std::isfinite(low) || !std::isfinite(high) ? 1 : bins;
     // Two finite extremes (-1e308 and 1e308) have a range beyond double: then
     // everything is measured in halves, which stay finite; otherwise in
     // whole widths, as always.
-    const bool halves = !std::isfinite(high - low);
-    const double step = bins > 1 ? (halves ? high / 2.0 - low / 2.0 : high - low) / double(bins) : 0.0;
+    result.halves = !std::isfinite(high - low);
+    result.step = result.bins > 1 ? (result.halves ? high / 2.0 - low / 2.0 : high - low) / double(result.bins) : 0.0;
+    return result;
+}
+
+std::vector<double> EqualWidthBins::edges() const
+{
+    std::vector<double> result;
+    result.reserve(size_t(bins) + 1);
     for (int i = 0; i <= bins; ++i) {
         const double edge = halves ? low + step * double(i) + step * double(i) : low + step * double(i);
-        result.edges.push_back(i == bins ? (bins > 1 ? high : low) : edge);
+        result.push_back(i == bins ? (bins > 1 ? high : low) : edge);
     }
-    const auto fill = [&](std::span<const double> values, std::vector<double> *shares) {
-        shares->assign(size_t(bins), 0.0);
-        for (const double value : values) {
-            // NaN (never expected) and values below `low` land in the first bin.
-            const double at = step > 0.0 ? (halves ? value / 2.0 - low / 2.0 : value - low) / step : 0.0;
-            const int bin = at >= double(bins - 1) ? bins - 1 : at > 0.0 ? int(at) : 0;
-            (*shares)[size_t(bin)] += 1.0;
-        }
-        for (double &share : *shares)
-            share = values.empty() ? 0.0 : share / double(values.size());
+    return result;
+}
+
+int EqualWidthBins::binOf(double value) const
+{
+    const double at = step > 0.0 ? (halves ? value / 2.0 - low / 2.0 : value - low) / step : 0.0;
+    return at >= double(bins - 1) ? bins - 1 : at > 0.0 ? int(at) : 0;
+}
+
+BinnedDistributions BinnedDistributions::of(std::span<const double> set, std::span<const double> rest, int bins)
+{
+    if (set.empty() && rest.empty())
+        return {};
+    const double low = std::min(set.empty() ? rest.front() : set.front(), rest.empty() ? set.front() : rest.front());
+    const double high = std::max(set.empty() ? rest.back() : set.back(), rest.empty() ? set.back() : rest.back());
+    const auto binned = EqualWidthBins::between(low, high, bins);
+    const auto count = [&](std::span<const double> values) {
+        std::vector<qint64> counts(size_t(binned.bins), 0);
+        for (const double value : values)
+            ++counts[size_t(binned.binOf(value))];
+        return counts;
     };
-    fill(set, &result.setShares);
-    fill(rest, &result.restShares);
+    return fromCounts(binned, count(set), count(rest));
+}
+
+BinnedDistributions BinnedDistributions::fromCounts(const EqualWidthBins &bins, std::span<const qint64> setCounts,
+                                                    std::span<const qint64> restCounts)
+{
+    BinnedDistributions result;
+    result.edges = bins.edges();
+    const auto shares = [](std::span<const qint64> counts) {
+        qint64 n = 0;
+        for (const qint64 count : counts)
+            n += count;
+        std::vector<double> shared;
+        shared.reserve(counts.size());
+        for (const qint64 count : counts)
+            shared.push_back(n == 0 ? 0.0 : double(count) / double(n));
+        return shared;
+    };
+    result.setShares = shares(setCounts);
+    result.restShares = shares(restCounts);
     return result;
 }
 
@@ -63,20 +96,35 @@ FeatureSeparation FeatureSeparation::of(const RequestTable &table, const Feature
         result.distributions = BinnedDistributions::of(samples.set, samples.rest);
         return result;
     }
-    const auto &values = table.attributes()[size_t(samples.feature.attribute)].values();
-    result.setN = samples.setTotal;
-    result.restN = samples.restTotal;
+    const auto &column = table.attributes()[size_t(samples.feature.attribute)];
+    std::vector<QString> values;
+    values.reserve(size_t(column.valueCount()));
+    values.push_back(ClassColumn::noneLabel());
+    for (qsizetype code = 1; code < column.valueCount(); ++code)
+        values.push_back(column.values()[code]);
+    return ofCounts(samples.feature, values, samples.setCounts, samples.restCounts, samples.setTotal,
+                    samples.restTotal);
+}
+
+FeatureSeparation FeatureSeparation::ofCounts(const RequestFeature &feature, std::span<const QString> values,
+                                              std::span<const qint64> setCounts, std::span<const qint64> restCounts,
+                                              qint64 setTotal, qint64 restTotal)
+{
+    FeatureSeparation result;
+    result.feature = feature;
+    result.setN = setTotal;
+    result.restN = restTotal;
     double best = -1.0;
     double largest = 0.0;
-    for (size_t code = 0; code < samples.setCounts.size(); ++code) {
+    for (size_t code = 0; code < setCounts.size(); ++code) {
         ValueShare share;
-        share.value = code == 0 ? ClassColumn::noneLabel() : values[qsizetype(code)];
-        share.setCount = samples.setCounts[code];
-        share.restCount = samples.restCounts[code];
+        share.value = values[code];
+        share.setCount = setCounts[code];
+        share.restCount = restCounts[code];
         if (share.setCount == 0 && share.restCount == 0)
             continue;
-        share.setShare = samples.setTotal > 0 ? double(share.setCount) / double(samples.setTotal) : 0.0;
-        share.restShare = samples.restTotal > 0 ? double(share.restCount) / double(samples.restTotal) : 0.0;
+        share.setShare = setTotal > 0 ? double(share.setCount) / double(setTotal) : 0.0;
+        share.restShare = restTotal > 0 ? double(share.restCount) / double(restTotal) : 0.0;
         // Shifts equal up to rounding: name the value the set has more of,
         // which is the one a user acts on.
         const double shift = std::abs(share.setShare - share.restShare);

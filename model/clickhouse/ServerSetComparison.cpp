@@ -1,0 +1,488 @@
+#include "ServerSetComparison.h"
+
+#include "ServerOrderStatistics.h"
+#include "ServerRequests.h"
+#include "analysis/classes/ClassColumn.h"
+#include "analysis/stats/Percentile.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace {
+
+constexpr quint8 kUndefined = 255; // the feature index of a row without the value
+
+// A numeric feature as the server computes it.
+struct NumericFeature
+{
+    RequestFeature feature;
+    QString defined; // SQL: the row has the value (NaN counts as not)
+    QString value;   // SQL: the value, Float64
+};
+
+// The order keys [first, first + 2^(64 - bits)) of one feature, and each
+// group's count and lowest and highest key among them.
+struct Cell
+{
+    int bits = 0;
+    qint64 count[2] = {0, 0}; // the set's, the rest's
+    quint64 low[2] = {~quint64(0), ~quint64(0)};
+    quint64 high[2] = {0, 0};
+
+    quint64 lowest() const
+    {
+        return std::min(count[0] > 0 ? low[0] : ~quint64(0), count[1] > 0 ? low[1] : ~quint64(0));
+    }
+    quint64 highest() const { return std::max(count[0] > 0 ? high[0] : 0, count[1] > 0 ? high[1] : 0); }
+    bool singleValue() const { return lowest() == highest(); }
+    bool singleValueOf(int group) const { return count[group] == 0 || low[group] == high[group]; }
+};
+
+// One feature's cells by their first key: disjoint, covering its values.
+using Cells = std::map<quint64, Cell>;
+
+quint64 firstKey(quint64 prefix, int bits)
+{
+    return bits >= 64 ? prefix : prefix << (64 - bits);
+}
+
+quint64 prefixOf(quint64 first, int bits)
+{
+    return bits >= 64 ? first : first >> (64 - bits);
+}
+
+double valueAt(quint64 key)
+{
+    return ServerOrderStatistics::valueOfKey(key);
+}
+
+// ` FROM table ARRAY JOIN ... [WHERE ...]` with `conditions` added.
+QString arrayJoined(const QString &fromWhere, const QString &arrayJoin, const QStringList &conditions)
+{
+    const QString keyword = QStringLiteral(" WHERE ");
+    const qsizetype at = fromWhere.indexOf(keyword);
+    QStringList all;
+    if (at >= 0)
+        all << fromWhere.mid(at + keyword.size());
+    all << conditions;
+    QString sql = (at < 0 ? fromWhere : fromWhere.left(at)) + QStringLiteral(" ARRAY JOIN ") + arrayJoin;
+    if (!all.isEmpty())
+        sql += QStringLiteral(" WHERE (") + all.join(QStringLiteral(") AND (")) + QLatin1Char(')');
+    return sql;
+}
+
+std::vector<NumericFeature> numericFeatures(const ServerRequests &requests, const ExceedanceSpec &spec,
+                                            std::vector<RequestFeature> *categorical)
+{
+    std::vector<NumericFeature> result;
+    for (const Phase phase : kAllPhases) {
+        const Metric metric = phaseMetric(phase);
+        if (metric == spec.metric)
+            continue; // the metric defining the set is never ranked
+        result.push_back({RequestFeature::ofMetric(metric, spec.boundary),
+                          ServerRequests::definedSql(metric, spec.boundary),
+                          ServerRequests::valueSql(metric, spec.boundary)});
+    }
+    for (const bool prompt : {true, false}) {
+        const QString column = prompt ? QStringLiteral("prompt_tokens") : QStringLiteral("output_tokens");
+        result.push_back({RequestFeature::ofTokens(prompt), QStringLiteral("%1 > 0").arg(column),
+                          QStringLiteral("toFloat64(%1)").arg(column)});
+    }
+    const RequestTable &names = requests.attributeNames();
+    for (size_t i = 0; i < names.attributes().size(); ++i) {
+        const RequestFeature feature = RequestFeature::ofAttribute(names, qsizetype(i));
+        if (!feature.numeric) {
+            categorical->push_back(feature);
+            continue;
+        }
+        const QString key = clickHouseString(feature.key);
+        const QString value = QStringLiteral("num_values[indexOf(num_keys, %1)]").arg(key);
+        result.push_back({feature, QStringLiteral("has(num_keys, %1) AND NOT isNaN(%2)").arg(key, value), value});
+    }
+    return result;
+}
+
+class NumericRanking
+{
+public:
+    NumericRanking(const ServerRequests &requests, const ExceedanceSpec &spec, double threshold, qint64 exactUpTo)
+        : m_requests(requests)
+        , m_set(QStringLiteral("%1 > %2").arg(ServerRequests::valueSql(spec.metric, spec.boundary),
+                                              ServerRequests::float64Sql(threshold)))
+        , m_observed(ServerRequests::definedSql(spec.metric, spec.boundary))
+        , m_exactUpTo(exactUpTo)
+    { }
+
+    bool compute(std::vector<NumericFeature> features, std::vector<FeatureSeparation> *result, QString *error);
+
+private:
+    // Reads the cells of `wanted` (by feature: the prefixes of `bits` bits
+    // to split; every feature's whole range when `bits` is 0) at `newBits`.
+    bool read(const std::map<size_t, std::set<quint64>> &wanted, int bits, int newBits, QString *error);
+    std::set<quint64> cellsToSplit(size_t feature) const;
+    FeatureSeparation separation(size_t feature) const;
+
+    const ServerRequests &m_requests;
+    QString m_set;      // SQL: the row is in the set
+    QString m_observed; // SQL: the row is in the set or the rest
+    qint64 m_exactUpTo;
+    std::vector<NumericFeature> m_features;
+    std::vector<Cells> m_cells;
+};
+
+bool NumericRanking::read(const std::map<size_t, std::set<quint64>> &wanted, int bits, int newBits, QString *error)
+{
+    QStringList indexes;
+    QStringList keys;
+    for (const auto &[feature, prefixes] : wanted) {
+        const auto &numeric = m_features[feature];
+        indexes << QStringLiteral("toUInt8(if(%1, %2, %3))").arg(numeric.defined).arg(feature).arg(kUndefined);
+        keys << ServerOrderStatistics::keySql(numeric.value);
+    }
+    QStringList conditions = {m_observed, QStringLiteral("tl_feature != %1").arg(kUndefined)};
+    if (bits > 0) {
+        QStringList cells;
+        for (const auto &[feature, prefixes] : wanted) {
+            for (const quint64 prefix : prefixes)
+                cells << QStringLiteral("(%1, %2)").arg(feature).arg(prefix);
+        }
+        conditions << QStringLiteral("(tl_feature, bitShiftRight(tl_key, %1)) IN (%2)")
+                          .arg(64 - bits)
+                          .arg(cells.join(QLatin1Char(',')));
+    }
+    const QString sql
+        = QStringLiteral(
+              "WITH %1 AS tl_set SELECT tl_feature, bitShiftRight(tl_key, %2) AS tl_cell, countIf(tl_set), "
+              "countIf(NOT tl_set), minIf(tl_key, tl_set), maxIf(tl_key, tl_set), minIf(tl_key, NOT tl_set), "
+              "maxIf(tl_key, NOT tl_set) %3 GROUP BY tl_feature, tl_cell")
+              .arg(m_set)
+              .arg(64 - newBits)
+              .arg(arrayJoined(m_requests.fromWhere(),
+                               QStringLiteral("[%1] AS tl_feature, [%2] AS tl_key")
+                                   .arg(indexes.join(QStringLiteral(", ")), keys.join(QStringLiteral(", "))),
+                               conditions));
+    std::vector<QStringList> rows;
+    if (!m_requests.client().select(sql, &rows, error, 8))
+        return false;
+    // The split cells are replaced by what the read found in them.
+    std::vector<Cells> found(m_features.size());
+    for (const auto &row : rows) {
+        const auto feature = size_t(row[0].toUInt());
+        Cell cell;
+        cell.bits = newBits;
+        cell.count[0] = row[2].toLongLong();
+        cell.count[1] = row[3].toLongLong();
+        cell.low[0] = row[4].toULongLong();
+        cell.high[0] = row[5].toULongLong();
+        cell.low[1] = row[6].toULongLong();
+        cell.high[1] = row[7].toULongLong();
+        if (feature >= m_features.size() || !wanted.contains(feature)) {
+            *error = QStringLiteral("ClickHouse answered a cell of feature %1, which was not asked for").arg(row[0]);
+            return false;
+        }
+        found[feature][firstKey(row[1].toULongLong(), newBits)] = cell;
+    }
+    for (const auto &[feature, prefixes] : wanted) {
+        qint64 before = 0;
+        qint64 after = 0;
+        for (const quint64 prefix : prefixes) {
+            const auto cell = m_cells[feature].find(firstKey(prefix, bits));
+            before += cell->second.count[0] + cell->second.count[1];
+            m_cells[feature].erase(cell);
+        }
+        for (const auto &[first, cell] : found[feature]) {
+            after += cell.count[0] + cell.count[1];
+            m_cells[feature][first] = cell;
+        }
+        if (bits > 0 && before != after) {
+            *error = ServerRequests::rowsChanged(after, before);
+            return false;
+        }
+    }
+    return true;
+}
+
+std::set<quint64> NumericRanking::cellsToSplit(size_t feature) const
+{
+    const Cells &cells = m_cells[feature];
+    std::set<quint64> split;
+    qint64 n[2] = {0, 0};
+    for (const auto &[first, cell] : cells) {
+        n[0] += cell.count[0];
+        n[1] += cell.count[1];
+    }
+    // A median's neighbouring ranks must lie in cells of one value of their group.
+    for (const int group : {0, 1}) {
+        if (n[group] == 0)
+            continue;
+        const auto neighbours = Percentile::neighbours(n[group], 0.5);
+        qint64 seen = 0;
+        for (const auto &[first, cell] : cells) {
+            const qint64 end = seen + cell.count[group];
+            if (((neighbours.lo >= seen && neighbours.lo < end) || (neighbours.hi >= seen && neighbours.hi < end))
+                && !cell.singleValueOf(group))
+                split.insert(first);
+            seen = end;
+        }
+    }
+    if (n[0] + n[1] > 0) {
+        // A bin's edge must not fall inside a cell.
+        const auto bins
+            = EqualWidthBins::between(valueAt(cells.begin()->second.lowest()),
+                                      valueAt(cells.rbegin()->second.highest()), BinnedDistributions::kBins);
+        for (const auto &[first, cell] : cells) {
+            if (bins.binOf(valueAt(cell.lowest())) != bins.binOf(valueAt(cell.highest())))
+                split.insert(first);
+        }
+    }
+    if (n[0] > 0 && n[1] > 0) {
+        // D as KolmogorovSmirnov::of computes it, at every cell's end (a
+        // value where both distribution functions are known), then the cells
+        // inside which |F_set - F_rest| could pass it (or reach it before the
+        // first cell reaching it): only where both groups have values, else
+        // the difference moves one way across the cell.
+        const auto dn = double(n[0]);
+        const auto dm = double(n[1]);
+        double best = 0.0;
+        quint64 bestAt = 0;
+        qint64 i = 0;
+        qint64 j = 0;
+        for (const auto &[first, cell] : cells) {
+            i += cell.count[0];
+            j += cell.count[1];
+            const double gap = std::abs(double(i) / dn - double(j) / dm);
+            if (gap > best) {
+                best = gap;
+                bestAt = first;
+            }
+        }
+        i = 0;
+        j = 0;
+        for (const auto &[first, cell] : cells) {
+            const qint64 i1 = i + cell.count[0];
+            const qint64 j1 = j + cell.count[1];
+            if (cell.count[0] > 0 && cell.count[1] > 0 && !cell.singleValue()) {
+                const double bound = std::max(double(i1) / dn - double(j) / dm, double(j1) / dm - double(i) / dn);
+                if (first <= bestAt ? bound >= best : bound > best)
+                    split.insert(first);
+            }
+            i = i1;
+            j = j1;
+        }
+    }
+    return split;
+}
+
+FeatureSeparation NumericRanking::separation(size_t feature) const
+{
+    const Cells &cells = m_cells[feature];
+    FeatureSeparation result;
+    result.feature = m_features[feature].feature;
+    qint64 n[2] = {0, 0};
+    for (const auto &[first, cell] : cells) {
+        n[0] += cell.count[0];
+        n[1] += cell.count[1];
+    }
+    result.setN = n[0];
+    result.restN = n[1];
+    // Medians: every neighbouring rank's cell holds one value of its group.
+    double medians[2] = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
+    for (const int group : {0, 1}) {
+        if (n[group] == 0)
+            continue;
+        const auto neighbours = Percentile::neighbours(n[group], 0.5);
+        const auto at = [&](qint64 rank) {
+            qint64 seen = 0;
+            for (const auto &[first, cell] : cells) {
+                if (rank < seen + cell.count[group])
+                    return valueAt(cell.low[group]);
+                seen += cell.count[group];
+            }
+            return std::numeric_limits<double>::quiet_NaN();
+        };
+        medians[group] = neighbours.lo == neighbours.hi
+            ? at(neighbours.lo)
+            : Percentile::interpolate(at(neighbours.lo), at(neighbours.hi), neighbours.fraction);
+    }
+    result.setMedian = medians[0];
+    result.restMedian = medians[1];
+    if (n[0] > 0 && n[1] > 0) {
+        // KolmogorovSmirnov::of's walk, a cell at a time: inside the cells
+        // of several values no point passes what their ends reach.
+        const auto dn = double(n[0]);
+        const auto dm = double(n[1]);
+        qint64 i = 0;
+        qint64 j = 0;
+        for (const auto &[first, cell] : cells) {
+            i += cell.count[0];
+            j += cell.count[1];
+            const double gap = std::abs(double(i) / dn - double(j) / dm);
+            if (gap > result.separation) {
+                result.separation = gap;
+                result.ksAt = valueAt(cell.highest());
+            }
+        }
+    }
+    if (n[0] + n[1] > 0) {
+        const auto bins
+            = EqualWidthBins::between(valueAt(cells.begin()->second.lowest()),
+                                      valueAt(cells.rbegin()->second.highest()), BinnedDistributions::kBins);
+        std::vector<qint64> counts[2]
+            = {std::vector<qint64>(size_t(bins.bins), 0), std::vector<qint64>(size_t(bins.bins), 0)};
+        for (const auto &[first, cell] : cells) {
+            const auto bin = size_t(bins.binOf(valueAt(cell.lowest())));
+            counts[0][bin] += cell.count[0];
+            counts[1][bin] += cell.count[1];
+        }
+        result.distributions = BinnedDistributions::fromCounts(bins, counts[0], counts[1]);
+    }
+    return result;
+}
+
+bool NumericRanking::compute(std::vector<NumericFeature> features, std::vector<FeatureSeparation> *result,
+                             QString *error)
+{
+    m_features = std::move(features);
+    m_cells.assign(m_features.size(), {});
+    if (!m_features.empty()) {
+        std::map<size_t, std::set<quint64>> all;
+        for (size_t feature = 0; feature < m_features.size(); ++feature)
+            all[feature] = {};
+        if (!read(all, 0, ServerOrderStatistics::kBucketBits, error))
+            return false;
+    }
+    // Split what needs a closer look until nothing does: every cell of
+    // 64 bits holds one value, so this ends.
+    for (;;) {
+        std::map<int, std::map<size_t, std::set<quint64>>> byBits;
+        std::map<int, qint64> rowsByBits;
+        for (size_t feature = 0; feature < m_features.size(); ++feature) {
+            for (const quint64 first : cellsToSplit(feature)) {
+                const Cell &cell = m_cells[feature].at(first);
+                byBits[cell.bits][feature].insert(prefixOf(first, cell.bits));
+                rowsByBits[cell.bits] += cell.count[0] + cell.count[1];
+            }
+        }
+        if (byBits.empty())
+            break;
+        for (const auto &[bits, wanted] : byBits) {
+            const int newBits
+                = rowsByBits[bits] <= m_exactUpTo ? 64 : std::min(64, bits + ServerSetComparison::kRefineBits);
+            if (!read(wanted, bits, newBits, error))
+                return false;
+        }
+    }
+    for (size_t feature = 0; feature < m_features.size(); ++feature)
+        result->push_back(separation(feature));
+    return true;
+}
+
+// Categorical attributes: each value's count in the set and in the rest,
+// in the order a loader interns them (by the first row holding them).
+bool categoricalSeparations(const ServerRequests &requests, const ExceedanceSpec &spec, double threshold,
+                            qint64 setSize, qint64 restSize, const std::vector<RequestFeature> &features,
+                            std::vector<FeatureSeparation> *result, QString *error)
+{
+    if (features.empty())
+        return true;
+    QStringList keys;
+    for (const auto &feature : features)
+        keys << clickHouseString(feature.key);
+    // Every row in range counts for the order (the loader interns values of
+    // rows a filter or an undefined metric leaves out too).
+    QString in = ServerRequests::definedSql(spec.metric, spec.boundary);
+    if (!requests.filterSql().isEmpty())
+        in = QStringLiteral("(%1) AND %2").arg(in, requests.filterSql());
+    const QString set = QStringLiteral("%1 > %2").arg(ServerRequests::valueSql(spec.metric, spec.boundary),
+                                                      ServerRequests::float64Sql(threshold));
+    const QString sql
+        = QStringLiteral("WITH %1 AS tl_in, %2 AS tl_set SELECT tl_k, tl_v, countIf(tl_in AND tl_set), "
+                         "countIf(tl_in AND NOT tl_set), min(row) %3 GROUP BY tl_k, tl_v")
+              .arg(in, set,
+                   arrayJoined(requests.rangeFromWhere(), QStringLiteral("attr_keys AS tl_k, attr_values AS tl_v"),
+                               {QStringLiteral("tl_k IN (%1)").arg(keys.join(QLatin1Char(',')))}));
+    std::vector<QStringList> rows;
+    if (!requests.client().select(sql, &rows, error, 5))
+        return false;
+    struct Value
+    {
+        qint64 firstRow = 0;
+        QString text;
+        qint64 set = 0;
+        qint64 rest = 0;
+    };
+    std::map<QString, std::vector<Value>> byKey;
+    for (const auto &row : rows)
+        byKey[row[0]].push_back({row[4].toLongLong(), row[1], row[2].toLongLong(), row[3].toLongLong()});
+    for (const auto &feature : features) {
+        auto &values = byKey[feature.key];
+        std::sort(values.begin(), values.end(), [](const Value &a, const Value &b) {
+            return a.firstRow != b.firstRow ? a.firstRow < b.firstRow : a.text.toUtf8() < b.text.toUtf8();
+        });
+        std::vector<QString> texts = {ClassColumn::noneLabel()};
+        std::vector<qint64> setCounts = {setSize};
+        std::vector<qint64> restCounts = {restSize};
+        for (const auto &value : values) {
+            texts.push_back(value.text);
+            setCounts.push_back(value.set);
+            restCounts.push_back(value.rest);
+            setCounts.front() -= value.set;
+            restCounts.front() -= value.rest;
+        }
+        if (setCounts.front() < 0 || restCounts.front() < 0) {
+            *error = QStringLiteral("ClickHouse counted more values of '%1' than rows in the set or the rest; the rows "
+                                    "changed while they were read")
+                         .arg(feature.key);
+            return false;
+        }
+        result->push_back(FeatureSeparation::ofCounts(feature, texts, setCounts, restCounts, setSize, restSize));
+    }
+    return true;
+}
+
+} // namespace
+
+qint64 ServerSetComparison::exactUpToByDefault()
+{
+    bool set = false;
+    const qint64 count = qEnvironmentVariable("TRACELANE_CLICKHOUSE_EXACT_UP_TO").toLongLong(&set);
+    return set ? count : kExactUpTo;
+}
+
+bool ServerSetComparison::compute(const ServerRequests &requests, const ExceedanceSpec &spec, double threshold,
+                                  qint64 setSize, qint64 restSize, SetComparison *result, QString *error,
+                                  qint64 exactUpTo)
+{
+    std::vector<RequestFeature> categorical;
+    auto numeric = numericFeatures(requests, spec, &categorical);
+    // In the file's feature order (phases, token shape, attributes), which
+    // the ranking keeps among equal separations.
+    std::vector<FeatureSeparation> separations;
+    NumericRanking ranking(requests, spec, threshold, exactUpTo < 0 ? exactUpToByDefault() : exactUpTo);
+    if (!ranking.compute(std::move(numeric), &separations, error))
+        return false;
+    std::vector<FeatureSeparation> categories;
+    if (!categoricalSeparations(requests, spec, threshold, setSize, restSize, categorical, &categories, error))
+        return false;
+    // Attributes in their table order, numeric or not.
+    const RequestTable &names = requests.attributeNames();
+    std::vector<FeatureSeparation> ordered;
+    size_t category = 0;
+    for (auto &separation : separations) {
+        if (separation.feature.group == RequestFeature::Group::Attribute)
+            break;
+        ordered.push_back(std::move(separation));
+    }
+    size_t numericAttribute = ordered.size();
+    for (size_t i = 0; i < names.attributes().size(); ++i) {
+        if (names.attributes()[i].isNumeric())
+            ordered.push_back(std::move(separations[numericAttribute++]));
+        else
+            ordered.push_back(std::move(categories[category++]));
+    }
+    *result = SetComparison::rank(std::move(ordered));
+    return true;
+}

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "analysis/exceedance/ExceedanceSet.h"
+#include "analysis/exceedance/SetComparison.h"
+
+#include <QString>
+
+class ServerRequests;
+
+// The exceedance set's feature rankings (SetComparison) answered by
+// ClickHouse, figure for figure those of ExceedanceAnalysis on the file,
+// without fetching the rows:
+// - categorical attributes: one GROUP BY of every row's attribute key and
+//   value (ARRAY JOIN of the arrays) counting the set's and the rest's rows,
+//   and the first row holding the value (the order a loader interns it in);
+// - numeric features (the phases, token counts, numeric attributes): each
+//   row's values as order keys (ServerOrderStatistics::keySql) ARRAY JOINed
+//   into one GROUP BY of feature and key prefix, counting both groups with
+//   each group's lowest and highest key per cell. From those cells the
+//   client finds what needs a closer look, and only those cells are split
+//   by more bits of the key in the next read (their exact keys when few):
+//   a cell holding a median's rank with more than one value of its group,
+//   one straddling a bin's edge, and one in which the Kolmogorov–Smirnov
+//   distance could exceed (or, before it, equal) the largest distance seen
+//   at the cells' ends, when both groups have values in it. Then the
+//   medians, D and where it is reached, and the bins' shares are computed
+//   here as on the file, from exact counts and values.
+struct ServerSetComparison
+{
+    // `requests` opened (ServerRequests::open: the attribute names, their
+    // kinds and order) and filtered as the set was found; `threshold`,
+    // `setSize` and `restSize` as ServerExceedance found them.
+    // `exactUpTo` below 0: exactUpToByDefault().
+    static bool compute(const ServerRequests &requests, const ExceedanceSpec &spec, double threshold, qint64 setSize,
+                        qint64 restSize, SetComparison *result, QString *error, qint64 exactUpTo = -1);
+
+    // A read splits its cells into their exact keys when they hold at most
+    // this many rows in all, else by kRefineBits more bits of the key.
+    static constexpr qint64 kExactUpTo = 100'000;
+    static constexpr int kRefineBits = 8;
+    // kExactUpTo, or the environment's TRACELANE_CLICKHOUSE_EXACT_UP_TO (for
+    // tests of the CLI: 0 splits by kRefineBits at every read).
+    static qint64 exactUpToByDefault();
+};
