@@ -21,6 +21,9 @@ void addTo(QCommandLineParser &parser)
          QStringLiteral("K"), QStringLiteral("1")},
         {QStringLiteral("members"), QStringLiteral("exceed: how many members to list."), QStringLiteral("N"),
          QStringLiteral("20")},
+        {QStringLiteral("no-rankings"),
+         QStringLiteral("exceed on a clickhouse:// URL: leave out the feature rankings, which take the server one "
+                        "or two more reads of every row.")},
         {QStringLiteral("prompt-bands"), QStringLiteral("Prompt band edges in tokens (default 512,2k,8k)."),
          QStringLiteral("edges")},
         {QStringLiteral("output-bands"), QStringLiteral("Output band edges in tokens (default 512,2k,8k)."),
@@ -55,6 +58,7 @@ bool read(const CliContext &context, Values *values)
     if (!ok || member < 1)
         return fail(QStringLiteral("--member must be a position of 1 or more"));
     values->member = qsizetype(member - 1);
+    values->rankings = !parser.isSet(QStringLiteral("no-rankings"));
     values->members = parser.value(QStringLiteral("members")).toInt(&ok);
     if (!ok || values->members < 0)
         return fail(QStringLiteral("--members must be a count of 0 or more"));

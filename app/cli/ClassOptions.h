@@ -25,6 +25,7 @@ struct Values
     QStringList by;       // dimension keys for `slice`
     qsizetype member = 0; // 0-based position for `exceed`
     int members = 20;     // members listed by `exceed`
+    bool rankings = true; // `exceed` on a URL: the server ranks the features
 };
 
 // Prints a usage message to context.err and returns false on a bad value.

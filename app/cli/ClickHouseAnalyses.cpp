@@ -174,7 +174,8 @@ int runExceedOnClickHouse(const CliContext &context)
     spec.order = options.order;
     ServerExceedance result;
     // Every attribute is ranked: all their names, kinds and order.
-    if (!requests.open(&error)) {
+    if (options.rankings ? !requests.open(&error)
+                         : !options.where.isEmpty() && !requests.openFor(filterDimensions(options), &error)) {
         context.err << QStringLiteral("tracelane-cli exceed: %1\n").arg(error);
         return ExitFailure;
     }
@@ -182,7 +183,7 @@ int runExceedOnClickHouse(const CliContext &context)
         return code;
     result = ServerExceedance::compute(requests, spec, options.members, &error);
     SetComparison comparison;
-    if (error.isEmpty())
+    if (error.isEmpty() && options.rankings)
         ServerSetComparison::compute(requests, spec, result.threshold, result.setSize, result.restSize, &comparison,
                                      &error);
     if (!error.isEmpty()) {
@@ -210,12 +211,18 @@ int runExceedOnClickHouse(const CliContext &context)
                                {"attribution", ExceedanceJson::attribution(result.attribution)},
                                {"file", source.display().toStdString()},
                                {"rejected", 0}};
-    document.update(ExceedanceJson::rankings(comparison));
     // Workflows' tails are split over their critical paths from their
     // spans, which stay on the server here: `critical-path URL` loads them.
     const bool workflows = hasSpans(client);
-    document["not_computed_on_server"]
-        = workflows ? nlohmann::json{"member", "critical_path_attribution"} : nlohmann::json{"member"};
+    nlohmann::json skipped = nlohmann::json::array();
+    if (options.rankings)
+        document.update(ExceedanceJson::rankings(comparison));
+    else
+        skipped = {"attribute_ranking", "phase_ranking"};
+    skipped.push_back("member");
+    if (workflows)
+        skipped.push_back("critical_path_attribution");
+    document["not_computed_on_server"] = skipped;
     if (context.json) {
         context.out << QString::fromStdString(document.dump(2)) << '\n';
         return ExitOk;
@@ -253,7 +260,10 @@ int runExceedOnClickHouse(const CliContext &context)
                            .arg(member.requestId)
                            .arg(member.value, 0, 'f', 1)
                            .arg(metricUnit(spec.metric));
-    context.out << '\n' << ExceedanceText::ranking(comparison) << '\n';
+    if (options.rankings)
+        context.out << '\n' << ExceedanceText::ranking(comparison) << '\n';
+    else
+        context.out << QStringLiteral("(feature rankings left out: --no-rankings)\n");
     if (workflows)
         context.out << QStringLiteral("(the slow workflows' critical-path attribution needs their spans: "
                                       "`tracelane-cli critical-path URL` loads them and computes it)\n");

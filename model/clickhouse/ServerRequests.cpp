@@ -191,13 +191,21 @@ bool ServerRequests::open(QString *error)
     // First-seen order of keys, as a loader creates attribute columns; which
     // keys are numeric (in num_keys) and which text.
     std::vector<QStringList> rows;
-    const QString keysOf = QStringLiteral(
-        "SELECT key, min(row * 65536 + position), min(numeric) FROM ("
-        "SELECT row, arrayJoin(arrayConcat(arrayMap((k, i) -> (k, i, 0), attr_keys, arrayEnumerate(attr_keys)), "
-        "arrayMap((k, i) -> (k, i + 32768, 1), num_keys, arrayEnumerate(num_keys)))) AS entry, "
-        "entry.1 AS key, entry.2 AS position, entry.3 AS numeric %1) GROUP BY key "
-        "ORDER BY min(row * 65536 + position)");
-    if (!m_client.select(keysOf.arg(rangeFromWhere()), &rows, error, 3))
+    // ARRAY JOIN in the query over the (Distributed) table, so each shard
+    // groups its own rows (an arrayJoin() in a subquery ships every row's
+    // keys to the initiator first: 2.1 s against 1.3 s on 20M rows).
+    const QString arrays = QStringLiteral(
+        "arrayConcat(attr_keys, num_keys) AS tl_key, arrayConcat(arrayMap(i -> toUInt64(i), "
+        "arrayEnumerate(attr_keys)), arrayMap(i -> toUInt64(i + 32768), arrayEnumerate(num_keys))) AS tl_position, "
+        "arrayConcat(arrayMap(k -> toUInt8(0), attr_keys), arrayMap(k -> toUInt8(1), num_keys)) AS tl_numeric");
+    const QString range = rangeFromWhere();
+    const qsizetype where = range.indexOf(QStringLiteral(" WHERE "));
+    const QString from = (where < 0 ? range : range.left(where)) + QStringLiteral(" ARRAY JOIN ") + arrays
+        + (where < 0 ? QString() : range.mid(where));
+    if (!m_client.select(QStringLiteral("SELECT tl_key, min(row * 65536 + tl_position), min(tl_numeric) %1 GROUP BY "
+                                        "tl_key ORDER BY min(row * 65536 + tl_position)")
+                             .arg(from),
+                         &rows, error, 3))
         return false;
     m_names = RequestTable();
     for (const auto &row : rows) {

@@ -244,6 +244,26 @@ private slots:
         }
     }
 
+    // --no-rankings skips the rankings' reads; the JSON says what it left out.
+    void rankingsCanBeLeftOut()
+    {
+        const QString url = m_cluster.tracelaneUrl(QStringLiteral("mixed"));
+        const auto json
+            = runCli({QStringLiteral("exceed"), url, QStringLiteral("--json"), QStringLiteral("--no-rankings")});
+        QVERIFY2(json.exitCode == 0, qPrintable(json.err));
+        const auto document = nlohmann::json::parse(json.out.toStdString());
+        QCOMPARE(document["not_computed_on_server"], nlohmann::json({"attribute_ranking", "phase_ranking", "member"}));
+        QVERIFY(!document.contains("attribute_ranking") && !document.contains("phase_ranking"));
+        QVERIFY(document["set_size"].get<qint64>() > 0);
+        const auto text = runCli({QStringLiteral("exceed"), url, QStringLiteral("--no-rankings")});
+        QVERIFY2(text.exitCode == 0, qPrintable(text.err));
+        QVERIFY(text.out.contains(QStringLiteral("feature rankings left out")));
+        QVERIFY(!text.out.contains(QStringLiteral("Kolmogorov")));
+        const auto ranked = runCli({QStringLiteral("exceed"), url});
+        QVERIFY2(ranked.exitCode == 0, qPrintable(ranked.err));
+        QVERIFY(ranked.out.contains(QStringLiteral("Phases ranked by separation (Kolmogorov-Smirnov D)")));
+    }
+
     void analyseEqualsTheFile_data()
     {
         QTest::addColumn<QString>("file");
