@@ -1,10 +1,9 @@
 // Population figures computed by a two-shard ClickHouse cluster against the
 // same figures from the desktop store. Generates N requests (default 20M,
 // TRACELANE_BENCH_ROWS) server-side, times `slice --by region,priority` and
-// `exceed` and `analyse` on the clickhouse:// URL (wall time and the CLI's peak resident
-// memory), then exports M of those rows (default 1M, TRACELANE_BENCH_FILE_ROWS)
-// as a seed JSONL file and times the same two commands on it, printing the
-// ratios. TRACELANE_BENCH_CLASS_COLUMNS (default "region,priority"; "none"
+// `exceed` (with and without the feature rankings) and `analyse` on the clickhouse:// URL (wall time and the CLI's peak
+// resident memory), then exports M of those rows (default 1M, TRACELANE_BENCH_FILE_ROWS) as a seed JSONL file and times
+// the same two commands on it, printing the ratios. TRACELANE_BENCH_CLASS_COLUMNS (default "region,priority"; "none"
 // for none) is init's --class-columns. Not run by ctest.
 
 #include "clickhouse/TracelaneSchema.h"
@@ -141,6 +140,8 @@ int main(int argc, char *argv[])
     const QStringList slice = {QStringLiteral("--by"), QStringLiteral("region,priority"), QStringLiteral("--json")};
     const Run serverSlice = runCli(QStringList{QStringLiteral("slice"), url(0)} + slice);
     const Run serverExceed = runCli({QStringLiteral("exceed"), url(0), QStringLiteral("--json")});
+    const Run serverFigures
+        = runCli({QStringLiteral("exceed"), url(0), QStringLiteral("--json"), QStringLiteral("--no-rankings")});
     const Run serverAnalyse = runCli({QStringLiteral("analyse"), url(0), QStringLiteral("--json")});
 
     // The reference: M of the same rows as a seed file, loaded into the store.
@@ -171,6 +172,8 @@ int main(int argc, char *argv[])
                 serverSlice.seconds, double(serverSlice.peakKb) / 1024.0);
     std::printf("%-44s %10.2f %12.1f\n", qPrintable(QStringLiteral("exceed, %1 on ClickHouse").arg(rows)),
                 serverExceed.seconds, double(serverExceed.peakKb) / 1024.0);
+    std::printf("%-44s %10.2f %12.1f\n", qPrintable(QStringLiteral("exceed --no-rankings, %1 on ClickHouse").arg(rows)),
+                serverFigures.seconds, double(serverFigures.peakKb) / 1024.0);
     std::printf("%-44s %10.2f %12.1f\n", qPrintable(QStringLiteral("analyse, %1 on ClickHouse").arg(rows)),
                 serverAnalyse.seconds, double(serverAnalyse.peakKb) / 1024.0);
     std::printf("%-44s %10.2f %12.1f\n",
@@ -189,8 +192,9 @@ int main(int argc, char *argv[])
     double load[3] = {0, 0, 0};
     if (getloadavg(load, 3) == 3)
         std::printf("load average at the end: %.2f %.2f %.2f\n", load[0], load[1], load[2]);
-    return serverSlice.exitCode == 0 && serverExceed.exitCode == 0 && serverAnalyse.exitCode == 0
-            && fileSlice.exitCode == 0 && fileExceed.exitCode == 0 && fileAnalyse.exitCode == 0
+    return serverSlice.exitCode == 0 && serverExceed.exitCode == 0 && serverFigures.exitCode == 0
+            && serverAnalyse.exitCode == 0 && fileSlice.exitCode == 0 && fileExceed.exitCode == 0
+            && fileAnalyse.exitCode == 0
         ? 0
         : 1;
 }
