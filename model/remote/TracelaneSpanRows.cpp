@@ -181,22 +181,33 @@ void TracelaneSpanRows::reject(qint64 line, const std::string &traceId, const st
         {m_file, line, fromStd(traceId), field, reason, spanId.empty() ? QStringLiteral("(no id)") : fromStd(spanId)});
 }
 
+namespace {
+
+// What a resource row and a scope row share: the source, the index within
+// it and the attributes (resourcesSql, scopesSql). False when any is malformed.
+bool readOwner(const Json &row, std::string *source, qint64 *index, AttributeArrays *attributes)
+{
+    return row.is_object() && textOf(row.value("source", Json()), source)
+        && boundedOf(row.value("index", Json()), 0, std::numeric_limits<qint32>::max(), index)
+        && attributes->read(row.value("k", Json()), row.value("v", Json()), row.value("n", Json()));
+}
+
+} // namespace
+
+void TracelaneSpanRows::rejectOwner(const QString &field, const QString &what)
+{
+    m_store.rejected.push_back({m_file, 0, {}, field, what + QStringLiteral("; its spans load without it"), {}});
+}
+
 void TracelaneSpanRows::addResource(std::string_view line)
 {
     const Json row = Json::parse(line, nullptr, false);
     std::string source;
     qint64 index = 0;
     AttributeArrays attributes;
-    if (!row.is_object() || !textOf(row.value("source", Json()), &source)
-        || !boundedOf(row.value("index", Json()), 0, std::numeric_limits<qint32>::max(), &index)
-        || !attributes.read(row.value("k", Json()), row.value("v", Json()), row.value("n", Json()))) {
-        m_store.rejected.push_back({m_file,
-                                    0,
-                                    {},
-                                    QStringLiteral("resource_keys"),
-                                    QStringLiteral("a resource that is not parallel key, value and numeric arrays; "
-                                                   "its spans load without it"),
-                                    {}});
+    if (!readOwner(row, &source, &index, &attributes)) {
+        rejectOwner(QStringLiteral("resource_keys"),
+                    QStringLiteral("a resource that is not parallel key, value and numeric arrays"));
         return;
     }
     m_resources[{sourceIndex(source), qint32(index)}] = m_table.appendResource(attributes.inputs());
@@ -210,17 +221,11 @@ void TracelaneSpanRows::addScope(std::string_view line)
     std::string version;
     qint64 index = 0;
     AttributeArrays attributes;
-    if (!row.is_object() || !textOf(row.value("source", Json()), &source)
-        || !boundedOf(row.value("index", Json()), 0, std::numeric_limits<qint32>::max(), &index)
-        || !textOf(row.value("name", Json()), &name) || !textOf(row.value("version", Json()), &version)
-        || !attributes.read(row.value("k", Json()), row.value("v", Json()), row.value("n", Json()))) {
-        m_store.rejected.push_back({m_file,
-                                    0,
-                                    {},
-                                    QStringLiteral("scope_keys"),
-                                    QStringLiteral("a scope that is not a name, a version and parallel key, value "
-                                                   "and numeric arrays; its spans load without it"),
-                                    {}});
+    if (!readOwner(row, &source, &index, &attributes) || !textOf(row.value("name", Json()), &name)
+        || !textOf(row.value("version", Json()), &version)) {
+        rejectOwner(QStringLiteral("scope_keys"),
+                    QStringLiteral("a scope that is not a name, a version and parallel key, value and numeric "
+                                   "arrays"));
         return;
     }
     m_scopes[{sourceIndex(source), qint32(index)}] = m_table.appendScope(name, version, attributes.inputs());

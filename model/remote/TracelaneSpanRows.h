@@ -74,6 +74,8 @@ private:
     static quint64 key(quint32 source, qint64 row) { return (quint64(source) << 40) ^ quint64(row); }
     void reject(qint64 line, const std::string &traceId, const std::string &spanId, const QString &field,
                 const QString &reason);
+    // A resource or scope row that cannot be read: `what` it is not.
+    void rejectOwner(const QString &field, const QString &what);
 
     TraceStore &m_store;
     SpanTable &m_table;
