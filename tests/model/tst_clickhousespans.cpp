@@ -512,6 +512,14 @@ private slots:
             row(5, bad, QStringLiteral("{\"detail\": \"{\\\"edges\\\": [[0, 1]]}\"}")),
             // A span whose parent row is not there: it loads, without it.
             row(6, bad, QStringLiteral("{\"parent_row\": 123456}")),
+            // A resource and a scope whose arrays differ in length: their
+            // spans load without them.
+            row(7, bad,
+                QStringLiteral("{\"resource\": 50, \"resource_keys\": [\"a\"], \"resource_values\": [], "
+                               "\"resource_numeric\": []}")),
+            row(8, bad,
+                QStringLiteral("{\"scope\": 51, \"scope_name\": \"n\", \"scope_keys\": [\"b\"], "
+                               "\"scope_values\": [\"x\", \"y\"], \"scope_numeric\": [0]}")),
         };
         const QByteArray inserted = m_cluster.query(
             0,
@@ -524,6 +532,10 @@ private slots:
             rejected << QStringLiteral("%1 %2: %3").arg(record.line).arg(record.field, record.reason);
         QCOMPARE(rejected,
                  (QStringList{
+                     QStringLiteral("0 resource_keys: a resource that is not parallel key, value and numeric arrays; "
+                                    "its spans load without it"),
+                     QStringLiteral("0 scope_keys: a scope that is not a name, a version and parallel key, value and "
+                                    "numeric arrays; its spans load without it"),
                      QStringLiteral("9001 detail: not a JSON object"),
                      QStringLiteral("9002 kind: not a span kind (0 to 5)"),
                      QStringLiteral("9003 end_ns: not a time in ns at or after start_ns"),
@@ -532,7 +544,7 @@ private slots:
                      QStringLiteral("9005 detail: an edge is not [order, row, kind]"),
                  }));
         const LoadResult file = TraceFileLoader::load(m_traces[0].file, {});
-        QCOMPARE(load.store->spans.rowCount(), file.store->spans.rowCount() + 1);
+        QCOMPARE(load.store->spans.rowCount(), file.store->spans.rowCount() + 3);
         bool said = false;
         for (const LoadNotice &notice : load.store->notices)
             said = said
