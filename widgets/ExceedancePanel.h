@@ -84,6 +84,8 @@ signals:
     // The critical-path attribution of a workflow trace is shown.
     void pathAttributionReady();
     void memberShown(qsizetype position);
+    // On a sample: the server ranked the population's features (or failed to).
+    void populationRanked();
     // The fetched member's workflow, asked to be opened on its own: the
     // population's URL with trace= (the window opens it beside this one).
     void workflowWindowRequested(const QString &url);
@@ -116,6 +118,7 @@ private:
     // a held one is the cursor's, another one's row is fetched.
     void stepServer(int direction);
     void fetchServerMember();
+    void rankPopulation();
     void showFetched();
     QString serverPositionText(const QString &requestId, double value, const QString &where) const;
     void showMember(qint32 row);
@@ -131,6 +134,12 @@ private:
     QString m_serverError;
     std::vector<qint32> m_serverMemberRows;
     qsizetype m_serverPosition = -1; // in m_server->members; -1 for none
+    // The population's feature rankings, asked of the server once its set
+    // is shown (they take it one or two more reads of every row); until
+    // then, or when it fails (m_rankingsError), the sample's are shown.
+    LatestJob m_rankingsJob{this};
+    std::shared_ptr<const SetComparison> m_populationRankings;
+    QString m_rankingsError;
     LatestJob m_fetchJob{this};
     std::shared_ptr<const TraceStore> m_fetched; // the looked-at member's row, when not held
     qsizetype m_position = -1;

@@ -161,17 +161,22 @@ void SetComparisonView::showFeature(bool phase, int row)
     other->viewport()->update();
 }
 
-void SetComparisonView::setAnalysis(const ExceedanceAnalysis &analysis)
+void SetComparisonView::setRankings(const SetComparison &comparison)
 {
-    m_attributes->setRanking(analysis.comparison.attributes);
-    m_phases->setRanking(analysis.comparison.phases);
-    const PhaseAttribution &a = analysis.attribution;
-    m_attribution->setAttribution(a);
+    m_attributes->setRanking(comparison.attributes);
+    m_phases->setRanking(comparison.phases);
     // The strongest separator is drawn until the user picks another.
     if (m_attributes->rowCount() > 0)
         showFeature(false, 0);
     else
         showFeature(true, 0);
+}
+
+void SetComparisonView::setAnalysis(const ExceedanceAnalysis &analysis)
+{
+    setRankings(analysis.comparison);
+    const PhaseAttribution &a = analysis.attribution;
+    m_attribution->setAttribution(a);
     if (analysis.set.isEmpty() || std::isnan(a.differenceMs)) {
         m_excess->setText(tr("No exceedance set to attribute."));
         m_suspect->clear();

@@ -18,6 +18,8 @@ struct ExceedanceAnalysis;
 // why phase percentiles are not added; for workflow traces the critical-path
 // attribution and the slow set's paths merged with the rest's instead.
 // Draws what ExceedanceAnalysis computed.
+struct SetComparison;
+
 class SetComparisonView : public QWidget
 {
     Q_OBJECT
@@ -25,6 +27,9 @@ public:
     explicit SetComparisonView(QWidget *parent = nullptr);
 
     void setAnalysis(const ExceedanceAnalysis &analysis);
+    // The rankings alone (a population's, computed by a server after the
+    // sample's analysis was shown).
+    void setRankings(const SetComparison &comparison);
     void clear();
 
     SetComparisonModel *attributeModel() const { return m_attributes; }

@@ -8,6 +8,7 @@
 #include "clickhouse/ServerClassTable.h"
 #include "clickhouse/ServerProfile.h"
 #include "clickhouse/ServerRequests.h"
+#include "clickhouse/ServerSetComparison.h"
 #include "io/LoadControl.h"
 #include "store/TraceStore.h"
 
@@ -126,6 +127,18 @@ SampleExceedance exceedanceOfSample(ColumnCache &cache, const RequestSlice &slic
         result.server = std::move(server);
     }
     return result;
+}
+
+bool rankings(const QString &url, const ExceedanceSpec &spec, const ServerExceedance &set,
+              const std::atomic<bool> *cancel, SetComparison *result, QString *error)
+{
+    ClickHouseSource source;
+    if (!ClickHouseSource::parse(url, &source, error))
+        return false;
+    const ClickHouseClient client(source, cancel);
+    ServerRequests requests(client);
+    return requests.open(error)
+        && ServerSetComparison::compute(requests, spec, set.threshold, set.setSize, set.restSize, result, error);
 }
 
 LoadResult fetchMember(const QString &url, const QString &id, const std::atomic<bool> *cancel)

@@ -69,6 +69,12 @@ struct SampleExceedance
 SampleExceedance exceedanceOfSample(ColumnCache &cache, const RequestSlice &slice, const ExceedanceSpec &spec,
                                     const QString &url, int listed, const std::atomic<bool> *cancel);
 
+// The feature rankings of the population's set (`set`, from exceedance()
+// with the same spec), computed by the server (ServerSetComparison): one or
+// two reads of every row, so asked after the set is shown.
+bool rankings(const QString &url, const ExceedanceSpec &spec, const ServerExceedance &set,
+              const std::atomic<bool> *cancel, SetComparison *result, QString *error);
+
 // One of the population's slowest (to step through) from the server,
 // whether the sample holds it or not: its request row and, when it is a
 // workflow of a span trace, its spans (the population's URL with trace=).

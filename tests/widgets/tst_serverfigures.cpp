@@ -13,6 +13,8 @@
 #include "MainWindow.h"
 #include "MemberComparisonModel.h"
 #include "ReportView.h"
+#include "SetComparisonModel.h"
+#include "SetComparisonView.h"
 #include "ViewState.h"
 #include "analysis/classes/ClassColumn.h"
 #include "analysis/classes/ClassDimension.h"
@@ -22,6 +24,7 @@
 #include "analysis/stats/ColumnCache.h"
 #include "io/TraceFileLoader.h"
 #include "remote/TraceSource.h"
+#include "report/ExceedanceJson.h"
 #include "report/ReportText.h"
 #include "store/TraceStore.h"
 #include "support/ClickHouseCluster.h"
@@ -36,6 +39,8 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -211,6 +216,18 @@ private slots:
                      QStringLiteral("Press N to step through the population's 200 slowest of its %1 slow requests")
                          .arg(QLocale().toString(file.set.size()))),
                  qPrintable(panel->positionLabel()->text()));
+
+        // Then the server ranks the population's features: the rankings
+        // shown become the file's, figure for figure (the sample's differ).
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            panel->summaryLabel()->text().contains(QStringLiteral("the feature rankings are the whole population's")),
+            qPrintable(panel->summaryLabel()->text()), 60'000);
+        SetComparison ranked;
+        ranked.attributes = panel->comparison()->attributeModel()->ranking();
+        ranked.phases = panel->comparison()->phaseModel()->ranking();
+        QVERIFY(!ranked.attributes.empty() && !ranked.phases.empty());
+        QVERIFY(ExceedanceJson::rankings(sample.comparison) != ExceedanceJson::rankings(file.comparison));
+        QCOMPARE(ExceedanceJson::rankings(ranked).dump(), ExceedanceJson::rankings(file.comparison).dump());
 
         // N walks the population's slowest in the file's order: a held one
         // is the lanes' cursor, another one's row is fetched from the server
