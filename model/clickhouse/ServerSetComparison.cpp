@@ -109,6 +109,29 @@ std::vector<NumericFeature> numericFeatures(const ServerRequests &requests, cons
     return result;
 }
 
+// |F_set − F_rest| at the cells' ends as KolmogorovSmirnov::of walks it
+// (`n`: each group's count, both above 0): the largest and the first cell
+// reaching it (0 when it is 0 everywhere).
+std::pair<double, quint64> largestAtCellEnds(const Cells &cells, const qint64 n[2])
+{
+    const auto dn = double(n[0]);
+    const auto dm = double(n[1]);
+    double best = 0.0;
+    quint64 bestAt = 0;
+    qint64 i = 0;
+    qint64 j = 0;
+    for (const auto &[first, cell] : cells) {
+        i += cell.count[0];
+        j += cell.count[1];
+        const double gap = std::abs(double(i) / dn - double(j) / dm);
+        if (gap > best) {
+            best = gap;
+            bestAt = first;
+        }
+    }
+    return {best, bestAt};
+}
+
 class NumericRanking
 {
 public:
@@ -265,21 +288,9 @@ std::set<quint64> NumericRanking::cellsToSplit(size_t feature) const
         // the difference moves one way across the cell.
         const auto dn = double(n[0]);
         const auto dm = double(n[1]);
-        double best = 0.0;
-        quint64 bestAt = 0;
+        const auto [best, bestAt] = largestAtCellEnds(cells, n);
         qint64 i = 0;
         qint64 j = 0;
-        for (const auto &[first, cell] : cells) {
-            i += cell.count[0];
-            j += cell.count[1];
-            const double gap = std::abs(double(i) / dn - double(j) / dm);
-            if (gap > best) {
-                best = gap;
-                bestAt = first;
-            }
-        }
-        i = 0;
-        j = 0;
         for (const auto &[first, cell] : cells) {
             const qint64 i1 = i + cell.count[0];
             const qint64 j1 = j + cell.count[1];
@@ -331,18 +342,10 @@ FeatureSeparation NumericRanking::separation(size_t feature) const
     if (n[0] > 0 && n[1] > 0) {
         // KolmogorovSmirnov::of's walk, a cell at a time: inside the cells
         // of several values no point passes what their ends reach.
-        const auto dn = double(n[0]);
-        const auto dm = double(n[1]);
-        qint64 i = 0;
-        qint64 j = 0;
-        for (const auto &[first, cell] : cells) {
-            i += cell.count[0];
-            j += cell.count[1];
-            const double gap = std::abs(double(i) / dn - double(j) / dm);
-            if (gap > result.separation) {
-                result.separation = gap;
-                result.ksAt = valueAt(cell.highest());
-            }
+        const auto [best, bestAt] = largestAtCellEnds(cells, n);
+        if (best > 0.0) {
+            result.separation = best;
+            result.ksAt = valueAt(cells.at(bestAt).highest());
         }
     }
     if (n[0] + n[1] > 0) {
