@@ -66,6 +66,13 @@ ExceedancePanel::ExceedancePanel(ViewState *state, QWidget *parent)
     , m_present(new InSightWork(this, [this] { present(); }))
 {
     setObjectName(QStringLiteral("exceedancePanel"));
+    m_rankings = new PopulationRankings(this);
+    connect(m_rankings, &PopulationRankings::finished, this, [this] {
+        if (m_rankings->rankings())
+            m_comparison->setRankings(*m_rankings->rankings());
+        updateSummary();
+        emit populationRanked();
+    });
     m_metric->setObjectName(QStringLiteral("exceedanceMetric"));
     m_percentile->setObjectName(QStringLiteral("exceedancePercentile"));
     m_order->setObjectName(QStringLiteral("exceedanceOrder"));
@@ -274,9 +281,7 @@ void ExceedancePanel::apply(Result result)
     m_serverError = std::move(result.serverError);
     m_serverMemberRows = std::move(result.serverMemberRows);
     m_serverPosition = -1;
-    m_rankingsJob.cancel();
-    m_populationRankings.reset();
-    m_rankingsError.clear();
+    m_rankings->reset();
     m_fetchJob.cancel();
     m_fetched.reset();
     m_openWorkflow->hide();
@@ -305,30 +310,8 @@ void ExceedancePanel::apply(Result result)
         stepToPending();
     m_present->run(m_presentMayWait);
     emit analysisReady();
-    rankPopulation();
-}
-
-void ExceedancePanel::rankPopulation()
-{
-    if (!m_server || !m_analysis || !m_state->store())
-        return;
-    m_rankingsJob.start(
-        [url = m_state->store()->serverUrl, spec = m_analysis->set.spec,
-         server = m_server](const std::atomic<bool> *cancel) {
-            auto comparison = std::make_shared<SetComparison>();
-            QString error;
-            if (!ServerFigures::rankings(url, spec, *server, cancel, comparison.get(), &error))
-                return std::pair(std::shared_ptr<const SetComparison>(), error);
-            return std::pair(std::shared_ptr<const SetComparison>(std::move(comparison)), error);
-        },
-        [this](std::pair<std::shared_ptr<const SetComparison>, QString> ranked) {
-            m_populationRankings = std::move(ranked.first);
-            m_rankingsError = std::move(ranked.second);
-            if (m_populationRankings)
-                m_comparison->setRankings(*m_populationRankings);
-            updateSummary();
-            emit populationRanked();
-        });
+    if (m_server && m_state->store())
+        m_rankings->start(m_state->store()->serverUrl, m_analysis->set.spec, m_server);
 }
 
 // What the panel shows of the set; at once, or once in sight after a refresh.
@@ -338,8 +321,8 @@ void ExceedancePanel::present()
         return;
     m_comparison->setWorkflowTrace(m_state->store() && m_state->store()->workflows.rowCount() > 0);
     m_comparison->setAnalysis(*m_analysis);
-    if (m_populationRankings)
-        m_comparison->setRankings(*m_populationRankings);
+    if (m_rankings->rankings())
+        m_comparison->setRankings(*m_rankings->rankings());
     showMember(m_state->exceedanceCursor());
     updateSummary();
     recomputePaths();
@@ -445,11 +428,6 @@ void ExceedancePanel::updateSummary()
     const QString metric = metricLabel(set.spec.metric);
     if (m_server) {
         const TraceStore &store = *m_state->store();
-        const QString rankings = m_populationRankings ? tr("the feature rankings are the whole population's")
-            : !m_rankingsError.isEmpty()
-            ? tr("the feature rankings are the sample's (the server did not rank the population: %1)")
-                  .arg(m_rankingsError.toHtmlEscaped())
-            : tr("the feature rankings are the sample's while the server ranks the population\u2026");
         m_summary->setText(
             tr("Threshold: p%1 of %2 at the %3 boundary = <b>%4</b> \u00b7 set: <b>%5</b> of %6 with %2 (the whole "
                "population, computed by the server) \u00b7 held: %7 of them in the 1-in-%8 sample, stepped with N "
@@ -460,7 +438,7 @@ void ExceedancePanel::updateSummary()
                      CountText::of(m_server->observedRequests, tr("request"), tr("requests")),
                      locale.toString(set.size()))
                 .arg(store.sampleOneIn)
-                .arg(rankings));
+                .arg(m_rankings->whose()));
         return;
     }
     QString scope = m_state->scopeText();

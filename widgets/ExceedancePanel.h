@@ -1,6 +1,7 @@
 #pragma once
 
 #include "LatestJob.h"
+#include "PopulationRankings.h"
 #include "analysis/exceedance/ExceedanceAnalysis.h"
 #include "analysis/workflows/PathAttribution.h"
 #include "analysis/workflows/PathTree.h"
@@ -118,7 +119,6 @@ private:
     // a held one is the cursor's, another one's row is fetched.
     void stepServer(int direction);
     void fetchServerMember();
-    void rankPopulation();
     void showFetched();
     QString serverPositionText(const QString &requestId, double value, const QString &where) const;
     void showMember(qint32 row);
@@ -134,12 +134,9 @@ private:
     QString m_serverError;
     std::vector<qint32> m_serverMemberRows;
     qsizetype m_serverPosition = -1; // in m_server->members; -1 for none
-    // The population's feature rankings, asked of the server once its set
-    // is shown (they take it one or two more reads of every row); until
-    // then, or when it fails (m_rankingsError), the sample's are shown.
-    LatestJob m_rankingsJob{this};
-    std::shared_ptr<const SetComparison> m_populationRankings;
-    QString m_rankingsError;
+    // On a sample: the population's feature rankings, asked of the server
+    // once its set is shown; until then (or when it fails) the sample's.
+    PopulationRankings *m_rankings = nullptr;
     LatestJob m_fetchJob{this};
     std::shared_ptr<const TraceStore> m_fetched; // the looked-at member's row, when not held
     qsizetype m_position = -1;
