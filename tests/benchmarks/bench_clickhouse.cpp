@@ -40,9 +40,11 @@ Run runCli(const QStringList &arguments)
 {
     const QByteArray program = QByteArrayLiteral(TRACELANE_CLI_PATH);
     std::vector<QByteArray> texts = {program};
+    texts.reserve(size_t(arguments.size()) + 1);
     for (const QString &argument : arguments)
         texts.push_back(argument.toLocal8Bit());
     std::vector<char *> argv;
+    argv.reserve(texts.size() + 1);
     for (QByteArray &text : texts)
         argv.push_back(text.data());
     argv.push_back(nullptr);
