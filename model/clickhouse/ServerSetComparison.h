@@ -13,9 +13,9 @@ class ServerRequests;
 // - categorical attributes: one GROUP BY of every row's attribute key and
 //   value (ARRAY JOIN of the arrays) counting the set's and the rest's rows,
 //   and the first row holding the value (the order a loader interns it in);
-// - numeric features (the phases, token counts, numeric attributes): each
-//   row's values as order keys (ServerOrderStatistics::keySql) ARRAY JOINed
-//   into one GROUP BY of feature and key prefix, counting both groups with
+// - numeric features (the phases, token counts, numeric attributes): per
+//   feature, one GROUP BY of its values' order keys' prefix
+//   (ServerOrderStatistics::keySql) and group, counting both groups with
 //   each group's lowest and highest key per cell. From those cells the
 //   client finds what needs a closer look, and only those cells are split
 //   by more bits of the key in the next read (their exact keys when few):
@@ -34,11 +34,12 @@ struct ServerSetComparison
     static bool compute(const ServerRequests &requests, const ExceedanceSpec &spec, double threshold, qint64 setSize,
                         qint64 restSize, SetComparison *result, QString *error, qint64 exactUpTo = -1);
 
-    // The first read's cells: the key's top bits (sign, exponent and 10 of
-    // the mantissa: 1/1024 of an octave). Finer cells mean fewer to split
-    // but more groups to form and ship: on 20M rows 20 bits took 11 + 10 s
-    // (first read, splits), 22 bits 13 + 4 s, 24 bits 18 + 2 s.
-    static constexpr int kFirstBits = 22;
+    // The first read's cells: the key's top bits (sign, exponent and 12 of
+    // the mantissa: 1/4096 of an octave). Finer cells mean fewer to split
+    // but more groups to form and ship. On 20M rows, one read per feature
+    // (nine) and its splits took 16, 18, 20, 22, 24, 26, 28, 32 bits:
+    // 11.5, 10.3, 9.1, 9.8, 5.7, 5.6, 6.5, 11.7 s (and 1.5 GB at 32).
+    static constexpr int kFirstBits = 24;
     // A read splits its cells into their exact keys when they hold at most
     // this many rows in all, else by kRefineBits more bits of the key.
     static constexpr qint64 kExactUpTo = 100'000;
