@@ -71,6 +71,27 @@ void DockLayout::fit()
         const int column = size.height() - share(size.height(), 0.33, 300, 420);
         m_window->resizeDocks({distributions, detail}, {column * 7 / 10, column * 3 / 10}, Qt::Vertical);
     }
+    m_givenSinceFit.clear();
+    for (const auto &[roomy, front] : m_front) {
+        if (front)
+            turnedTo(roomy, true);
+    }
+}
+
+void DockLayout::giveRoomWhenShown(QDockWidget *dock, double share)
+{
+    m_roomy[dock] = share;
+    m_front[dock] = false;
+    connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) { turnedTo(dock, visible); });
+}
+
+void DockLayout::turnedTo(QDockWidget *dock, bool front)
+{
+    m_front[dock] = front;
+    if (!front || m_fitOnShow || m_givenSinceFit.contains(dock))
+        return; // not in front, or fit() gives it room once the window is shown
+    m_givenSinceFit.insert(dock);
+    giveRoom(dock, m_roomy[dock]);
 }
 
 void DockLayout::giveRoom(QDockWidget *dock, double share)

@@ -4,6 +4,9 @@
 #include <QObject>
 #include <QSize>
 
+#include <map>
+#include <set>
+
 class QDockWidget;
 class QMainWindow;
 
@@ -38,6 +41,11 @@ public:
     // starts) gets at least `share` of the window's height; a dock already
     // taller, or one floating, is left as it is.
     void giveRoom(QDockWidget *dock, double share);
+    // `dock` gets giveRoom(dock, share) when it comes to the front (its tab
+    // picked, or raised by --panel or a command): once after each fit, so a
+    // user who then makes it shorter keeps that. Before the window is first
+    // shown, it is given once the docks are fitted.
+    void giveRoomWhenShown(QDockWidget *dock, double share);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -45,7 +53,12 @@ protected:
 private:
     void fit();
 
+    void turnedTo(QDockWidget *dock, bool front);
+
     QMainWindow *m_window = nullptr;
+    std::map<QDockWidget *, double> m_roomy; // giveRoomWhenShown's docks and shares
+    std::map<QDockWidget *, bool> m_front;   // whether each of them is in front
+    std::set<QDockWidget *> m_givenSinceFit;
     QByteArray m_structure;
     bool m_fitOnShow = true;
     Density m_density = Density::Roomy;

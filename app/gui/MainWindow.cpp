@@ -61,6 +61,10 @@ namespace {
 // The Compare dock's least share of the window's height once a comparison
 // starts: at 1600x1000 the table, verdict and CDFs fit without scrolling.
 constexpr double kCompareShare = 0.5;
+// The Exceedance dock's when it comes to the front: at 1280x720 the
+// summary, the attribution table's first four phases and the member table's
+// header show, and the lanes keep ~130 px.
+constexpr double kExceedanceShare = 0.45;
 
 } // namespace
 
@@ -135,6 +139,11 @@ MainWindow::MainWindow(QWidget *parent)
         }
     });
     m_dockLayout = new DockLayout(this); // after every dock exists
+    // Docks whose content needs more than the bottom third: the exceedance
+    // summary, member strip and attribution table, the comparison's table
+    // and CDFs (at 1280x720 the member table was a clipped header).
+    m_dockLayout->giveRoomWhenShown(findChild<QDockWidget *>(QStringLiteral("exceedanceDock")), kExceedanceShare);
+    m_dockLayout->giveRoomWhenShown(m_compareDock, kCompareShare);
     updateStatus();
 }
 

@@ -44,7 +44,6 @@
 
 using namespace WindowDriver;
 using TestData::fixture;
-using TestData::source;
 
 using namespace UserJourney;
 
@@ -58,6 +57,7 @@ private slots:
     void groupedLanesAreLabelled();
     void layoutFitsTheScreen_data();
     void layoutFitsTheScreen();
+    void exceedanceGetsRoomWhenPicked();
     void mixtureOfAThirdOfTheTraffic();
     void timeColumnsKeepOneUnitAndFit();
     void oneRequestIsSingular();
@@ -385,6 +385,58 @@ void tst_UserLayout::layoutFitsTheScreen()
     QVERIFY2(std::abs(again.plot.height() - fresh.plot.height()) <= 4,
              qPrintable(QStringLiteral("%1 vs %2").arg(again.plot.height()).arg(fresh.plot.height())));
     QVERIFY(std::abs(again.plot.width() - fresh.plot.width()) <= 4);
+}
+
+namespace {
+
+// Clicks the bottom tab titled `title`, as a user picks a dock.
+bool clickDockTab(const QMainWindow &window, const QString &title)
+{
+    for (QTabBar *bar : window.findChildren<QTabBar *>()) {
+        for (int i = 0; i < bar->count(); ++i) {
+            if (bar->tabText(i).remove(QLatin1Char('&')) == title && bar->isVisible()) {
+                QTest::mouseClick(bar, Qt::LeftButton, {}, bar->tabRect(i).center());
+                return bar->currentIndex() == i;
+            }
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+// At 1280x720 the Exceedance dock kept the bottom third: its member table
+// was a clipped header and the attribution table showed two phases. Picked,
+// it now gets room for them, once: a user who makes it shorter keeps that.
+void tst_UserLayout::exceedanceGetsRoomWhenPicked()
+{
+    const QSize size(1280, 720);
+    auto window = shownWindow(size);
+    QVERIFY(window);
+    QVERIFY(openAndSettle(*window, mixedClasses()));
+    auto *dock = window->findChild<QDockWidget *>(QStringLiteral("exceedanceDock"));
+    auto *members = window->findChild<QWidget *>(QStringLiteral("memberComparison"));
+    QVERIFY(dock && members);
+    const int before = glance(*window).requestsDock.height();
+    QVERIFY(before < size.height() * 2 / 5);
+    QVERIFY(clickDockTab(*window, QStringLiteral("Exceedance")));
+    QTest::qWait(50);
+    // As much of the 45% as the lanes' least height leaves.
+    QVERIFY2(dock->height() >= before + 80,
+             qPrintable(QStringLiteral("%1 px, was %2").arg(dock->height()).arg(before)));
+    const int membersShown = members->visibleRegion().boundingRect().height();
+    QVERIFY2(membersShown >= 60, qPrintable(QStringLiteral("member table %1 px").arg(membersShown)));
+    QVERIFY2(glance(*window).lanes.height() >= 100,
+             qPrintable(QStringLiteral("lanes %1 px").arg(glance(*window).lanes.height())));
+    // The user makes it shorter and turns away and back: it stays so.
+    window->resizeDocks({dock}, {before}, Qt::Vertical);
+    QTest::qWait(50);
+    const int chosen = dock->height();
+    QVERIFY(chosen < before + 40);
+    QVERIFY(clickDockTab(*window, QStringLiteral("Requests")));
+    QVERIFY(clickDockTab(*window, QStringLiteral("Exceedance")));
+    QTest::qWait(50);
+    QCOMPARE(dock->height(), chosen);
 }
 
 namespace {
