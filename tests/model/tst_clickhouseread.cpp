@@ -179,13 +179,8 @@ private slots:
         // Read through the other shard's Distributed table too, there with
         // a query per cell and the exceedance set counted by the server (no
         // keys shipped).
-        for (int shard = 0; shard < 2; ++shard) {
-            if (shard == 1)
-                qputenv("TRACELANE_CLICKHOUSE_SHIP_AT_MOST", "0");
-            const auto fromServer = runCli(
-                QStringList{QStringLiteral("slice"), m_cluster.tracelaneUrl(table, shard), QStringLiteral("--json")}
-                + arguments);
-            qunsetenv("TRACELANE_CLICKHOUSE_SHIP_AT_MOST");
+        for (const auto &fromServer :
+             throughBothShards(QStringLiteral("slice"), table, arguments, "TRACELANE_CLICKHOUSE_SHIP_AT_MOST")) {
             QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
             const auto expected = TracelaneTables::comparable(fromFile.out);
             const auto actual = TracelaneTables::comparable(fromServer.out);
@@ -231,13 +226,8 @@ private slots:
         // Through the other shard's Distributed table too, there with the
         // rankings' cells split a few bits at a time instead of into their
         // values at once.
-        for (int shard = 0; shard < 2; ++shard) {
-            if (shard == 1)
-                qputenv("TRACELANE_CLICKHOUSE_EXACT_UP_TO", "0");
-            const auto fromServer = runCli(
-                QStringList{QStringLiteral("exceed"), m_cluster.tracelaneUrl(table, shard), QStringLiteral("--json")}
-                + arguments);
-            qunsetenv("TRACELANE_CLICKHOUSE_EXACT_UP_TO");
+        for (const auto &fromServer :
+             throughBothShards(QStringLiteral("exceed"), table, arguments, "TRACELANE_CLICKHOUSE_EXACT_UP_TO")) {
             QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
             compareExceed(TracelaneTables::comparable(fromFile.out), TracelaneTables::comparable(fromServer.out),
                           arguments);
@@ -608,6 +598,22 @@ private slots:
     }
 
 private:
+    // `command URL --json arguments` through each shard's Distributed table,
+    // the second run with `variable` set to 0 (a path the defaults skip).
+    std::vector<CliRun> throughBothShards(const QString &command, const QString &table, const QStringList &arguments,
+                                          const char *variable) const
+    {
+        std::vector<CliRun> runs;
+        for (int shard = 0; shard < 2; ++shard) {
+            if (shard == 1)
+                qputenv(variable, "0");
+            runs.push_back(runCli(QStringList{command, m_cluster.tracelaneUrl(table, shard), QStringLiteral("--json")}
+                                  + arguments));
+            qunsetenv(variable);
+        }
+        return runs;
+    }
+
     // Every key the server answers, equal to the file's; the one it says it
     // did not compute (a member's comparison) is the only one missing.
     static void compareExceed(const nlohmann::json &expected, nlohmann::json actual, const QStringList &arguments)
