@@ -5,6 +5,7 @@
 #include "ClassTablePanel.h"
 #include "ClickHouseOpenDialog.h"
 #include "ComparePanel.h"
+#include "CompareWiring.h"
 #include "CountText.h"
 #include "DistributionPanel.h"
 #include "DockLayout.h"
@@ -25,7 +26,6 @@
 #include "SwimlaneCoordinates.h"
 #include "SwimlaneView.h"
 #include "ViewState.h"
-#include "WhatIfPanel.h"
 #include "WorkflowPanel.h"
 #include "analysis/requests/ProfileReport.h"
 #include "analysis/workflows/WorkflowAnalysis.h"
@@ -58,9 +58,6 @@
 
 namespace {
 
-// The Compare dock's least share of the window's height once a comparison
-// starts: at 1600x1000 the table, verdict and CDFs fit without scrolling.
-constexpr double kCompareShare = 0.5;
 // The Exceedance dock's when it comes to the front: at 1280x720 the
 // summary, the attribution table's first four phases and the member table's
 // header show, and the lanes keep ~130 px.
@@ -72,7 +69,6 @@ MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_state(new ViewState(this))
     , m_load(new TraceLoadJob(this))
-    , m_candidateLoad(new TraceLoadJob(this))
     , m_progressTimer(new QTimer(this))
 {
     setWindowTitle(QStringLiteral("Tracelane"));
@@ -91,7 +87,7 @@ MainWindow::MainWindow(QWidget *parent)
     setCentralWidget(central);
     createDocks();
     m_review = new ReviewWiring(this, m_state);
-    createCompareDock();
+    m_compare = new CompareWiring(this, m_state);
     m_streams = new StreamsWiring(this, m_state);
     m_live = new LiveWiring(this, m_state);
     createActions();
@@ -100,7 +96,6 @@ MainWindow::MainWindow(QWidget *parent)
     m_progressTimer->setInterval(100);
     connect(m_progressTimer, &QTimer::timeout, this, &MainWindow::updateProgress);
     connect(m_load, &TraceLoadJob::finished, this, &MainWindow::finishLoad);
-    connect(m_candidateLoad, &TraceLoadJob::finished, this, &MainWindow::finishCandidate);
     connect(m_state, &ViewState::rowActivated, this, [this] {
         m_detailDock->show();
         m_detailDock->raise();
@@ -143,14 +138,14 @@ MainWindow::MainWindow(QWidget *parent)
     // summary, member strip and attribution table, the comparison's table
     // and CDFs (at 1280x720 the member table was a clipped header).
     m_dockLayout->giveRoomWhenShown(findChild<QDockWidget *>(QStringLiteral("exceedanceDock")), kExceedanceShare);
-    m_dockLayout->giveRoomWhenShown(m_compareDock, kCompareShare);
+    m_dockLayout->giveRoomWhenShown(m_compare->dock(), CompareWiring::kRoom);
     updateStatus();
 }
 
 MainWindow::~MainWindow()
 {
     m_load->cancel();
-    m_candidateLoad->cancel();
+    m_compare->cancel();
     // The docks die after this window's members, and a dying dock reports
     // itself hidden: nothing of this window may hear it any more.
     for (QDockWidget *dock : findChildren<QDockWidget *>())
@@ -266,7 +261,7 @@ void MainWindow::createActions()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Open from C&lickHouse\u2026"), this, &MainWindow::openFromClickHouse)
         ->setToolTip(tr("Open the spans of an OpenTelemetry Collector otel_traces table in a time range"));
-    file->addAction(tr("Compare &With\u2026"), this, &MainWindow::chooseCandidate)
+    file->addAction(tr("Compare &With\u2026"), m_compare, &CompareWiring::chooseCandidate)
         ->setToolTip(tr("Put a second trace (the candidate) beside the loaded one (the baseline)"));
     file->addAction(tr("Compare With ClickHo&use\u2026"), this, &MainWindow::compareWithClickHouse)
         ->setToolTip(tr("Put the spans of an otel_traces table in a time range beside the loaded trace"));
@@ -523,7 +518,7 @@ void MainWindow::reload()
 
 void MainWindow::cancelLoad()
 {
-    m_candidateLoad->cancel();
+    m_compare->cancel();
     if (!m_load->cancel())
         return;
     // Final: the load is dropped now, whatever its worker still does.
@@ -675,8 +670,8 @@ bool MainWindow::isBusy() const
 {
     return isLoading() || m_swimlanes->isLayingOut() || m_requestTable->isQueryRunning()
         || m_distributions->isComputing() || m_reportJob.isRunning() || m_classes->isComputing()
-        || m_exceedance->isComputing() || m_workflow->isBusy() || m_review->isBusy() || m_candidateLoad->isRunning()
-        || m_compare->isComputing() || m_streams->isBusy();
+        || m_exceedance->isComputing() || m_workflow->isBusy() || m_review->isBusy() || m_compare->isBusy()
+        || m_streams->isBusy();
 }
 
 bool MainWindow::showPanel(const QString &name)
@@ -705,74 +700,19 @@ std::shared_ptr<const TraceStore> MainWindow::store() const
     return m_state->store();
 }
 
-void MainWindow::createCompareDock()
+ComparePanel *MainWindow::comparePanel() const
 {
-    m_compare = new ComparePanel(m_state, this);
-    m_compareDock = addDock(QStringLiteral("compareDock"), tr("Compare"), m_compare, Qt::BottomDockWidgetArea);
-    if (auto *requests = findChild<QDockWidget *>(QStringLiteral("requestsDock"))) {
-        tabifyDockWidget(requests, m_compareDock);
-        requests->raise();
-    }
-    connect(m_workflow->whatIfPanel(), &WhatIfPanel::predictionOffered, this, &MainWindow::usePrediction);
-}
-
-void MainWindow::usePrediction(double q, double e2eSavingMs, double ttftSavingMs)
-{
-    const bool ttft = m_state->metric() == Metric::Ttft && std::isfinite(ttftSavingMs);
-    if (!ttft && m_state->metric() != Metric::E2e)
-        m_state->setMetric(Metric::E2e); // the what-if predicts workflow totals
-    const double saving = ttft ? ttftSavingMs : e2eSavingMs;
-    m_compare->setPercentile(q);
-    m_compare->setPredictedSavingMs(saving);
-    m_compareDock->show();
-    m_compareDock->raise();
-    m_dockLayout->giveRoom(m_compareDock, kCompareShare);
-    const QString what = tr("Predicted p%1 %2 saving of %3 ms set in the Compare dock")
-                             .arg(QLocale().toString(q * 100.0, 'g', 4), ttft ? tr("TTFT") : tr("E2E"),
-                                  QLocale().toString(saving, 'f', 2));
-    const QString next = m_state->candidate()
-        ? QStringLiteral(".")
-        : tr("; open the trace measured after the change with File \u2192 Compare With to check it.");
-    m_message->setText(what + next);
-}
-
-void MainWindow::chooseCandidate()
-{
-    if (!store()) {
-        m_message->setText(tr("Open the baseline trace first; then compare it with a candidate."));
-        return;
-    }
-    const QString path = QFileDialog::getOpenFileName(this, tr("Compare with (candidate trace)"),
-                                                      QFileInfo(m_currentFile).absolutePath(),
-                                                      tr("Traces (*.jsonl *.json *.ndjson *.csv);;All files (*)"));
-    if (!path.isEmpty())
-        compareWith(path);
+    return m_compare->panel();
 }
 
 void MainWindow::compareWith(const QString &path)
 {
-    const QString name = TraceSource::displayName(path);
-    m_message->setText(tr("Loading %1 as the candidate\u2026").arg(name));
-    m_compareDock->show();
-    m_compareDock->raise();
-    // Table, verdict and CDFs at once, not behind the dock's scroll bar.
-    m_dockLayout->giveRoom(m_compareDock, kCompareShare);
-    m_candidateLoad->start(path); // the same job runner as the main load: cancel is final
+    m_compare->compareWith(path);
 }
 
-void MainWindow::finishCandidate(const LoadOutcome &outcome, const QString &path)
+void MainWindow::tell(const QString &message, bool alsoInBanner)
 {
-    const LoadResult &result = outcome.result;
-    const QString name = TraceSource::displayName(path);
-    if (const QString why = LoadVerdict::whyNothingLoaded(result, name); !why.isEmpty()) {
-        m_message->setText(why);
-        if (!result.cancelled)
-            m_banner->showMessage(why);
-        return;
-    }
-    m_message->setText(tr("Comparing with %1 (%2, %3 rejected).")
-                           .arg(name, CountText::of(result.store->requests.rowCount(), tr("request"), tr("requests")),
-                                QLocale().toString(qint64(result.store->rejected.size()))));
-    m_state->setCandidate(result.store, name);
-    m_compareDock->raise();
+    m_message->setText(message);
+    if (alsoInBanner)
+        m_banner->showMessage(message);
 }

@@ -10,6 +10,7 @@
 
 class ClassTablePanel;
 class ComparePanel;
+class CompareWiring;
 class DistributionPanel;
 class DockLayout;
 class ExceedancePanel;
@@ -79,7 +80,7 @@ public:
     ClassTablePanel *classTable() const { return m_classes; }
     ExceedancePanel *exceedance() const { return m_exceedance; }
     ReviewWiring *review() const { return m_review; }
-    ComparePanel *comparePanel() const { return m_compare; }
+    ComparePanel *comparePanel() const;
     StreamsWiring *streams() const { return m_streams; }
     LiveWiring *live() const { return m_live; }
     // Shows and raises the dock with this object name (and keeps it in front
@@ -98,6 +99,11 @@ public:
     // What the window must tell the user (a file that did not load, files
     // not opened); empty when the banner is closed.
     QString bannerText() const;
+    // `message` in the status bar, and in the banner above the lanes too
+    // when the user must see it (a file that did not load).
+    void tell(const QString &message, bool alsoInBanner = false);
+    // The default dock arrangement (null until every dock exists).
+    DockLayout *dockLayout() const { return m_dockLayout; }
 
 signals:
     // Emitted once a load has finished, failed or been cancelled.
@@ -114,12 +120,6 @@ private:
     // the URL chosen, or empty.
     QString askClickHouseUrl(const QString &title);
     void createDocks();
-    void createCompareDock();
-    // A population what-if's saving becomes the Compare dock's prediction,
-    // at its percentile and for the metric it predicts (TTFT or E2E).
-    void usePrediction(double q, double e2eSavingMs, double ttftSavingMs);
-    void chooseCandidate();
-    void finishCandidate(const LoadOutcome &outcome, const QString &path);
     void createActions();
     void createStatusBar();
     void updateRecentMenu();
@@ -156,9 +156,7 @@ private:
     ClassTablePanel *m_classes = nullptr;
     ExceedancePanel *m_exceedance = nullptr;
     ReviewWiring *m_review = nullptr;
-    ComparePanel *m_compare = nullptr;
-    QDockWidget *m_compareDock = nullptr;
-    TraceLoadJob *m_candidateLoad = nullptr; // the trace to compare with
+    CompareWiring *m_compare = nullptr;
     StreamsWiring *m_streams = nullptr;
     LiveWiring *m_live = nullptr;
     QMenu *m_recentMenu = nullptr;
