@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ColumnMemory.h"
+
 #include <QHash>
 #include <QString>
 #include <QStringList>
@@ -127,7 +129,7 @@ public:
         if (!isNumeric())
             return;
         m_kind = Kind::Categorical;
-        std::vector<double> numbers;
+        ColumnVector<double> numbers;
         numbers.swap(m_numbers);
         m_codes.reserve(numbers.size());
         for (const double value : numbers)
@@ -142,10 +144,11 @@ public:
             m_codes.reserve(static_cast<size_t>(rows));
     }
 
+    // Releases large growth slack (ColumnMemory).
     void squeeze()
     {
-        m_codes.shrink_to_fit();
-        m_numbers.shrink_to_fit();
+        ColumnMemory::releaseSlack(m_codes);
+        ColumnMemory::releaseSlack(m_numbers);
     }
 
     size_t memoryBytes() const { return m_codes.capacity() * sizeof(quint32) + m_numbers.capacity() * sizeof(double); }
@@ -153,8 +156,8 @@ public:
 private:
     QString m_name;
     Kind m_kind = Kind::Categorical;
-    std::vector<quint32> m_codes;
-    std::vector<double> m_numbers;
+    ColumnVector<quint32> m_codes;
+    ColumnVector<double> m_numbers;
     QStringList m_values;
     QHash<QString, quint32> m_index;
 };

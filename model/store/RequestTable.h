@@ -1,6 +1,7 @@
 #pragma once
 
 #include "AttributeColumn.h"
+#include "ColumnMemory.h"
 #include "Phase.h"
 #include "Stamp.h"
 #include "StringArena.h"
@@ -33,7 +34,7 @@ public:
     {
         return m_stamps[static_cast<size_t>(which)][static_cast<size_t>(row)];
     }
-    const std::vector<qint64> &stampColumn(Stamp which) const { return m_stamps[static_cast<size_t>(which)]; }
+    const ColumnVector<qint64> &stampColumn(Stamp which) const { return m_stamps[static_cast<size_t>(which)]; }
     // Source line of the record (1-based), for linking a row back to its file.
     qint64 sourceLine(qsizetype row) const { return m_sourceLines[static_cast<size_t>(row)]; }
 
@@ -167,15 +168,15 @@ public:
         from.m_attributes.clear();
     }
 
-    // Releases growth slack once loading is done.
+    // Releases large growth slack once loading is done (ColumnMemory).
     void squeeze()
     {
         m_ids.squeeze();
-        m_promptTokens.shrink_to_fit();
-        m_outputTokens.shrink_to_fit();
+        ColumnMemory::releaseSlack(m_promptTokens);
+        ColumnMemory::releaseSlack(m_outputTokens);
         for (auto &column : m_stamps)
-            column.shrink_to_fit();
-        m_sourceLines.shrink_to_fit();
+            ColumnMemory::releaseSlack(column);
+        ColumnMemory::releaseSlack(m_sourceLines);
         for (auto &column : m_attributes)
             column.squeeze();
     }
@@ -196,10 +197,10 @@ public:
 
 private:
     StringArena m_ids;
-    std::vector<qint32> m_promptTokens;
-    std::vector<qint32> m_outputTokens;
-    std::array<std::vector<qint64>, kStampCount> m_stamps;
-    std::vector<qint64> m_sourceLines;
+    ColumnVector<qint32> m_promptTokens;
+    ColumnVector<qint32> m_outputTokens;
+    std::array<ColumnVector<qint64>, kStampCount> m_stamps;
+    ColumnVector<qint64> m_sourceLines;
     std::vector<AttributeColumn> m_attributes;
     TokenTimeline m_serverTokens;
     TokenTimeline m_clientTokens;

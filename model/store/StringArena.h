@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ColumnMemory.h"
+
 #include <QtGlobal>
 
 #include <string_view>
@@ -45,10 +47,11 @@ public:
         m_bytes.reserve(static_cast<size_t>(bytes));
     }
 
+    // Releases large growth slack (ColumnMemory).
     void squeeze()
     {
-        m_bytes.shrink_to_fit();
-        m_ends.shrink_to_fit();
+        ColumnMemory::releaseSlack(m_bytes);
+        ColumnMemory::releaseSlack(m_ends);
     }
 
     void clear()
@@ -66,6 +69,6 @@ public:
     size_t memoryBytes() const { return m_bytes.capacity() + m_ends.capacity() * sizeof(size_t); }
 
 private:
-    std::vector<char> m_bytes;
-    std::vector<size_t> m_ends;
+    ColumnVector<char> m_bytes;
+    ColumnVector<size_t> m_ends;
 };

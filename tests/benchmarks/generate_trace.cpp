@@ -14,7 +14,8 @@
 
 int main(int argc, char *argv[])
 {
-    if (argc < 2) {
+    // An option where the output belongs (--help) would name a file after it.
+    if (argc < 2 || argv[1][0] == '-') {
         std::fprintf(stderr, "usage: tracelane-gen OUT.jsonl [REQUESTS] [SEED]\n");
         return 2;
     }

@@ -536,7 +536,8 @@ private slots:
         const LoadResult load = TraceFileLoader::load(file, {});
         QVERIFY(load.ok());
         const auto &requests = load.store->requests;
-        std::vector<qint64> sends(requests.stampColumn(Stamp::ClientSend));
+        const auto &column = requests.stampColumn(Stamp::ClientSend);
+        std::vector<qint64> sends(column.begin(), column.end());
         std::sort(sends.begin(), sends.end());
         const qint64 from = sends[sends.size() / 4];
         const qint64 to = sends[sends.size() * 3 / 5];
