@@ -104,7 +104,7 @@ double medianMs(int repeats, const std::function<void()> &work)
 
 // The naive way: per class, collect the values by scanning every row, sort,
 // take the four percentiles.
-double naiveTable(const std::vector<double> &values, std::span<const ClassColumn> columns, const RequestSlice &slice)
+double naiveTable(std::span<const double> values, std::span<const ClassColumn> columns, const RequestSlice &slice)
 {
     const qint64 second = columns.size() == 2 ? columns[1].classCount() : 1;
     double checksum = 0.0;

@@ -60,7 +60,7 @@ void tst_SortedColumn::sameOrderAsPairSort()
     }
     std::sort(pairs.begin(), pairs.end());
 
-    const SortedColumn column = SortedColumn::build(values);
+    const SortedColumn column = SortedColumn::build(ColumnVector<double>(values.begin(), values.end()));
     QCOMPARE(column.values.size(), values.size());
     QCOMPARE(column.ascending.size(), pairs.size());
     for (size_t i = 0; i < pairs.size(); ++i) {

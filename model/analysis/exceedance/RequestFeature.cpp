@@ -75,7 +75,7 @@ std::vector<RequestFeature> comparisonFeatures(const RequestTable &table, Bounda
     return features;
 }
 
-std::vector<double> featureValues(const RequestTable &table, const RequestFeature &feature)
+ColumnVector<double> featureValues(const RequestTable &table, const RequestFeature &feature)
 {
     const auto rows = size_t(table.rowCount());
     switch (feature.group) {
@@ -84,7 +84,7 @@ std::vector<double> featureValues(const RequestTable &table, const RequestFeatur
         return metricColumnMs(table, feature.metric, feature.boundary);
     case RequestFeature::Group::Shape: {
         // 0 tokens means the source did not say: not an observation.
-        std::vector<double> values(rows);
+        ColumnVector<double> values(rows);
         for (size_t row = 0; row < rows; ++row) {
             const qint32 tokens
                 = feature.prompt ? table.promptTokens(qsizetype(row)) : table.outputTokens(qsizetype(row));
@@ -95,7 +95,7 @@ std::vector<double> featureValues(const RequestTable &table, const RequestFeatur
     case RequestFeature::Group::Attribute:
         break;
     }
-    std::vector<double> values(rows, std::numeric_limits<double>::quiet_NaN());
+    ColumnVector<double> values(rows, std::numeric_limits<double>::quiet_NaN());
     const auto &column = table.attributes()[size_t(feature.attribute)];
     if (column.isNumeric()) {
         for (size_t row = 0; row < rows; ++row)

@@ -48,7 +48,7 @@ struct RequestFeature
 std::vector<RequestFeature> comparisonFeatures(const RequestTable &table, Boundary boundary);
 
 // The per-row values of a numeric feature (NaN where undefined).
-std::vector<double> featureValues(const RequestTable &table, const RequestFeature &feature);
+ColumnVector<double> featureValues(const RequestTable &table, const RequestFeature &feature);
 
 // Display text of any feature's value on one row; empty when absent.
 QString featureText(const RequestTable &table, const RequestFeature &feature, qsizetype row);

@@ -112,10 +112,10 @@ double metricValueMs(const RequestTable &table, qsizetype row, Metric metric, Bo
     }
 }
 
-std::vector<double> metricColumnMs(const RequestTable &table, Metric metric, Boundary boundary)
+ColumnVector<double> metricColumnMs(const RequestTable &table, Metric metric, Boundary boundary)
 {
     const auto rows = table.rowCount();
-    std::vector<double> values(static_cast<size_t>(rows));
+    ColumnVector<double> values(static_cast<size_t>(rows));
     for (qsizetype row = 0; row < rows; ++row)
         values[static_cast<size_t>(row)] = metricValueMs(table, row, metric, boundary);
     return values;

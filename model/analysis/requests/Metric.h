@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Boundary.h"
+#include "store/ColumnMemory.h"
 #include "store/Phase.h"
 
 #include <QString>
@@ -51,7 +52,7 @@ Boundary observedBoundary(Metric metric, Boundary chosen);
 double metricValueMs(const RequestTable &table, qsizetype row, Metric metric, Boundary boundary);
 
 // The whole column at once, for percentiles and plots.
-std::vector<double> metricColumnMs(const RequestTable &table, Metric metric, Boundary boundary);
+ColumnVector<double> metricColumnMs(const RequestTable &table, Metric metric, Boundary boundary);
 
 // Whether some row of `table` has `metric` defined (stops at the first).
 bool anyDefined(const RequestTable &table, Metric metric, Boundary boundary);

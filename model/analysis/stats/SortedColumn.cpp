@@ -14,7 +14,7 @@ constexpr size_t kRadixThreshold = 2048;
 
 } // namespace
 
-SortedColumn SortedColumn::build(std::vector<double> values)
+SortedColumn SortedColumn::build(ColumnVector<double> values)
 {
     SortedColumn column;
     const auto defined = size_t(std::count_if(values.begin(), values.end(), [](double v) { return !std::isnan(v); }));
@@ -34,7 +34,7 @@ SortedColumn SortedColumn::build(std::vector<double> values)
         // A stable radix sort of rows appended in row order: ties stay by
         // row, exactly the order the pair sort gives, several times faster
         // at a million rows (feature rankings sort a dozen columns).
-        std::vector<StableKeySort::KeyedRow> keyed;
+        ColumnVector<StableKeySort::KeyedRow> keyed;
         keyed.reserve(defined);
         for (size_t row = 0; row < values.size(); ++row) {
             if (!std::isnan(values[row]))

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "store/ColumnMemory.h"
+
 #include <QtGlobal>
 
 #include <vector>
@@ -10,10 +12,10 @@
 // set read its values already in order, in one pass and without sorting.
 struct SortedColumn
 {
-    std::vector<double> values;    // by request row
-    std::vector<qint32> ascending; // rows with a defined value, ascending; ties by row
+    ColumnVector<double> values;    // by request row
+    ColumnVector<qint32> ascending; // rows with a defined value, ascending; ties by row
 
-    static SortedColumn build(std::vector<double> values);
+    static SortedColumn build(ColumnVector<double> values);
 
     qsizetype definedCount() const { return qsizetype(ascending.size()); }
 

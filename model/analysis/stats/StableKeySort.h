@@ -38,9 +38,9 @@ inline quint64 orderedKey(double value, bool descending)
     return descending ? ~bits : bits;
 }
 
-// Sorts `items` by key, stably. Returns false (items in an unspecified
-// order) if `cancelled` became true.
-inline bool sort(std::vector<KeyedRow> &items, const std::atomic<bool> *cancelled = nullptr)
+// Sorts `items` (a vector of KeyedRow, any allocator) by key, stably.
+// Returns false (items in an unspecified order) if `cancelled` became true.
+template<typename Rows> bool sort(Rows &items, const std::atomic<bool> *cancelled = nullptr)
 {
     const size_t n = items.size();
     if (n < 2)
@@ -50,9 +50,9 @@ inline bool sort(std::vector<KeyedRow> &items, const std::atomic<bool> *cancelle
         for (int b = 0; b < 8; ++b)
             ++counts[size_t(b)][size_t((item.key >> (8 * b)) & 0xFF)];
     }
-    std::vector<KeyedRow> buffer(n);
-    std::vector<KeyedRow> *from = &items;
-    std::vector<KeyedRow> *to = &buffer;
+    Rows buffer(n);
+    Rows *from = &items;
+    Rows *to = &buffer;
     for (int b = 0; b < 8; ++b) {
         auto &count = counts[size_t(b)];
         const quint64 firstByte = (items.front().key >> (8 * b)) & 0xFF;
