@@ -56,15 +56,16 @@ void *allocate(size_t bytes)
         void *raw = mmap(nullptr, length + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (raw == MAP_FAILED)
             throw std::bad_alloc();
-        const auto start = reinterpret_cast<uintptr_t>(raw);
-        const auto aligned = (start + kHugePage - 1) & ~(kHugePage - 1);
-        if (aligned > start)
-            munmap(raw, aligned - start);
-        const size_t after = start + length + kHugePage - (aligned + length);
+        char *const start = static_cast<char *>(raw);
+        const size_t before = (kHugePage - reinterpret_cast<uintptr_t>(raw) % kHugePage) % kHugePage;
+        char *const aligned = start + before;
+        if (before > 0)
+            munmap(start, before);
+        const size_t after = kHugePage - before;
         if (after > 0)
-            munmap(reinterpret_cast<void *>(aligned + length), after);
-        madvise(reinterpret_cast<void *>(aligned), length, MADV_HUGEPAGE); // a hint: refused, nothing changes
-        return reinterpret_cast<void *>(aligned);
+            munmap(aligned + length, after);
+        madvise(aligned, length, MADV_HUGEPAGE); // a hint: refused, nothing changes
+        return aligned;
     }
 #endif
     return ::operator new(bytes);
@@ -78,7 +79,8 @@ void deallocate(void *data, size_t bytes) noexcept
         return;
     }
 #endif
-    ::operator delete(data, bytes);
+    Q_UNUSED(bytes); // sized only for the mappings above
+    ::operator delete(data);
 }
 
 } // namespace ColumnMemory
