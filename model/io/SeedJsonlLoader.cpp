@@ -5,6 +5,7 @@
 #include "LoadControl.h"
 #include "MixedFormats.h"
 #include "SeedRecord.h"
+#include "store/ColumnMemory.h"
 #include "store/IdIndex.h"
 #include "store/Utf8.h"
 
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <numeric>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -46,6 +48,7 @@ struct ChunkOutput
     bool failed = false; // strict mode stopped here, or a read error
     QString readError;
     MixedFormats mixed{TraceFormat::SeedJsonl};
+    std::vector<ColumnVector<quint64>> idHashes; // by part: hashIds
 };
 
 // Turns parsed records into columns, interning attribute values through a
@@ -376,52 +379,72 @@ private:
     TokenTimeline m_clientTokens;
 };
 
-// LSD radix sort of 64-bit hashes, a byte per pass: sequential memory
-// traffic instead of the cache misses of a comparison sort or a hash table.
-void sortHashes(std::vector<quint64> &keys)
+// The hash of every request id of `chunk`, split into `parts` by the hash's
+// top bits (part p holds the hashes a thread checks alone). Run by the
+// thread that parsed the chunk, as soon as it is done: each id is hashed
+// once, while the other thread may still be parsing.
+void hashIds(ChunkOutput &chunk, size_t parts)
 {
-    std::vector<quint64> buffer(keys.size());
-    for (int shift = 0; shift < 64; shift += 8) {
-        std::array<size_t, 257> offsets{};
-        for (const quint64 key : keys)
-            ++offsets[((key >> shift) & 0xFF) + 1];
-        for (size_t b = 1; b < offsets.size(); ++b)
-            offsets[b] += offsets[b - 1];
-        for (const quint64 key : keys)
-            buffer[offsets[(key >> shift) & 0xFF]++] = key;
-        keys.swap(buffer);
+    const auto &table = chunk.table;
+    chunk.idHashes.assign(parts, {});
+    for (auto &hashes : chunk.idHashes)
+        hashes.reserve(size_t(table.rowCount()) / parts + size_t(table.rowCount()) / 16 + 16);
+    for (qsizetype r = 0; r < table.rowCount(); ++r) {
+        const quint64 hash = IdIndex::hashOf(table.id(r));
+        chunk.idHashes[size_t(((hash >> 32) * parts) >> 32)].push_back(hash);
     }
 }
 
-// False when every request_id is distinct, true when two may be equal.
-// Each thread takes the ids whose 64-bit hash falls in its part, sorts the
-// hashes (radix: sequential memory, no probing of a large table) and looks
-// for two equal neighbours. Equal hashes send the load to the row-by-row
-// merge, which compares the ids themselves, so a hash collision costs time,
-// never a wrong answer.
-bool mayRepeatIds(const std::vector<ChunkOutput> &outputs, int threads)
+// Whether two of `hashes` are equal. They are spread over up to 2^16
+// buckets by their low bits (two sequential passes), about eight to a
+// bucket, each sorted in cache. A full radix sort took eight passes.
+bool hasEqualHashes(const ColumnVector<quint64> &hashes)
 {
-    qsizetype rows = 0;
-    for (const auto &output : outputs)
-        rows += output.table.rowCount();
-    const auto parts = quint64(rows < 65536 ? 1 : qMax(1, threads));
+    size_t buckets = 1;
+    while (buckets < (size_t{1} << 16) && buckets * 8 < hashes.size())
+        buckets *= 2;
+    const quint64 mask = buckets - 1;
+    std::vector<size_t> starts(buckets + 1, 0);
+    for (const quint64 hash : hashes)
+        ++starts[(hash & mask) + 1];
+    std::partial_sum(starts.begin(), starts.end(), starts.begin());
+    ColumnVector<quint64> grouped(hashes.size());
+    std::vector<size_t> cursor(starts.begin(), starts.end() - 1);
+    for (const quint64 hash : hashes)
+        grouped[cursor[hash & mask]++] = hash;
+    for (size_t b = 0; b < buckets; ++b) {
+        const auto first = grouped.begin() + qsizetype(starts[b]);
+        const auto last = grouped.begin() + qsizetype(starts[b + 1]);
+        std::sort(first, last);
+        if (std::adjacent_find(first, last) != last)
+            return true;
+    }
+    return false;
+}
+
+// False when every request_id is distinct, true when two may be equal.
+// Thread p takes part p of every chunk's id hashes (hashIds) and looks for
+// two equal ones. Equal hashes send the load to the row-by-row merge, which
+// compares the ids themselves, so a hash collision costs time, never a
+// wrong answer. The hashes are released.
+bool mayRepeatIds(std::vector<ChunkOutput> &outputs)
+{
+    const size_t parts = outputs.front().idHashes.size();
     std::vector<char> repeats(parts, 0);
-    const auto checkPart = [&](quint64 part) {
-        std::vector<quint64> hashes;
-        hashes.reserve(size_t(rows / qsizetype(parts) + rows / 16 + 16));
-        for (const auto &output : outputs) {
-            const auto &table = output.table;
-            for (qsizetype r = 0; r < table.rowCount(); ++r) {
-                const quint64 hash = IdIndex::hashOf(table.id(r));
-                if (((hash >> 32) * parts) >> 32 == part)
-                    hashes.push_back(hash);
-            }
+    const auto checkPart = [&](size_t part) {
+        ColumnVector<quint64> hashes;
+        size_t count = 0;
+        for (const auto &output : outputs)
+            count += output.idHashes[part].size();
+        hashes.reserve(count);
+        for (auto &output : outputs) {
+            hashes.insert(hashes.end(), output.idHashes[part].begin(), output.idHashes[part].end());
+            output.idHashes[part] = {};
         }
-        sortHashes(hashes);
-        repeats[part] = std::adjacent_find(hashes.begin(), hashes.end()) != hashes.end();
+        repeats[part] = hasEqualHashes(hashes);
     };
     std::vector<std::thread> workers;
-    for (quint64 part = 1; part < parts; ++part)
+    for (size_t part = 1; part < parts; ++part)
         workers.emplace_back(checkPart, part);
     checkPart(0);
     for (auto &worker : workers)
@@ -457,12 +480,14 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
 
     std::vector<ChunkOutput> outputs(ranges.size());
     {
+        const auto parseAndHash = [&](size_t i) {
+            parseRange(path, result.bytes, ranges[i], i == 0, i + 1 == ranges.size(), options, control, outputs[i]);
+            hashIds(outputs[i], ranges.size());
+        };
         std::vector<std::thread> workers;
-        for (size_t i = 1; i < ranges.size(); ++i) {
-            workers.emplace_back(parseRange, std::cref(path), result.bytes, ranges[i], false, i + 1 == ranges.size(),
-                                 std::cref(options), control, std::ref(outputs[i]));
-        }
-        parseRange(path, result.bytes, ranges[0], true, ranges.size() == 1, options, control, outputs[0]);
+        for (size_t i = 1; i < ranges.size(); ++i)
+            workers.emplace_back(parseAndHash, i);
+        parseAndHash(0);
         for (auto &worker : workers)
             worker.join();
     }
@@ -492,7 +517,7 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     // whole: the first chunk is never copied, and the peak is the store plus
     // one chunk's column. Otherwise the chunks are merged row by row, which
     // rejects each repeat with the line it was first seen on.
-    const bool rowByRow = mayRepeatIds(outputs, threads);
+    const bool rowByRow = mayRepeatIds(outputs);
     if (rowByRow)
         store.requests.reserve(rows, idBytes);
     ChunkMerger merger(store, fileName, rowByRow ? rows : 0);

@@ -154,7 +154,7 @@ void tst_ClassDimensions::promptBands()
     QCOMPARE(column.classes,
              QStringList({QStringLiteral("<512"), QStringLiteral("512\u20132k"), QStringLiteral("2k\u20138k"),
                           QStringLiteral("\u22658k"), QStringLiteral("(none)")}));
-    QCOMPARE(column.codes, std::vector<quint32>({0, 0, 1, 1, 2, 2, 3, 3, 4}));
+    QCOMPARE(column.codes, ColumnVector<quint32>({0, 0, 1, 1, 2, 2, 3, 3, 4}));
 }
 
 void tst_ClassDimensions::editedBands()
@@ -215,7 +215,7 @@ void tst_ClassDimensions::numericAttributeWithFewValuesIsCategorical()
     const auto column = columnFor(builder.store(), QStringLiteral("tenant_tier"));
     QCOMPARE(column.classes,
              QStringList({QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3"), QStringLiteral("10")}));
-    QCOMPARE(column.codes, std::vector<quint32>({2, 0, 1, 3, 0}));
+    QCOMPARE(column.codes, ColumnVector<quint32>({2, 0, 1, 3, 0}));
     // Cached-token counts: any is "cached".
     TraceBuilder tokens;
     for (const double cached : {0.0, 128.0, 4096.0})
@@ -235,7 +235,7 @@ void tst_ClassDimensions::numericAttributeWithNoValueIsOneNoneClass()
         builder.add(TestRequest().withNumber(QStringLiteral("tenant_tier"), std::numeric_limits<double>::quiet_NaN()));
     const auto column = columnFor(builder.store(), QStringLiteral("tenant_tier"));
     QCOMPARE(column.classes, QStringList({QStringLiteral("(none)")}));
-    QCOMPARE(column.codes, std::vector<quint32>({0, 0, 0}));
+    QCOMPARE(column.codes, ColumnVector<quint32>({0, 0, 0}));
 }
 
 void tst_ClassDimensions::numericAttributeWithManyValuesIsBandedAtQuartiles()

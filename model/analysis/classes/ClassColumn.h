@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ClassDimension.h"
+#include "store/ColumnMemory.h"
 
 #include <QString>
 #include <QStringList>
@@ -16,8 +17,8 @@ class RequestTable;
 struct ClassColumn
 {
     ClassDimension dimension;
-    QStringList classes;        // label of each code
-    std::vector<quint32> codes; // per request row, an index into `classes`
+    QStringList classes;         // label of each code
+    ColumnVector<quint32> codes; // per request row, an index into `classes`
 
     qsizetype classCount() const { return classes.size(); }
     // Code of `label`, or -1 when no class has that label.

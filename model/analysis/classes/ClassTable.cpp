@@ -112,7 +112,7 @@ ClassTable computeClassTable(const SortedColumn &metric, std::span<const ClassCo
         if (inSlice[row])
             ++requests[cellOf(row)];
     }
-    std::vector<double> overall;
+    ColumnVector<double> overall;
     overall.reserve(size_t(slice.size()));
     std::vector<qint64> offsets(classCount + 1, 0);
     for (const qint32 row : metric.ascending) {
@@ -122,7 +122,7 @@ ClassTable computeClassTable(const SortedColumn &metric, std::span<const ClassCo
         }
     }
     std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
-    std::vector<double> byClass(overall.size());
+    ColumnVector<double> byClass(overall.size());
     std::vector<qint64> cursor(offsets.begin(), offsets.end() - 1);
     for (const qint32 row : metric.ascending) {
         if (inSlice[row])
