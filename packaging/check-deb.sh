@@ -12,6 +12,9 @@ trap 'dpkg -r tracelane >/dev/null' EXIT
 desktop-file-validate /usr/share/applications/io.github.tracelane.Tracelane.desktop
 appstreamcli validate --no-net /usr/share/metainfo/io.github.tracelane.Tracelane.metainfo.xml >/dev/null
 tracelane-cli analyse /usr/share/tracelane/examples/burst.jsonl | grep -q "p95 TTFT: 659.5 ms"
+# report runs in /usr/lib/tracelane/tracelane-cli-full (app/cli/FullCli.h).
+tracelane-cli report /usr/share/tracelane/examples/burst.jsonl --out /tmp/tracelane-deb-check.md >/dev/null
+grep -q "burst.jsonl" /tmp/tracelane-deb-check.md
 QT_QPA_PLATFORM=offscreen tracelane --screenshot /tmp/tracelane-deb-check.png \
     /usr/share/tracelane/examples/mixed-classes.jsonl 2>/dev/null
 test -s /tmp/tracelane-deb-check.png

@@ -43,24 +43,6 @@ QString hostText(const QHostAddress &address)
 
 } // namespace
 
-void addReceiveOptions(QCommandLineParser &parser)
-{
-    parser.addOption({QStringLiteral("http"),
-                      QStringLiteral("receive: OTLP/HTTP listen address (default 127.0.0.1:4318; port 0 picks one)."),
-                      QStringLiteral("addr:port"), QStringLiteral("127.0.0.1:4318")});
-    parser.addOption({QStringLiteral("grpc"),
-                      QStringLiteral("receive: also OTLP/gRPC (TraceService/Export) on addr:port; a bare port or "
-                                     ":port listens on 127.0.0.1 (vLLM's and SGLang's default is 4317)."),
-                      QStringLiteral("addr:port")});
-    parser.addOption(
-        {QStringLiteral("duration"), QStringLiteral("receive: stop after S seconds."), QStringLiteral("s")});
-    parser.addOption(
-        {QStringLiteral("max-spans"), QStringLiteral("receive: stop once N spans are stored."), QStringLiteral("n")});
-    parser.addOption({QStringLiteral("token"),
-                      QStringLiteral("receive: require 'Authorization: Bearer TOKEN' on every request."),
-                      QStringLiteral("token")});
-}
-
 int runReceive(const CliContext &context)
 {
     const QCommandLineParser &parser = context.parser;

@@ -1,12 +1,9 @@
 #pragma once
 
-#include <QCommandLineParser>
-
 struct CliContext;
 
 // tracelane-cli receive: an OTLP/HTTP receiver until --duration, --max-spans
 // or SIGINT/SIGTERM, then a summary (received, rejected with reasons,
 // per-service counts, the analysis of what arrived); --out keeps the
 // capture as OTLP JSON Lines.
-void addReceiveOptions(QCommandLineParser &parser);
 int runReceive(const CliContext &context);

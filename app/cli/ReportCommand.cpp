@@ -19,35 +19,7 @@
 #include <QFile>
 #include <QFileInfo>
 
-#include <cstring>
 #include <optional>
-
-void addReportOptions(QCommandLineParser &parser)
-{
-    parser.addOptions({
-        {QStringLiteral("out"),
-         QStringLiteral("report: the file to write: .html, .pdf or .md (figures beside it); receive: the capture (OTLP "
-                        "JSON Lines)."),
-         QStringLiteral("file")},
-        {QStringLiteral("record"),
-         QStringLiteral(
-             "report: a saved diagnosis record (JSON) to measure on FILE instead of drafting one (or the session's)."),
-         QStringLiteral("file")},
-        {QStringLiteral("candidate"),
-         QStringLiteral("report: a candidate trace compared with FILE at the target percentile (stop-rule verdict)."),
-         QStringLiteral("file")},
-    });
-}
-
-bool wantsReport(int argc, char **argv)
-{
-    for (int i = 1; i < argc; ++i) {
-        if (argv[i][0] == '-')
-            continue;
-        return std::strcmp(argv[i], "report") == 0;
-    }
-    return false;
-}
 
 namespace {
 

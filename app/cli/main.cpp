@@ -7,17 +7,22 @@
 #include "CompareCommand.h"
 #include "CriticalPathCommand.h"
 #include "ExceedCommand.h"
+#include "FullCli.h"
 #include "GoodputCommand.h"
 #include "PathOptions.h"
+#ifdef TRACELANE_FULL_CLI
 #include "ReceiveCommand.h"
 #include "ReportCommand.h"
+#endif
 #include "SliceCommand.h"
 #include "StreamCommand.h"
 #include "WhatIfCommand.h"
 #include "WorkflowOptions.h"
 
 #include <QCoreApplication>
+#ifdef TRACELANE_FULL_CLI
 #include <QGuiApplication>
+#endif
 
 #include <cstdio>
 #include <functional>
@@ -28,14 +33,18 @@ int main(int argc, char *argv[])
 {
     // Only the report command paints (PDF fonts); it gets a GUI application
     // on the offscreen platform, so it still runs without a display.
+    // tracelane-cli-full (see FullCli.h) runs every command; tracelane-cli
+    // hands it `report` and `receive`.
     std::unique_ptr<QCoreApplication> application;
+#ifdef TRACELANE_FULL_CLI
     if (wantsReport(argc, argv)) {
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
         application = std::make_unique<QGuiApplication>(argc, argv);
-    } else {
-        application = std::make_unique<QCoreApplication>(argc, argv);
     }
+#endif
+    if (!application)
+        application = std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("tracelane-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(TRACELANE_VERSION));
     QTextStream out(stdout);
@@ -138,7 +147,7 @@ int main(int argc, char *argv[])
     if (positional.isEmpty())
         return runBuiltinCases(context);
 
-    const std::map<QString, std::function<int(const CliContext &)>> commands = {
+    std::map<QString, std::function<int(const CliContext &)>> commands = {
         {QStringLiteral("analyse"), runAnalyse},
         {QStringLiteral("analyze"), runAnalyse},
         {QStringLiteral("critical-path"), runCriticalPath},
@@ -146,14 +155,21 @@ int main(int argc, char *argv[])
         {QStringLiteral("goodput"), runGoodput},
         {QStringLiteral("slice"), runSlice},
         {QStringLiteral("exceed"), runExceed},
-        {QStringLiteral("report"), runReport},
         {QStringLiteral("compare"), runCompare},
-        {QStringLiteral("receive"), runReceive},
         {QStringLiteral("clickhouse"), runClickHouse},
         {QStringLiteral("stream"), runStream},
         {QStringLiteral("load"), runLoad},
     };
     const QString command = positional.takeFirst();
+#ifdef TRACELANE_FULL_CLI
+    commands.emplace(QStringLiteral("report"), runReport);
+    commands.emplace(QStringLiteral("receive"), runReceive);
+#else
+    if (needsFullCli(command)) {
+        out.flush();
+        return execFullCli(argv, err);
+    }
+#endif
     const auto it = commands.find(command);
     if (it == commands.end()) {
         err << QStringLiteral("tracelane-cli: unknown command '%1'\n\n").arg(command) << parser.helpText();
