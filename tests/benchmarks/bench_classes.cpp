@@ -4,7 +4,11 @@
 // product reads the metric's rows in pre-sorted order (sorted once per
 // metric and boundary) and splits them by a counting pass.
 //
-//   bench_classes [REQUESTS] [REPEATS]
+//   bench_classes [REQUESTS | TRACE.jsonl] [REPEATS]
+//
+// With a trace file the same recomputes run on its requests, loaded as the
+// GUI loads them (every attribute): bench_duckdb.py --recompute compares
+// them with DuckDB answering from a table already in memory.
 //
 // Prints milliseconds per recompute (median of REPEATS) and the ratio.
 
@@ -16,6 +20,7 @@
 #include "analysis/requests/RequestSlice.h"
 #include "analysis/stats/ColumnCache.h"
 #include "analysis/stats/Percentile.h"
+#include "io/SeedJsonlLoader.h"
 #include "store/TraceStore.h"
 
 #include <QElapsedTimer>
@@ -135,11 +140,25 @@ ClassColumn column(const RequestTable &table, const QString &key)
 
 int main(int argc, char *argv[])
 {
-    const qsizetype requests = argc > 1 ? std::atoll(argv[1]) : 1'000'000;
+    const QString source = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
+    const bool fromFile = source.endsWith(QLatin1String(".jsonl"));
     const int repeats = argc > 2 ? std::atoi(argv[2]) : 5;
-    std::printf("building %lld synthetic requests...\n", static_cast<long long>(requests));
-    const auto store = syntheticTrace(requests);
+    std::shared_ptr<TraceStore> store;
+    if (fromFile) {
+        std::printf("loading %s...\n", argv[1]);
+        LoadResult loaded = SeedJsonlLoader::load(source, LoadOptions{}, nullptr);
+        if (!loaded.ok()) {
+            std::fprintf(stderr, "%s\n", qPrintable(loaded.fatalError));
+            return 1;
+        }
+        store = loaded.store;
+    } else {
+        const qsizetype count = source.isEmpty() ? 1'000'000 : source.toLongLong();
+        std::printf("building %lld synthetic requests...\n", static_cast<long long>(count));
+        store = syntheticTrace(count);
+    }
     const RequestTable &table = store->requests;
+    const qsizetype requests = table.rowCount();
     ColumnCache cache(store);
 
     QElapsedTimer once;
@@ -192,6 +211,19 @@ int main(int argc, char *argv[])
                 std::abort();
         });
         std::printf("%-58s %9.1f ms\n", "  + rows of every cell (Classes dock)", rows);
+    }
+
+    {
+        // The question bench_duckdb.py --recompute asks DuckDB: p50-p99 TTFT
+        // and counts by region, no CDF.
+        ClassTableSpec bare;
+        bare.withCdf = false;
+        const double ms = medianMs(repeats, [&] {
+            const std::vector<ClassColumn> columns{column(table, QStringLiteral("region"))};
+            if (computeClassTable(*ttft, columns, all, bare).cells.empty())
+                std::abort();
+        });
+        std::printf("%-58s %9.1f ms\n", "percentiles by region, no CDF (bench_duckdb --recompute)", ms);
     }
 
     std::printf("\nexceedance analysis (p95 TTFT, every feature compared):\n");

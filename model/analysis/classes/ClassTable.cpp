@@ -105,28 +105,30 @@ ClassTable computeClassTable(const SortedColumn &metric, std::span<const ClassCo
     const quint8 *inSlice = slice.mask().data();
     const size_t rows = slice.mask().size();
 
-    // Pass 1: requests per class. Pass 2: defined values per class, in
-    // ascending order. Pass 3: scatter them so each class's run is sorted.
+    // Pass 1, in row order: requests and defined values per class. Pass 2,
+    // in ascending order of the metric: each defined value appended to the
+    // overall run and scattered into its class's run, so every run is sorted.
+    const double *metricValues = metric.values.data();
     std::vector<qint64> requests(classCount, 0);
-    for (size_t row = 0; row < rows; ++row) {
-        if (inSlice[row])
-            ++requests[cellOf(row)];
-    }
-    ColumnVector<double> overall;
-    overall.reserve(size_t(slice.size()));
     std::vector<qint64> offsets(classCount + 1, 0);
-    for (const qint32 row : metric.ascending) {
+    for (size_t row = 0; row < rows; ++row) {
         if (inSlice[row]) {
-            ++offsets[cellOf(size_t(row)) + 1];
-            overall.push_back(metric.values[size_t(row)]);
+            const size_t cell = cellOf(row);
+            ++requests[cell];
+            offsets[cell + 1] += std::isnan(metricValues[row]) ? 0 : 1;
         }
     }
     std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
+    ColumnVector<double> overall(size_t(offsets.back()));
     ColumnVector<double> byClass(overall.size());
     std::vector<qint64> cursor(offsets.begin(), offsets.end() - 1);
+    size_t next = 0;
     for (const qint32 row : metric.ascending) {
-        if (inSlice[row])
-            byClass[size_t(cursor[cellOf(size_t(row))]++)] = metric.values[size_t(row)];
+        if (inSlice[row]) {
+            const double value = metricValues[size_t(row)];
+            overall[next++] = value;
+            byClass[size_t(cursor[cellOf(size_t(row))]++)] = value;
+        }
     }
 
     IntervalMemo memo;

@@ -6,11 +6,15 @@ Generates a seed-format trace with tracelane-gen (or takes --trace FILE), then r
 @duckdb/node-api, pinned in this folder; `npm ci` here first) answering the same
 question from the same file, alternately, best of K each. Checks that the figures
 agree, prints wall time, peak RSS, the ratios and the load average. Optionally
-(--seed) also times the seed's Python profiler once for `analyse`.
+(--seed) also times the seed's Python profiler once for `analyse`, and
+(--recompute) the in-memory recompute: p50-p99 TTFT by region again with the
+trace already in memory (bench_classes on the loaded store, one thread, the
+sorted metric kept as the GUI keeps it; DuckDB on a table loaded from the
+file, median of 9 each).
 
   cd tests/benchmarks/duckdb && npm ci
   tests/benchmarks/duckdb/bench_duckdb.py [--build build/dev] [--requests N]
-      [--runs K] [--threads T] [--trace FILE] [--seed]
+      [--runs K] [--threads T] [--trace FILE] [--seed] [--recompute]
 
 The machine is shared and noisy: compare ratios within one run, not seconds.
 """
@@ -122,6 +126,8 @@ def main():
     parser.add_argument("--trace", help="use this seed JSONL file instead of generating one")
     parser.add_argument("--questions", default="analyse,slice,exceed")
     parser.add_argument("--seed", action="store_true", help="also time the seed's Python profiler (analyse)")
+    parser.add_argument("--recompute", action="store_true",
+                        help="also compare the in-memory recompute (bench_classes against a DuckDB table)")
     args = parser.parse_args()
 
     build = Path(args.build).resolve()
@@ -187,6 +193,20 @@ def main():
                       f"{agree}  (load {load_average()})")
             else:
                 print("seed profiler: skipped (python3 or the article is missing)")
+        if args.recompute:
+            classes = build / "tests" / "benchmarks" / "bench_classes"
+            label = "percentiles by region, no CDF"
+            report = measure([str(classes), str(trace), "9"])[2]
+            line = next((l for l in report.splitlines() if l.startswith(label)), None)
+            duck = json.loads(measure([node, str(HERE / "duckdb_figures.mjs"), str(trace), "recompute",
+                                       str(args.threads), "9"], cwd=HERE)[2])
+            if line is None:
+                print(f"recompute: bench_classes printed no '{label}' line")
+                failed = True
+            else:
+                ours_ms = float(line.split()[-2])
+                print(f"recompute (in memory) tracelane {ours_ms:.1f} ms (1 thread) | DuckDB {duck['ms']:.1f} ms "
+                      f"({args.threads} threads) | DuckDB/ours {duck['ms'] / ours_ms:.1f}x  (load {load_average()})")
         print(f"load average after: {load_average()}")
         return 1 if failed else 0
 
