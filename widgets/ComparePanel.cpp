@@ -39,7 +39,7 @@ namespace {
 // that moved most, at most this many curves in all.
 constexpr int kDefaultCurves = 3;
 // The least height of the tab pages (table and CDFs, phase bars, lanes).
-constexpr int kMinPageHeight = 260;
+constexpr int kMinPageHeight = 160;
 
 QString fileOf(const TraceStore &store)
 {
@@ -165,6 +165,7 @@ ComparePanel::ComparePanel(ViewState *state, QWidget *parent)
     // The pages take the height the dock leaves them, never less than
     // kMinPageHeight: QTabWidget asks every page, and the lanes page alone
     // would make the panel ~660 px tall and scroll the CDFs out of sight.
+    // 160 px: at 1280x720 the dock has ~300 px, the controls take ~140.
     m_tabs->setMinimumHeight(kMinPageHeight);
     m_tabs->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
     connect(m_paths, &PathAttributionView::keyKindChanged, this, &ComparePanel::prepare);

@@ -10,21 +10,29 @@
 #include <QLocale>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+
+namespace {
+
+constexpr int kRowSpacing = 3; // between the legend's lines, when there is room
+
+} // namespace
 
 ComparisonCdfPlot::ComparisonCdfPlot(QWidget *parent)
     : QWidget(parent)
     , m_plot(new QCustomPlot(this))
 {
     setObjectName(QStringLiteral("comparisonCdfPlot"));
-    m_plot->setMinimumSize(280, 200);
+    m_plot->setMinimumSize(280, 130); // fits the Compare dock at 1280x720
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     // The legend in its own column: slow classes reach the lower right.
     m_plot->legend->setVisible(true);
-    auto *legendColumn = new QCPLayoutGrid;
+    m_legendColumn = new QCPLayoutGrid;
+    auto *legendColumn = m_legendColumn;
     m_plot->plotLayout()->addElement(0, 1, legendColumn);
     legendColumn->setMargins(QMargins(0, 5, 5, 5));
     // The key to the marks heads the legend column, one line each, so it
@@ -126,7 +134,52 @@ void ComparisonCdfPlot::redraw()
     guide->point1->setCoords(0.0, m_q);
     guide->point2->setCoords(1.0, m_q);
     guide->setPen(QPen(palette().color(QPalette::Mid), 1.0, Qt::DotLine));
+    m_plot->setToolTip(keyShown() ? QString() : m_title->text());
     CdfGraph::fitAndReplot(m_plot, lo, hi);
+}
+
+bool ComparisonCdfPlot::keyShown() const
+{
+    return m_title->layout() != nullptr;
+}
+
+void ComparisonCdfPlot::fitToSize()
+{
+    // In a short plot (a laptop's Compare dock) the key to the marks yields
+    // its place to the legend, whose lines name the curves, and becomes the
+    // plot's tooltip; the legend's lines close up.
+    m_plot->legend->setRowSpacing(kRowSpacing);
+    const QCPLayoutElement *key = m_title;
+    const QCPLayoutElement *legend = m_plot->legend;
+    const int needed = key->minimumOuterSizeHint().height() + legend->minimumOuterSizeHint().height()
+        + m_legendColumn->margins().top() + m_legendColumn->margins().bottom();
+    const bool fits = m_plot->height() >= needed;
+    m_plot->legend->setRowSpacing(fits ? kRowSpacing : 0);
+    if (fits != keyShown()) {
+        if (fits)
+            m_legendColumn->addElement(0, 0, m_title);
+        else
+            m_legendColumn->take(m_title);
+        m_title->setVisible(fits);
+        m_plot->setToolTip(fits ? QString() : m_title->text());
+    }
+    // A short axis takes the short label.
+    m_plot->yAxis->setLabel(m_plot->axisRect()->height() < 150 ? tr("Share \u2264 x")
+                                                               : tr("Share of requests \u2264 x"));
+    m_plot->replot();
+    // About one x tick label per 70 px of the axis (laid out by the replot),
+    // so a narrow plot's labels never run into each other.
+    const int ticks = std::clamp(m_plot->axisRect()->width() / 70, 2, 6);
+    if (ticks != m_plot->xAxis->ticker()->tickCount()) {
+        m_plot->xAxis->ticker()->setTickCount(ticks);
+        m_plot->replot();
+    }
+}
+
+void ComparisonCdfPlot::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitToSize();
 }
 
 void ComparisonCdfPlot::changeEvent(QEvent *event)

@@ -8,6 +8,7 @@
 
 #include <vector>
 
+class QCPLayoutGrid;
 class QCPTextElement;
 class QCustomPlot;
 
@@ -35,15 +36,21 @@ public:
     // Legend texts in order ("eu · baseline (n = 200)").
     QStringList legendNames() const;
     QString title() const;
+    // Whether the key to the marks heads the legend (false in a plot too
+    // short for it and the legend: then it is the plot's tooltip).
+    bool keyShown() const;
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void redraw();
+    void fitToSize();
 
     QCustomPlot *m_plot = nullptr;
     QCPTextElement *m_title = nullptr;
+    QCPLayoutGrid *m_legendColumn = nullptr;
     std::vector<Curve> m_curves;
     Metric m_metric = Metric::Ttft;
     Boundary m_boundary = Boundary::Client;

@@ -47,7 +47,8 @@ public:
         m_bytes.reserve(static_cast<size_t>(bytes));
     }
 
-    // Releases large growth slack (ColumnMemory).
+    // Releases growth slack only when it is large (ColumnMemory's rule): the
+    // request store after a load.
     void squeeze()
     {
         ColumnMemory::releaseSlack(m_bytes);
@@ -60,6 +61,8 @@ public:
         m_ends.clear();
     }
 
+    // Capacity exactly the size, whatever the slack: tables kept for long
+    // whose memory is reported (SpanTable::shrinkToFit).
     void shrinkToFit()
     {
         m_bytes.shrink_to_fit();

@@ -13,12 +13,15 @@
 #include "WorkflowPanel.h"
 #include "store/TraceStore.h"
 
+#include <qcustomplot.h>
+
 #include <QAction>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
 #include <QUrl>
@@ -41,10 +44,10 @@ struct Fixture
 {
     MainWindow window;
 
-    Fixture()
+    explicit Fixture(QSize size = QSize(1600, 1000))
     {
         window.setPersistent(false);
-        window.resize(1600, 1000);
+        window.resize(size);
         window.show();
         if (!QTest::qWaitForWindowExposed(&window))
             qFatal("the window was not shown");
@@ -67,10 +70,14 @@ private slots:
     void menuOffersCompareWith();
     void compareWithLoadsTheCandidate();
     void compareGetsTheRoomItNeeds();
+    void compareFitsALaptopScreen();
     void shiftDropComparesAndPlainDropOpens();
     void badCandidateIsExplained();
     void newBaselineDropsTheCandidate();
     void whatIfPredictionReachesCompare();
+
+private:
+    static void legendAndTicksFit(ComparisonCdfPlot *cdf, bool keyShown);
 };
 
 void tst_CompareWiring::menuOffersCompareWith()
@@ -101,6 +108,7 @@ void tst_CompareWiring::compareWithLoadsTheCandidate()
     QCOMPARE(f.state().candidate()->requests.rowCount(), 600);
     QVERIFY(f.dock()->isVisible());
     QVERIFY(f.window.comparePanel()->bannerText().startsWith(QStringLiteral("\u2714 THE CHANGE WORKED")));
+    legendAndTicksFit(f.window.comparePanel()->cdfPlot(), true);
     // The baseline is still what every other view shows.
     QCOMPARE(f.state().requestCount(), 600);
     QVERIFY(f.state().requests()->idText(0).startsWith(QStringLiteral("base-")));
@@ -146,6 +154,48 @@ void tst_CompareWiring::compareGetsTheRoomItNeeds()
     QVERIFY(ready.wait(30'000));
     QVERIFY(settle(f.window));
     QCOMPARE(f.dock()->height(), chosen);
+}
+
+// At 1280x720 the dock has about 300 px: the CDFs' minimum height and the
+// pages' pushed the plot's lower half, x axis included, behind the dock's
+// scroll bar.
+void tst_CompareWiring::compareFitsALaptopScreen()
+{
+    Fixture f(QSize(1280, 720));
+    QSignalSpy ready(f.window.comparePanel(), &ComparePanel::comparisonReady);
+    f.window.compareWith(fixture(QStringLiteral("candidate.jsonl")));
+    QVERIFY(ready.wait(30'000));
+    QVERIFY(settle(f.window));
+    QTest::qWait(50);
+    auto *scroll = qobject_cast<QScrollArea *>(f.dock()->widget());
+    QVERIFY(scroll);
+    QVERIFY2(!scroll->verticalScrollBar()->isVisible(),
+             qPrintable(QStringLiteral("the Compare dock scrolls: %1 px for a panel of %2 px")
+                            .arg(scroll->viewport()->height())
+                            .arg(scroll->widget()->minimumSizeHint().height())));
+    QWidget *cdf = f.window.comparePanel()->cdfPlot();
+    const QRect shown(cdf->mapTo(scroll->viewport(), QPoint(0, 0)), cdf->size());
+    QVERIFY(scroll->viewport()->rect().contains(shown));
+    QVERIFY2(cdf->height() >= 130, qPrintable(QString::number(cdf->height())));
+    QVERIFY(f.window.swimlanes()->height() >= 150);
+    // In so short a plot the key to the marks is the tooltip, the legend
+    // gets all the height it asks for, and the x labels have room.
+    legendAndTicksFit(f.window.comparePanel()->cdfPlot(), false);
+}
+
+void tst_CompareWiring::legendAndTicksFit(ComparisonCdfPlot *cdf, bool keyShown)
+{
+    QCustomPlot *plot = cdf->plot();
+    QCOMPARE(cdf->keyShown(), keyShown);
+    QCOMPARE(plot->toolTip().contains(QStringLiteral("dashed: baseline")), !keyShown);
+    const QCPLayoutElement *legend = plot->legend;
+    QVERIFY2(legend->outerRect().height() >= legend->minimumOuterSizeHint().height(),
+             qPrintable(QStringLiteral("legend %1 px of %2")
+                            .arg(legend->outerRect().height())
+                            .arg(legend->minimumOuterSizeHint().height())));
+    const int ticks = plot->xAxis->ticker()->tickCount();
+    QVERIFY2(ticks == 2 || ticks * 70 <= plot->axisRect()->width(),
+             qPrintable(QStringLiteral("%1 ticks on %2 px").arg(ticks).arg(plot->axisRect()->width())));
 }
 
 void tst_CompareWiring::shiftDropComparesAndPlainDropOpens()
