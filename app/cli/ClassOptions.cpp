@@ -22,8 +22,8 @@ void addTo(QCommandLineParser &parser)
         {QStringLiteral("members"), QStringLiteral("exceed: how many members to list."), QStringLiteral("N"),
          QStringLiteral("20")},
         {QStringLiteral("no-rankings"),
-         QStringLiteral("exceed on a clickhouse:// URL: leave out the feature rankings, which take the server one "
-                        "or two more reads of every row.")},
+         QStringLiteral("exceed on a clickhouse:// URL: leave out the feature rankings and the member comparison, "
+                        "which take the server one or two more reads of every row per feature.")},
         {QStringLiteral("prompt-bands"), QStringLiteral("Prompt band edges in tokens (default 512,2k,8k)."),
          QStringLiteral("edges")},
         {QStringLiteral("output-bands"), QStringLiteral("Output band edges in tokens (default 512,2k,8k)."),

@@ -6,10 +6,12 @@
 #include "clickhouse/ClickHouseClient.h"
 #include "clickhouse/ServerClassTable.h"
 #include "clickhouse/ServerExceedance.h"
+#include "clickhouse/ServerMemberComparison.h"
 #include "clickhouse/ServerProfile.h"
 #include "clickhouse/ServerRequests.h"
 #include "clickhouse/ServerSetComparison.h"
 #include "clickhouse/ServerTableKind.h"
+#include "remote/ServerFigures.h"
 #include "report/ClassTableJson.h"
 #include "report/ClassTableText.h"
 #include "report/ExceedanceJson.h"
@@ -17,6 +19,10 @@
 #include "report/ReportFormat.h"
 #include "report/ReportJson.h"
 #include "report/ReportText.h"
+#include "store/TraceStore.h"
+
+#include <algorithm>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -156,6 +162,32 @@ bool hasSpans(const ClickHouseClient &client)
         && !rows.empty() && rows.front().first().toLongLong() > 0;
 }
 
+// The member at options.member of the set's order (listed in `set`) against
+// the rest on the server: its row fetched, the rest's counts and medians
+// computed there.
+std::optional<MemberComparison> compareMember(const QString &url, const ServerRequests &requests,
+                                              const ServerExceedance &set, const ClassOptions::Values &options,
+                                              const SetComparison *rankings, QString *error)
+{
+    const ServerExceedance::Member &asked = set.members[size_t(options.member)];
+    const LoadResult fetched = ServerFigures::fetchMember(url, asked.requestId, nullptr);
+    if (!fetched.ok() || fetched.store->requests.rowCount() != 1) {
+        *error = QStringLiteral("member %1 (%2) could not be fetched: %3")
+                     .arg(options.member + 1)
+                     .arg(asked.requestId,
+                          fetched.ok() ? QStringLiteral("%1 rows have its id").arg(fetched.store->requests.rowCount())
+                                       : fetched.fatalError);
+        return std::nullopt;
+    }
+    MemberComparison member;
+    if (!ServerMemberComparison::compute(requests, set.spec, set.threshold, rankings, fetched.store->requests, 0,
+                                         &member, error))
+        return std::nullopt;
+    member.position = options.member;
+    member.row = qint32(asked.row);
+    return member;
+}
+
 } // namespace
 
 int runExceedOnClickHouse(const CliContext &context)
@@ -181,15 +213,24 @@ int runExceedOnClickHouse(const CliContext &context)
     }
     if (const int code = applyFilter(context, options, &requests); code >= 0)
         return code;
-    result = ServerExceedance::compute(requests, spec, options.members, &error);
+    // The compared member is found among the listed ones: list up to it.
+    const int listed = int(std::max<qsizetype>(options.members, options.member + 1));
+    result = ServerExceedance::compute(requests, spec, listed, &error);
     SetComparison comparison;
     if (error.isEmpty() && options.rankings)
         ServerSetComparison::compute(requests, spec, result.threshold, result.setSize, result.restSize, &comparison,
                                      &error);
+    std::optional<MemberComparison> compared;
+    // --no-rankings is the figures alone: the member's medians are the
+    // rankings' (only the never-ranked metrics' are read on their own).
+    if (error.isEmpty() && options.rankings && options.member < qsizetype(result.members.size()))
+        compared = compareMember(context.arguments.first(), requests, result, options,
+                                 options.rankings ? &comparison : nullptr, &error);
     if (!error.isEmpty()) {
         context.err << QStringLiteral("tracelane-cli exceed: %1\n").arg(error);
         return ExitFailure;
     }
+    result.members.resize(std::min(result.members.size(), size_t(options.members)));
     const QString sliceText = options.where.describe();
     nlohmann::json members = nlohmann::json::array();
     for (const auto &member : result.members) {
@@ -210,7 +251,8 @@ int runExceedOnClickHouse(const CliContext &context)
                                {"members", members},
                                {"attribution", ExceedanceJson::attribution(result.attribution)},
                                {"file", source.display().toStdString()},
-                               {"rejected", 0}};
+                               {"rejected", 0},
+                               {"member", compared ? ExceedanceJson::member(*compared) : nlohmann::json()}};
     // Workflows' tails are split over their critical paths from their
     // spans, which stay on the server here: `critical-path URL` loads them.
     const bool workflows = hasSpans(client);
@@ -218,8 +260,7 @@ int runExceedOnClickHouse(const CliContext &context)
     if (options.rankings)
         document.update(ExceedanceJson::rankings(comparison));
     else
-        skipped = {"attribute_ranking", "phase_ranking"};
-    skipped.push_back("member");
+        skipped = {"attribute_ranking", "phase_ranking", "member"};
     if (workflows)
         skipped.push_back("critical_path_attribution");
     document["not_computed_on_server"] = skipped;
@@ -263,7 +304,9 @@ int runExceedOnClickHouse(const CliContext &context)
     if (options.rankings)
         context.out << '\n' << ExceedanceText::ranking(comparison) << '\n';
     else
-        context.out << QStringLiteral("(feature rankings left out: --no-rankings)\n");
+        context.out << QStringLiteral("(feature rankings and the member comparison left out: --no-rankings)\n");
+    if (compared)
+        context.out << '\n' << ExceedanceText::member(*compared, result.setSize) << '\n';
     if (workflows)
         context.out << QStringLiteral("(the slow workflows' critical-path attribution needs their spans: "
                                       "`tracelane-cli critical-path URL` loads them and computes it)\n");

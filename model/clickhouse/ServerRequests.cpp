@@ -56,6 +56,34 @@ QString ServerRequests::valueSql(Metric metric, Boundary boundary)
     return spanMs(begin, end);
 }
 
+bool ServerRequests::featureSql(const RequestFeature &feature, QString *defined, QString *value)
+{
+    switch (feature.group) {
+    case RequestFeature::Group::Metric:
+    case RequestFeature::Group::Phase:
+        if (isStreamMetric(feature.metric))
+            return false;
+        *defined = definedSql(feature.metric, feature.boundary);
+        *value = valueSql(feature.metric, feature.boundary);
+        return true;
+    case RequestFeature::Group::Shape: {
+        // 0 tokens: the source did not say.
+        const QString column = feature.prompt ? QStringLiteral("prompt_tokens") : QStringLiteral("output_tokens");
+        *defined = QStringLiteral("%1 > 0").arg(column);
+        *value = QStringLiteral("toFloat64(%1)").arg(column);
+        return true;
+    }
+    case RequestFeature::Group::Attribute:
+        break;
+    }
+    if (!feature.numeric)
+        return false;
+    const QString key = clickHouseString(feature.key);
+    *value = QStringLiteral("num_values[indexOf(num_keys, %1)]").arg(key);
+    *defined = QStringLiteral("has(num_keys, %1) AND NOT isNaN(%2)").arg(key, *value);
+    return true;
+}
+
 QString ServerRequests::float64Sql(double value)
 {
     quint64 bits = 0;

@@ -4,6 +4,7 @@
 #include "TracelaneSchema.h"
 #include "analysis/classes/ClassColumn.h"
 #include "analysis/classes/ClassFilter.h"
+#include "analysis/exceedance/RequestFeature.h"
 #include "analysis/requests/Metric.h"
 #include "analysis/requests/MetricMean.h"
 #include "analysis/stats/ExactSum.h"
@@ -72,6 +73,11 @@ public:
     // Whether `metric` is defined for a row, and its value in ms (Float64).
     static QString definedSql(Metric metric, Boundary boundary);
     static QString valueSql(Metric metric, Boundary boundary);
+    // A numeric feature's SQL: whether the row has a value (NaN does not
+    // count) and the value (Float64), as featureValues() gives it on a
+    // loaded trace. False for a categorical attribute and for what the
+    // table does not hold (the per-token figures).
+    static bool featureSql(const RequestFeature &feature, QString *defined, QString *value);
 
     // A numeric attribute of more than ClassColumn::kMaxNumericCategories
     // values is classed in quartile bands (ClassColumn's rule): for such a

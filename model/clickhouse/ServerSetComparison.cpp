@@ -82,30 +82,24 @@ QString withConditions(const QString &fromWhere, const QStringList &conditions, 
 std::vector<NumericFeature> numericFeatures(const ServerRequests &requests, const ExceedanceSpec &spec,
                                             std::vector<RequestFeature> *categorical)
 {
-    std::vector<NumericFeature> result;
+    std::vector<RequestFeature> features;
     for (const Phase phase : kAllPhases) {
         const Metric metric = phaseMetric(phase);
-        if (metric == spec.metric)
-            continue; // the metric defining the set is never ranked
-        result.push_back({RequestFeature::ofMetric(metric, spec.boundary),
-                          ServerRequests::definedSql(metric, spec.boundary),
-                          ServerRequests::valueSql(metric, spec.boundary)});
+        if (metric != spec.metric) // the metric defining the set is never ranked
+            features.push_back(RequestFeature::ofMetric(metric, spec.boundary));
     }
-    for (const bool prompt : {true, false}) {
-        const QString column = prompt ? QStringLiteral("prompt_tokens") : QStringLiteral("output_tokens");
-        result.push_back({RequestFeature::ofTokens(prompt), QStringLiteral("%1 > 0").arg(column),
-                          QStringLiteral("toFloat64(%1)").arg(column)});
-    }
+    for (const bool prompt : {true, false})
+        features.push_back(RequestFeature::ofTokens(prompt));
     const RequestTable &names = requests.attributeNames();
-    for (size_t i = 0; i < names.attributes().size(); ++i) {
-        const RequestFeature feature = RequestFeature::ofAttribute(names, qsizetype(i));
-        if (!feature.numeric) {
+    for (size_t i = 0; i < names.attributes().size(); ++i)
+        features.push_back(RequestFeature::ofAttribute(names, qsizetype(i)));
+    std::vector<NumericFeature> result;
+    for (const auto &feature : features) {
+        NumericFeature numeric{feature, {}, {}};
+        if (ServerRequests::featureSql(feature, &numeric.defined, &numeric.value))
+            result.push_back(numeric);
+        else
             categorical->push_back(feature);
-            continue;
-        }
-        const QString key = clickHouseString(feature.key);
-        const QString value = QStringLiteral("num_values[indexOf(num_keys, %1)]").arg(key);
-        result.push_back({feature, QStringLiteral("has(num_keys, %1) AND NOT isNaN(%2)").arg(key, value), value});
     }
     return result;
 }

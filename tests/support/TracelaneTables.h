@@ -57,4 +57,21 @@ inline nlohmann::json comparable(const QString &text, std::initializer_list<cons
     return document;
 }
 
+// A file's `exceed --json` as the server can answer it: the member's rows
+// for the per-token figures (gap p95, longest stall) dropped, since
+// Tracelane's tables hold no token times.
+inline void withoutTokenFigures(nlohmann::json *exceed)
+{
+    if (!exceed->is_object() || !exceed->contains("member") || !(*exceed)["member"].is_object())
+        return;
+    auto &features = (*exceed)["member"]["features"];
+    nlohmann::json kept = nlohmann::json::array();
+    for (const auto &row : features) {
+        const auto key = row["feature"].get<std::string>();
+        if (key != "gap_p95" && key != "max_stall")
+            kept.push_back(row);
+    }
+    features = kept;
+}
+
 } // namespace TracelaneTables

@@ -7,15 +7,43 @@
 #include <algorithm>
 #include <cmath>
 
+double MemberComparison::percentileRank(qint64 less, qint64 equal, qint64 n)
+{
+    if (n <= 0)
+        return std::numeric_limits<double>::quiet_NaN();
+    return 100.0 * (double(less) + double(equal) / 2.0) / double(n);
+}
+
 double MemberComparison::percentileRank(std::span<const double> sortedRest, double value)
 {
     if (sortedRest.empty() || std::isnan(value))
         return std::numeric_limits<double>::quiet_NaN();
     const auto below = std::lower_bound(sortedRest.begin(), sortedRest.end(), value);
     const auto notAbove = std::upper_bound(below, sortedRest.end(), value);
-    const double less = double(below - sortedRest.begin());
-    const double equal = double(notAbove - below);
-    return 100.0 * (less + equal / 2.0) / double(sortedRest.size());
+    return percentileRank(below - sortedRest.begin(), notAbove - below, qint64(sortedRest.size()));
+}
+
+MemberFeatureRow MemberComparison::valueOfFetched(const RequestTable &table, const RequestFeature &feature,
+                                                  const RequestTable &fetched, qint32 fetchedRow)
+{
+    MemberFeatureRow line;
+    line.feature = feature;
+    if (feature.group != RequestFeature::Group::Attribute) {
+        line.text = featureText(fetched, feature, fetchedRow);
+        line.value = feature.group == RequestFeature::Group::Shape
+            ? (line.text.isEmpty() ? line.value : line.text.toDouble())
+            : metricValueMs(fetched, fetchedRow, feature.metric, feature.boundary);
+        return line;
+    }
+    const AttributeColumn &column = table.attributes()[size_t(feature.attribute)];
+    const qsizetype index = fetched.attributeIndex(column.name());
+    if (index >= 0) {
+        const AttributeColumn &theirs = fetched.attributes()[size_t(index)];
+        line.text = theirs.text(fetchedRow);
+        if (feature.numeric && theirs.isNumeric())
+            line.value = theirs.number(fetchedRow);
+    }
+    return line;
 }
 
 MemberComparison MemberComparison::ofFetched(const RequestTable &table, std::span<const FeatureSamples> samples,
@@ -24,23 +52,7 @@ MemberComparison MemberComparison::ofFetched(const RequestTable &table, std::spa
     MemberComparison comparison;
     comparison.requestId = fetched.idText(fetchedRow);
     for (const auto &sample : samples) {
-        MemberFeatureRow line;
-        line.feature = sample.feature;
-        if (sample.feature.group != RequestFeature::Group::Attribute) {
-            line.text = featureText(fetched, sample.feature, fetchedRow);
-            line.value = sample.feature.group == RequestFeature::Group::Shape
-                ? (line.text.isEmpty() ? line.value : line.text.toDouble())
-                : metricValueMs(fetched, fetchedRow, sample.feature.metric, sample.feature.boundary);
-        } else {
-            const AttributeColumn &column = table.attributes()[size_t(sample.feature.attribute)];
-            const qsizetype index = fetched.attributeIndex(column.name());
-            if (index >= 0) {
-                const AttributeColumn &theirs = fetched.attributes()[size_t(index)];
-                line.text = theirs.text(fetchedRow);
-                if (sample.feature.numeric && theirs.isNumeric())
-                    line.value = theirs.number(fetchedRow);
-            }
-        }
+        MemberFeatureRow line = valueOfFetched(table, sample.feature, fetched, fetchedRow);
         if (sample.feature.numeric) {
             line.restN = qint64(sample.rest.size());
             line.restMedian = Percentile::ofSorted(sample.rest, 0.5);

@@ -42,5 +42,11 @@ struct MemberComparison
     // categories by text (a value the rest never has shares 0 of it).
     static MemberComparison ofFetched(const RequestTable &table, std::span<const FeatureSamples> samples,
                                       const RequestTable &fetched, qint32 fetchedRow);
+    // The member's text and value of `table`'s `feature` on `fetched`'s row
+    // (attributes matched by name), the rest's figures not filled in.
+    static MemberFeatureRow valueOfFetched(const RequestTable &table, const RequestFeature &feature,
+                                           const RequestTable &fetched, qint32 fetchedRow);
     static double percentileRank(std::span<const double> sortedRest, double value);
+    // The same from counts: `less` and `equal` of the rest's `n` values.
+    static double percentileRank(qint64 less, qint64 equal, qint64 n);
 };
