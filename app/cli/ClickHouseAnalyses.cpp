@@ -21,7 +21,6 @@
 #include "report/ReportText.h"
 #include "store/TraceStore.h"
 
-#include <algorithm>
 #include <optional>
 
 #include <nlohmann/json.hpp>
@@ -162,14 +161,18 @@ bool hasSpans(const ClickHouseClient &client)
         && !rows.empty() && rows.front().first().toLongLong() > 0;
 }
 
-// The member at options.member of the set's order (listed in `set`) against
+// The member at options.member of the set's order (listed in `set` or read) against
 // the rest on the server: its row fetched, the rest's counts and medians
 // computed there.
 std::optional<MemberComparison> compareMember(const QString &url, const ServerRequests &requests,
                                               const ServerExceedance &set, const ClassOptions::Values &options,
                                               const SetComparison *rankings, QString *error)
 {
-    const ServerExceedance::Member &asked = set.members[size_t(options.member)];
+    ServerExceedance::Member asked;
+    if (options.member < qsizetype(set.members.size()))
+        asked = set.members[size_t(options.member)];
+    else if (!set.memberAt(requests, options.member, &asked, error))
+        return std::nullopt;
     const LoadResult fetched = ServerFigures::fetchMember(url, asked.requestId, nullptr);
     if (!fetched.ok() || fetched.store->requests.rowCount() != 1) {
         *error = QStringLiteral("member %1 (%2) could not be fetched: %3")
@@ -213,9 +216,7 @@ int runExceedOnClickHouse(const CliContext &context)
     }
     if (const int code = applyFilter(context, options, &requests); code >= 0)
         return code;
-    // The compared member is found among the listed ones: list up to it.
-    const int listed = int(std::max<qsizetype>(options.members, options.member + 1));
-    result = ServerExceedance::compute(requests, spec, listed, &error);
+    result = ServerExceedance::compute(requests, spec, options.members, &error);
     SetComparison comparison;
     if (error.isEmpty() && options.rankings)
         ServerSetComparison::compute(requests, spec, result.threshold, result.setSize, result.restSize, &comparison,
@@ -223,14 +224,13 @@ int runExceedOnClickHouse(const CliContext &context)
     std::optional<MemberComparison> compared;
     // --no-rankings is the figures alone: the member's medians are the
     // rankings' (only the never-ranked metrics' are read on their own).
-    if (error.isEmpty() && options.rankings && options.member < qsizetype(result.members.size()))
+    if (error.isEmpty() && options.rankings && options.member < result.setSize)
         compared = compareMember(context.arguments.first(), requests, result, options,
                                  options.rankings ? &comparison : nullptr, &error);
     if (!error.isEmpty()) {
         context.err << QStringLiteral("tracelane-cli exceed: %1\n").arg(error);
         return ExitFailure;
     }
-    result.members.resize(std::min(result.members.size(), size_t(options.members)));
     const QString sliceText = options.where.describe();
     nlohmann::json members = nlohmann::json::array();
     for (const auto &member : result.members) {

@@ -270,3 +270,28 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
     }
     return result;
 }
+
+bool ServerExceedance::memberAt(const ServerRequests &requests, qint64 position, Member *member, QString *error) const
+{
+    const QString value = ServerRequests::valueSql(spec.metric, spec.boundary);
+    const QString inSet = QStringLiteral("%1 AND %2 > %3")
+                              .arg(ServerRequests::definedSql(spec.metric, spec.boundary), value,
+                                   ServerRequests::float64Sql(threshold));
+    const QString order = spec.order == ExceedanceOrder::Arrival
+        ? QStringLiteral("client_send_ns, row")
+        : QStringLiteral("%1 DESC, client_send_ns, row").arg(value);
+    std::vector<QStringList> rows;
+    if (!requests.client().select(QStringLiteral("SELECT row, request_id, %1 %2 ORDER BY %3 LIMIT %4, 1")
+                                      .arg(ServerRequests::float64BitsSql(value),
+                                           ServerRequests::withPrewhere(requests.fromWhere(), inSet), order,
+                                           QString::number(position)),
+                                  &rows, error, 3))
+        return false;
+    if (rows.size() != 1) {
+        *error = QStringLiteral("the set no longer has a member %1: the rows changed while they were read")
+                     .arg(position + 1);
+        return false;
+    }
+    *member = {rows.front()[1], rows.front()[0].toLongLong(), ServerRequests::float64FromBits(rows.front()[2])};
+    return true;
+}

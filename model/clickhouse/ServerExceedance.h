@@ -52,4 +52,9 @@ struct ServerExceedance
     static constexpr qint64 kTopRowsGrouped = 10'000;
     static ServerExceedance compute(const ServerRequests &requests, const ExceedanceSpec &spec, int listed,
                                     QString *error, qint64 groupedUpTo = kGroupedUpTo);
+    // The member at 0-based `position` of this set's order (past the listed
+    // ones: one read of the set's rows, the server keeping the first
+    // position + 1 in order). False with `error` set when the server fails or
+    // the set no longer has so many rows.
+    bool memberAt(const ServerRequests &requests, qint64 position, Member *member, QString *error) const;
 };

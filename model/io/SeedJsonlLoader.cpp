@@ -1,5 +1,6 @@
 #include "SeedJsonlLoader.h"
 
+#include "IdRepeatCheck.h"
 #include "JsonArrayElements.h"
 #include "LineStream.h"
 #include "LoadControl.h"
@@ -14,7 +15,6 @@
 
 #include <algorithm>
 #include <array>
-#include <numeric>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -48,7 +48,7 @@ struct ChunkOutput
     bool failed = false; // strict mode stopped here, or a read error
     QString readError;
     MixedFormats mixed{TraceFormat::SeedJsonl};
-    std::vector<ColumnVector<quint64>> idHashes; // by part: hashIds
+    IdRepeatCheck::Hashes idHashes; // by part: IdRepeatCheck::hashIds
 };
 
 // Turns parsed records into columns, interning attribute values through a
@@ -379,79 +379,6 @@ private:
     TokenTimeline m_clientTokens;
 };
 
-// The hash of every request id of `chunk`, split into `parts` by the hash's
-// top bits (part p holds the hashes a thread checks alone). Run by the
-// thread that parsed the chunk, as soon as it is done: each id is hashed
-// once, while the other thread may still be parsing.
-void hashIds(ChunkOutput &chunk, size_t parts)
-{
-    const auto &table = chunk.table;
-    chunk.idHashes.assign(parts, {});
-    for (auto &hashes : chunk.idHashes)
-        hashes.reserve(size_t(table.rowCount()) / parts + size_t(table.rowCount()) / 16 + 16);
-    for (qsizetype r = 0; r < table.rowCount(); ++r) {
-        const quint64 hash = IdIndex::hashOf(table.id(r));
-        chunk.idHashes[size_t(((hash >> 32) * parts) >> 32)].push_back(hash);
-    }
-}
-
-// Whether two of `hashes` are equal. They are spread over up to 2^16
-// buckets by their low bits (two sequential passes), about eight to a
-// bucket, each sorted in cache. A full radix sort took eight passes.
-bool hasEqualHashes(const ColumnVector<quint64> &hashes)
-{
-    size_t buckets = 1;
-    while (buckets < (size_t{1} << 16) && buckets * 8 < hashes.size())
-        buckets *= 2;
-    const quint64 mask = buckets - 1;
-    std::vector<size_t> starts(buckets + 1, 0);
-    for (const quint64 hash : hashes)
-        ++starts[(hash & mask) + 1];
-    std::partial_sum(starts.begin(), starts.end(), starts.begin());
-    ColumnVector<quint64> grouped(hashes.size());
-    std::vector<size_t> cursor(starts.begin(), starts.end() - 1);
-    for (const quint64 hash : hashes)
-        grouped[cursor[hash & mask]++] = hash;
-    for (size_t b = 0; b < buckets; ++b) {
-        const auto first = grouped.begin() + qsizetype(starts[b]);
-        const auto last = grouped.begin() + qsizetype(starts[b + 1]);
-        std::sort(first, last);
-        if (std::adjacent_find(first, last) != last)
-            return true;
-    }
-    return false;
-}
-
-// False when every request_id is distinct, true when two may be equal.
-// Thread p takes part p of every chunk's id hashes (hashIds) and looks for
-// two equal ones. Equal hashes send the load to the row-by-row merge, which
-// compares the ids themselves, so a hash collision costs time, never a
-// wrong answer. The hashes are released.
-bool mayRepeatIds(std::vector<ChunkOutput> &outputs)
-{
-    const size_t parts = outputs.front().idHashes.size();
-    std::vector<char> repeats(parts, 0);
-    const auto checkPart = [&](size_t part) {
-        ColumnVector<quint64> hashes;
-        size_t count = 0;
-        for (const auto &output : outputs)
-            count += output.idHashes[part].size();
-        hashes.reserve(count);
-        for (auto &output : outputs) {
-            hashes.insert(hashes.end(), output.idHashes[part].begin(), output.idHashes[part].end());
-            output.idHashes[part] = {};
-        }
-        repeats[part] = hasEqualHashes(hashes);
-    };
-    std::vector<std::thread> workers;
-    for (size_t part = 1; part < parts; ++part)
-        workers.emplace_back(checkPart, part);
-    checkPart(0);
-    for (auto &worker : workers)
-        worker.join();
-    return std::find(repeats.begin(), repeats.end(), 1) != repeats.end();
-}
-
 } // namespace
 
 namespace SeedJsonlLoader {
@@ -482,7 +409,9 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     {
         const auto parseAndHash = [&](size_t i) {
             parseRange(path, result.bytes, ranges[i], i == 0, i + 1 == ranges.size(), options, control, outputs[i]);
-            hashIds(outputs[i], ranges.size());
+            // A cancelled or unreadable load ends below: no ids to check.
+            if (!(control && control->isCancelled()) && outputs[i].readError.isEmpty())
+                outputs[i].idHashes = IdRepeatCheck::hashIds(outputs[i].table, ranges.size());
         };
         std::vector<std::thread> workers;
         for (size_t i = 1; i < ranges.size(); ++i)
@@ -517,7 +446,10 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     // whole: the first chunk is never copied, and the peak is the store plus
     // one chunk's column. Otherwise the chunks are merged row by row, which
     // rejects each repeat with the line it was first seen on.
-    const bool rowByRow = mayRepeatIds(outputs);
+    std::vector<IdRepeatCheck::Hashes> hashes;
+    for (auto &output : outputs)
+        hashes.push_back(std::move(output.idHashes));
+    const bool rowByRow = IdRepeatCheck::mayRepeat(std::move(hashes));
     if (rowByRow)
         store.requests.reserve(rows, idBytes);
     ChunkMerger merger(store, fileName, rowByRow ? rows : 0);

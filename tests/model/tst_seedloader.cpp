@@ -1,3 +1,4 @@
+#include "io/IdRepeatCheck.h"
 #include "io/LoadControl.h"
 #include "io/TraceFileLoader.h"
 #include "support/TestData.h"
@@ -49,6 +50,7 @@ private slots:
     void duplicateAcrossChunksIsRejected();
     void columnMergeEqualsRowByRowMerge();
     void duplicateFoundByPartitionedCheck();
+    void repeatCheckOnHashes();
     void hundredMegabyteLineIsRejectedNotRead();
     void cancelStopsTheLoad();
     void missingFileIsAFatalError();
@@ -516,6 +518,44 @@ void tst_SeedLoader::missingFileIsAFatalError()
 {
     const LoadResult result = TraceFileLoader::load(QStringLiteral("/nonexistent/trace.jsonl"), LoadOptions{});
     QCOMPARE(result.fatalError, QStringLiteral("/nonexistent/trace.jsonl: no such file"));
+}
+
+// The check on the hashes alone: equal hashes anywhere in a part, across
+// chunks, say "may repeat"; chunks hashed into different parts cannot be
+// compared part by part, and go to the merge that compares the ids.
+void tst_SeedLoader::repeatCheckOnHashes()
+{
+    const auto column = [](std::initializer_list<quint64> values) {
+        ColumnVector<quint64> hashes;
+        for (const quint64 value : values)
+            hashes.push_back(value);
+        return hashes;
+    };
+    QVERIFY(!IdRepeatCheck::hasEqualHashes(column({})));
+    QVERIFY(!IdRepeatCheck::hasEqualHashes(column({1, 2, 3, 0x10001})));
+    QVERIFY(IdRepeatCheck::hasEqualHashes(column({7, 2, 3, 7})));
+    // Past 8 values the hashes are bucketed by their low bits first.
+    ColumnVector<quint64> many;
+    for (quint64 i = 0; i < 100'000; ++i)
+        many.push_back(i * 0x9E3779B97F4A7C15ULL);
+    QVERIFY(!IdRepeatCheck::hasEqualHashes(many));
+    many.push_back(77 * 0x9E3779B97F4A7C15ULL);
+    QVERIFY(IdRepeatCheck::hasEqualHashes(many));
+    // Two chunks of two parts: a repeat across the chunks is found.
+    const auto chunks = [&](quint64 repeated) {
+        std::vector<IdRepeatCheck::Hashes> byChunk(2);
+        byChunk[0].push_back(column({1, 3}));
+        byChunk[0].push_back(column({2}));
+        byChunk[1].push_back(column({5, repeated}));
+        byChunk[1].push_back(column({4}));
+        return byChunk;
+    };
+    QVERIFY(!IdRepeatCheck::mayRepeat(chunks(9)));
+    QVERIFY(IdRepeatCheck::mayRepeat(chunks(3)));
+    auto uneven = chunks(9);
+    uneven[1].pop_back();
+    QVERIFY(IdRepeatCheck::mayRepeat(std::move(uneven)));
+    QVERIFY(!IdRepeatCheck::mayRepeat({}));
 }
 
 QTEST_GUILESS_MAIN(tst_SeedLoader)
