@@ -447,6 +447,7 @@ LoadResult load(const QString &path, const LoadOptions &options, LoadControl *co
     // one chunk's column. Otherwise the chunks are merged row by row, which
     // rejects each repeat with the line it was first seen on.
     std::vector<IdRepeatCheck::Hashes> hashes;
+    hashes.reserve(outputs.size());
     for (auto &output : outputs)
         hashes.push_back(std::move(output.idHashes));
     const bool rowByRow = IdRepeatCheck::mayRepeat(std::move(hashes));

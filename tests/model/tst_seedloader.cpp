@@ -487,7 +487,7 @@ void tst_SeedLoader::hundredMegabyteLineIsRejectedNotRead()
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(record(1) + "\n");
-    const QByteArray block(1024 * 1024, 'x');
+    const QByteArray block(qsizetype{1024} * 1024, 'x');
     file.write(R"({"request_id":"huge","note":")");
     for (int i = 0; i < 100; ++i)
         file.write(block);
