@@ -225,8 +225,7 @@ int runExceedOnClickHouse(const CliContext &context)
     // --no-rankings is the figures alone: the member's medians are the
     // rankings' (only the never-ranked metrics' are read on their own).
     if (error.isEmpty() && options.rankings && options.member < result.setSize)
-        compared = compareMember(context.arguments.first(), requests, result, options,
-                                 options.rankings ? &comparison : nullptr, &error);
+        compared = compareMember(context.arguments.first(), requests, result, options, &comparison, &error);
     if (!error.isEmpty()) {
         context.err << QStringLiteral("tracelane-cli exceed: %1\n").arg(error);
         return ExitFailure;

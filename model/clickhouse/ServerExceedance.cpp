@@ -274,9 +274,9 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
 bool ServerExceedance::memberAt(const ServerRequests &requests, qint64 position, Member *member, QString *error) const
 {
     const QString value = ServerRequests::valueSql(spec.metric, spec.boundary);
-    const QString inSet = QStringLiteral("%1 AND %2 > %3")
-                              .arg(ServerRequests::definedSql(spec.metric, spec.boundary), value,
-                                   ServerRequests::float64Sql(threshold));
+    const QString inSet = QStringLiteral("%1 AND %2")
+                              .arg(ServerRequests::definedSql(spec.metric, spec.boundary),
+                                   ServerRequests::aboveSql(spec.metric, spec.boundary, threshold));
     const QString order = spec.order == ExceedanceOrder::Arrival
         ? QStringLiteral("client_send_ns, row")
         : QStringLiteral("%1 DESC, client_send_ns, row").arg(value);

@@ -33,10 +33,9 @@ bool ServerMemberComparison::compute(const ServerRequests &requests, const Excee
                                      MemberComparison *result, QString *error)
 {
     const RequestTable &names = requests.attributeNames();
-    const QString rest
-        = QStringLiteral("%1 AND NOT (%2 > %3)")
-              .arg(ServerRequests::definedSql(spec.metric, spec.boundary),
-                   ServerRequests::valueSql(spec.metric, spec.boundary), ServerRequests::float64Sql(threshold));
+    const QString rest = QStringLiteral("%1 AND NOT (%2)")
+                             .arg(ServerRequests::definedSql(spec.metric, spec.boundary),
+                                  ServerRequests::aboveSql(spec.metric, spec.boundary, threshold));
     MemberComparison comparison;
     comparison.requestId = fetched.idText(fetchedRow);
     // One read of the rest: its count, then per feature the counts a row needs.

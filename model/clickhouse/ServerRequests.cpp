@@ -84,6 +84,11 @@ bool ServerRequests::featureSql(const RequestFeature &feature, QString *defined,
     return true;
 }
 
+QString ServerRequests::aboveSql(Metric metric, Boundary boundary, double threshold)
+{
+    return QStringLiteral("%1 > %2").arg(valueSql(metric, boundary), float64Sql(threshold));
+}
+
 QString ServerRequests::float64Sql(double value)
 {
     quint64 bits = 0;

@@ -78,6 +78,9 @@ public:
     // loaded trace. False for a categorical attribute and for what the
     // table does not hold (the per-token figures).
     static bool featureSql(const RequestFeature &feature, QString *defined, QString *value);
+    // SQL: a row whose `metric` is defined is in the exceedance set above
+    // `threshold` (with definedSql, the set; its negation, the rest).
+    static QString aboveSql(Metric metric, Boundary boundary, double threshold);
 
     // A numeric attribute of more than ClassColumn::kMaxNumericCategories
     // values is classed in quartile bands (ClassColumn's rule): for such a

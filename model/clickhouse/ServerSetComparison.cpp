@@ -132,8 +132,7 @@ class NumericRanking
 public:
     NumericRanking(const ServerRequests &requests, const ExceedanceSpec &spec, double threshold, qint64 exactUpTo)
         : m_requests(requests)
-        , m_set(QStringLiteral("%1 > %2").arg(ServerRequests::valueSql(spec.metric, spec.boundary),
-                                              ServerRequests::float64Sql(threshold)))
+        , m_set(ServerRequests::aboveSql(spec.metric, spec.boundary, threshold))
         , m_observed(ServerRequests::definedSql(spec.metric, spec.boundary))
         , m_exactUpTo(exactUpTo)
     { }
@@ -398,8 +397,7 @@ bool categoricalSeparations(const ServerRequests &requests, const ExceedanceSpec
     QString in = ServerRequests::definedSql(spec.metric, spec.boundary);
     if (!requests.filterSql().isEmpty())
         in = QStringLiteral("(%1) AND %2").arg(in, requests.filterSql());
-    const QString set = QStringLiteral("%1 > %2").arg(ServerRequests::valueSql(spec.metric, spec.boundary),
-                                                      ServerRequests::float64Sql(threshold));
+    const QString set = ServerRequests::aboveSql(spec.metric, spec.boundary, threshold);
     const QString counts = QStringLiteral("WITH %1 AS tl_in, %2 AS tl_set SELECT %3, countIf(tl_in AND tl_set), "
                                           "countIf(tl_in AND NOT tl_set), min(row)");
     std::map<QString, std::vector<Value>> byKey;
