@@ -566,8 +566,8 @@ void ExceedancePanel::fetchServerMember()
     m_fetched.reset();
     m_openWorkflow->hide();
     const qsizetype position = m_serverPosition;
-    m_fetchJob.start([url = m_state->store()->serverUrl, id = member.requestId](
-                         const std::atomic<bool> *cancel) { return ServerFigures::fetchMember(url, id, cancel); },
+    m_fetchJob.start([url = m_state->store()->serverUrl, member](
+                         const std::atomic<bool> *cancel) { return ServerFigures::fetchMember(url, member, cancel); },
                      [this, position](LoadResult result) {
                          if (position != m_serverPosition || !m_server)
                              return;

@@ -173,7 +173,7 @@ std::optional<MemberComparison> compareMember(const QString &url, const ServerRe
         asked = set.members[size_t(options.member)];
     else if (!set.memberAt(requests, options.member, &asked, error))
         return std::nullopt;
-    const LoadResult fetched = ServerFigures::fetchMember(url, asked.requestId, nullptr);
+    const LoadResult fetched = ServerFigures::fetchMember(url, asked, nullptr);
     if (!fetched.ok() || fetched.store->requests.rowCount() != 1) {
         *error = QStringLiteral("member %1 (%2) could not be fetched: %3")
                      .arg(options.member + 1)

@@ -100,6 +100,8 @@ QStringList ClickHouseSource::requestConditions(bool sampled) const
         conditions << QStringLiteral("client_send_ns < %1").arg(to);
     if (const QString one = traceSql(QStringLiteral("request_id")); !one.isEmpty())
         conditions << one;
+    if (!rowSource.isEmpty())
+        conditions << QStringLiteral("source = %1 AND row = %2").arg(clickHouseString(rowSource)).arg(row);
     if (const QString sample = sampleSql(QStringLiteral("request_id")); sampled && !sample.isEmpty())
         conditions << sample;
     return conditions;

@@ -45,7 +45,13 @@ struct ClickHouseSource
     qint64 sampleOneIn = 1; // 1: every request
     QString where;          // a span table's filter (SQL over its columns); empty: none
     QString trace;          // one workflow (trace id, lower case) and nothing else; empty: all
-    QString caFile;         // PEM: extra certificate authorities for https
+    // One row of Tracelane's requests table and nothing else, named by the
+    // pushed file's digest and the row's position in it (files pushed into
+    // one table may share request ids). Set by code, never by the URL;
+    // empty: every row.
+    QString rowSource;
+    qint64 row = -1;
+    QString caFile; // PEM: extra certificate authorities for https
     QString user;
     QString password;
 
@@ -59,7 +65,8 @@ struct ClickHouseSource
     // without one.
     QString traceSql(const QString &idColumn) const;
     // The conditions on Tracelane's requests table: the time range (client
-    // send), trace= and, when `sampled`, the sample; empty for every row.
+    // send), trace=, the one row and, when `sampled`, the sample; empty for
+    // every row.
     QStringList requestConditions(bool sampled = true) const;
     // Shown to people: the URL without credentials (with the sample and the
     // trace, if any: every figure read from it is theirs).

@@ -47,6 +47,12 @@ struct ValueGroup
     size_t answerRow = 0;
 };
 
+// A member from the answer's columns: row, request_id, the value's bits, source.
+ServerExceedance::Member memberOf(const QStringList &columns)
+{
+    return {columns[1], columns[3], columns[0].toLongLong(), ServerRequests::float64FromBits(columns[2])};
+}
+
 } // namespace
 
 ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const ExceedanceSpec &spec, int listed,
@@ -238,9 +244,8 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
         QString prewhere
             = QStringLiteral("%1 AND %2 > %3").arg(defined, value, ServerRequests::float64Sql(result.threshold));
         QString after; // the conditions after the PREWHERE
-        QString order = QStringLiteral("client_send_ns, row");
+        const QString order = orderSql(top != 0 ? spec.order : ExceedanceOrder::Arrival, value);
         if (top != 0) {
-            order = QStringLiteral("%1 DESC, ").arg(value) + order;
             prewhere = QStringLiteral("%1 >= %2 AND ").arg(bucket).arg(top) + prewhere;
             if (sendsOfTop && !topSends.empty()) {
                 // Only their send times in the PREWHERE (the absent one as
@@ -259,14 +264,14 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
                         = QStringLiteral("client_send_ns IN (%1) OR ").arg(sends.join(QLatin1Char(','))) + prewhere;
             }
         }
-        if (!client.select(QStringLiteral("SELECT row, request_id, %1 %2 ORDER BY %3 LIMIT %4")
+        if (!client.select(QStringLiteral("SELECT row, request_id, %1, source %2 ORDER BY %3 LIMIT %4")
                                .arg(ServerRequests::float64BitsSql(value),
                                     ServerRequests::withPrewhere(rowsFrom, prewhere, after), order,
                                     QString::number(listed)),
-                           &rows, error, 3))
+                           &rows, error, 4))
             return result;
         for (const auto &member : rows)
-            result.members.push_back({member[1], member[0].toLongLong(), ServerRequests::float64FromBits(member[2])});
+            result.members.push_back(memberOf(member));
     }
     return result;
 }
@@ -277,21 +282,24 @@ bool ServerExceedance::memberAt(const ServerRequests &requests, qint64 position,
     const QString inSet = QStringLiteral("%1 AND %2")
                               .arg(ServerRequests::definedSql(spec.metric, spec.boundary),
                                    ServerRequests::aboveSql(spec.metric, spec.boundary, threshold));
-    const QString order = spec.order == ExceedanceOrder::Arrival
-        ? QStringLiteral("client_send_ns, row")
-        : QStringLiteral("%1 DESC, client_send_ns, row").arg(value);
     std::vector<QStringList> rows;
-    if (!requests.client().select(QStringLiteral("SELECT row, request_id, %1 %2 ORDER BY %3 LIMIT %4, 1")
+    if (!requests.client().select(QStringLiteral("SELECT row, request_id, %1, source %2 ORDER BY %3 LIMIT %4, 1")
                                       .arg(ServerRequests::float64BitsSql(value),
-                                           ServerRequests::withPrewhere(requests.fromWhere(), inSet), order,
-                                           QString::number(position)),
-                                  &rows, error, 3))
+                                           ServerRequests::withPrewhere(requests.fromWhere(), inSet),
+                                           orderSql(spec.order, value), QString::number(position)),
+                                  &rows, error, 4))
         return false;
     if (rows.size() != 1) {
         *error = QStringLiteral("the set no longer has a member %1: the rows changed while they were read")
                      .arg(position + 1);
         return false;
     }
-    *member = {rows.front()[1], rows.front()[0].toLongLong(), ServerRequests::float64FromBits(rows.front()[2])};
+    *member = memberOf(rows.front());
     return true;
+}
+
+QString ServerExceedance::orderSql(ExceedanceOrder order, const QString &value)
+{
+    const QString arrival = QStringLiteral("client_send_ns, row, source");
+    return order == ExceedanceOrder::Arrival ? arrival : QStringLiteral("%1 DESC, %2").arg(value, arrival);
 }

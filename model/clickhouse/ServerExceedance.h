@@ -25,13 +25,14 @@ class ServerRequests;
 // When the threshold's buckets hold more than `groupedUpTo` rows (a narrow
 // peak of equal or nearly equal values) the threshold is taken exactly
 // first (ServerOrderStatistics) and read 2 splits by it. The feature
-// rankings (KS distances over whole distributions) are not computed on the
-// server yet.
+// rankings are ServerSetComparison's, the member's comparison
+// ServerMemberComparison's.
 struct ServerExceedance
 {
     struct Member
     {
         QString requestId;
+        QString source; // the pushed file's digest: (source, row) is the row
         qint64 row = 0; // the request's position in the pushed file
         double value = 0.0;
     };
@@ -57,4 +58,9 @@ struct ServerExceedance
     // position + 1 in order). False with `error` set when the server fails or
     // the set no longer has so many rows.
     bool memberAt(const ServerRequests &requests, qint64 position, Member *member, QString *error) const;
+    // The set's order over the metric's SQL `value`: the value descending
+    // (unless by arrival), then client send time and the row's position in
+    // its file, as on the file; then the file, since files pushed into one
+    // table may share the rest.
+    static QString orderSql(ExceedanceOrder order, const QString &value);
 };

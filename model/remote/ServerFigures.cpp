@@ -1,6 +1,5 @@
 #include "ServerFigures.h"
 
-#include "TraceSource.h"
 #include "TracelaneTableLoader.h"
 
 #include "analysis/stats/ColumnCache.h"
@@ -141,12 +140,18 @@ bool rankings(const QString &url, const ExceedanceSpec &spec, const ServerExceed
         && ServerSetComparison::compute(requests, spec, set.threshold, set.setSize, set.restSize, result, error);
 }
 
-LoadResult fetchMember(const QString &url, const QString &id, const std::atomic<bool> *cancel)
+LoadResult fetchMember(const QString &url, const ServerExceedance::Member &member, const std::atomic<bool> *cancel)
 {
+    LoadResult failed;
+    ClickHouseSource source;
+    if (!ClickHouseSource::parse(ClickHouseSource::withTrace(ClickHouseSource::withSample(url, 1), member.requestId),
+                                 &source, &failed.fatalError))
+        return failed;
+    source.rowSource = member.source;
+    source.row = member.row;
     LoadControl control;
     control.followCancel(cancel);
-    return TraceSource::load(ClickHouseSource::withTrace(ClickHouseSource::withSample(url, 1), id), LoadOptions{},
-                             &control);
+    return TracelaneTableLoader::load(source, LoadOptions{}, &control);
 }
 
 } // namespace ServerFigures

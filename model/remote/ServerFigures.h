@@ -76,8 +76,9 @@ bool rankings(const QString &url, const ExceedanceSpec &spec, const ServerExceed
               const std::atomic<bool> *cancel, SetComparison *result, QString *error);
 
 // One of the population's slowest (to step through) from the server,
-// whether the sample holds it or not: its request row and, when it is a
-// workflow of a span trace, its spans (the population's URL with trace=).
-LoadResult fetchMember(const QString &url, const QString &id, const std::atomic<bool> *cancel);
+// whether the sample holds it or not: its request row (by its file and
+// position there, as request ids may repeat across pushed files) and, when
+// it is a workflow of a span trace, its spans.
+LoadResult fetchMember(const QString &url, const ServerExceedance::Member &member, const std::atomic<bool> *cancel);
 
 } // namespace ServerFigures

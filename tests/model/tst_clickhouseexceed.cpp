@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -242,6 +243,63 @@ private slots:
         const QString differ
             = ExceedanceFixtures::serverPathsDiffer(expected, m_cluster.tracelaneUrl(table), which.spec);
         QVERIFY2(differ.isEmpty(), qPrintable(differ));
+    }
+
+    // Two files pushed into one table with a request id in both, on rows of
+    // different timings: each member is its own row (fetched by its file and
+    // position there, not by its id), so stepping to either compares that
+    // row's figures with the rest.
+    void membersSharingAnIdAreTheirOwnRows()
+    {
+        QVERIFY(m_scratch.isValid());
+        const QString table = QStringLiteral("sharedid");
+        const QString original = TestData::source(QStringLiteral("resources/examples/burst.jsonl"));
+        QString failure = TracelaneTables::initAndPush(m_cluster, table, original);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        // burst-10 (the slowest first token, 718 ms) again, queued 100 ms longer.
+        const QString again = m_scratch.filePath(QStringLiteral("burst-10-again.jsonl"));
+        QFile file(again);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(
+            R"({"request_id": "burst-10", "prompt_tokens": 2048, "output_tokens": 65, "client_send_ms": 10000.0, )"
+            R"("gateway_arrival_ms": 10018.0, "queue_enter_ms": 10024.0, "prefill_start_ms": 10644.0, )"
+            R"("prefill_end_ms": 10789.0, "first_token_server_ms": 10800.0, "first_token_client_ms": 10818.0, )"
+            R"("last_token_client_ms": 12226.0})"
+            "\n");
+        file.close();
+        const auto pushed
+            = runCli({QStringLiteral("clickhouse"), QStringLiteral("push"), again, m_cluster.tracelaneUrl(table)});
+        QVERIFY2(pushed.exitCode == 0, qPrintable(pushed.err));
+        const QStringList median = {QStringLiteral("--json"), QStringLiteral("--percentile"), QStringLiteral("0.5")};
+        for (const int member : {1, 2}) {
+            const auto run = runCli(QStringList{QStringLiteral("exceed"), m_cluster.tracelaneUrl(table, member - 1),
+                                                QStringLiteral("--member"), QString::number(member)}
+                                    + median);
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+            const auto document = nlohmann::json::parse(run.out.toStdString());
+            QCOMPARE(document["set_size"].get<qint64>(), 5); // of 11 rows
+            const auto &listed = document["members"];
+            QVERIFY(listed.size() >= 2);
+            QCOMPARE(listed[0]["request_id"], "burst-10");
+            QCOMPARE(listed[1]["request_id"], "burst-10");
+            QCOMPARE(listed[0]["value"].get<double>(), 818.0); // the second file's row 0
+            QCOMPARE(listed[0]["row"].get<qint64>(), 0);
+            QCOMPARE(listed[1]["value"].get<double>(), 718.0); // the first file's row 9
+            QCOMPARE(listed[1]["row"].get<qint64>(), 9);
+            const auto &compared = document["member"];
+            QVERIFY2(compared.is_object(), run.out.toUtf8().constData());
+            QCOMPARE(compared["position"].get<int>(), member);
+            QCOMPARE(compared["row"], listed[member - 1]["row"]);
+            const auto &ttft = compared["features"][0];
+            QCOMPARE(ttft["feature"], "ttft");
+            QCOMPARE(ttft["value"].get<double>(), listed[member - 1]["value"].get<double>());
+            QCOMPARE(ttft["rest_n"].get<qint64>(), 6);
+            // Queue time tells the rows apart too: 100 ms more in the second's.
+            const auto queue = std::find_if(compared["features"].begin(), compared["features"].end(),
+                                            [](const auto &row) { return row["feature"] == "queue"; });
+            QVERIFY(queue != compared["features"].end());
+            QCOMPARE((*queue)["value"].get<double>(), member == 1 ? 620.0 : 520.0);
+        }
     }
 
 private:
