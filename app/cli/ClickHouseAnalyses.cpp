@@ -21,6 +21,7 @@
 #include "report/ReportText.h"
 #include "store/TraceStore.h"
 
+#include <memory>
 #include <optional>
 
 #include <nlohmann/json.hpp>
@@ -161,34 +162,36 @@ bool hasSpans(const ClickHouseClient &client)
         && !rows.empty() && rows.front().first().toLongLong() > 0;
 }
 
-// The member at options.member of the set's order (listed in `set` or read) against
-// the rest on the server: its row fetched, the rest's counts and medians
-// computed there.
-std::optional<MemberComparison> compareMember(const QString &url, const ServerRequests &requests,
-                                              const ServerExceedance &set, const ClassOptions::Values &options,
-                                              const SetComparison *rankings, QString *error)
+// The member at options.member of the set's order (listed in `set` or read),
+// its row fetched: the places among the rest the rankings are to find for it.
+struct AskedMember
 {
-    ServerExceedance::Member asked;
-    if (options.member < qsizetype(set.members.size()))
-        asked = set.members[size_t(options.member)];
-    else if (!set.memberAt(requests, options.member, &asked, error))
+    ServerExceedance::Member member;
+    std::shared_ptr<const TraceStore> fetched;
+    std::vector<ServerSetComparison::MemberPlace> places;
+};
+
+std::optional<AskedMember> askMember(const QString &url, const ServerRequests &requests, const ServerExceedance &set,
+                                     qsizetype position, QString *error)
+{
+    AskedMember asked;
+    if (position < qsizetype(set.members.size()))
+        asked.member = set.members[size_t(position)];
+    else if (!set.memberAt(requests, position, &asked.member, error))
         return std::nullopt;
-    const LoadResult fetched = ServerFigures::fetchMember(url, asked, nullptr);
+    LoadResult fetched = ServerFigures::fetchMember(url, asked.member, nullptr);
     if (!fetched.ok() || fetched.store->requests.rowCount() != 1) {
         *error = QStringLiteral("member %1 (%2) could not be fetched: %3")
-                     .arg(options.member + 1)
-                     .arg(asked.requestId,
-                          fetched.ok() ? QStringLiteral("%1 rows have its id").arg(fetched.store->requests.rowCount())
+                     .arg(position + 1)
+                     .arg(asked.member.requestId,
+                          fetched.ok() ? QStringLiteral("%1 rows").arg(fetched.store->requests.rowCount())
                                        : fetched.fatalError);
         return std::nullopt;
     }
-    MemberComparison member;
-    if (!ServerMemberComparison::compute(requests, set.spec, set.threshold, rankings, fetched.store->requests, 0,
-                                         &member, error))
-        return std::nullopt;
-    member.position = options.member;
-    member.row = qint32(asked.row);
-    return member;
+    asked.fetched = std::move(fetched.store);
+    asked.places
+        = ServerMemberComparison::places(requests.attributeNames(), set.spec.boundary, asked.fetched->requests, 0);
+    return asked;
 }
 
 } // namespace
@@ -217,15 +220,23 @@ int runExceedOnClickHouse(const CliContext &context)
     if (const int code = applyFilter(context, options, &requests); code >= 0)
         return code;
     result = ServerExceedance::compute(requests, spec, options.members, &error);
+    // The member's places among the rest are found in the rankings' cells:
+    // its row first. --no-rankings is the figures alone, without it.
+    std::optional<AskedMember> asked;
+    if (error.isEmpty() && options.rankings && options.member < result.setSize)
+        asked = askMember(context.arguments.first(), requests, result, options.member, &error);
     SetComparison comparison;
     if (error.isEmpty() && options.rankings)
         ServerSetComparison::compute(requests, spec, result.threshold, result.setSize, result.restSize, &comparison,
-                                     &error);
+                                     &error, -1, asked ? &asked->places : nullptr);
     std::optional<MemberComparison> compared;
-    // --no-rankings is the figures alone: the member's medians are the
-    // rankings' (only the never-ranked metrics' are read on their own).
-    if (error.isEmpty() && options.rankings && options.member < result.setSize)
-        compared = compareMember(context.arguments.first(), requests, result, options, &comparison, &error);
+    if (error.isEmpty() && asked) {
+        compared
+            = ServerMemberComparison::fromRankings(requests.attributeNames(), spec.boundary, asked->fetched->requests,
+                                                   0, asked->places, comparison, result.restSize);
+        compared->position = options.member;
+        compared->row = qint32(asked->member.row);
+    }
     if (!error.isEmpty()) {
         context.err << QStringLiteral("tracelane-cli exceed: %1\n").arg(error);
         return ExitFailure;

@@ -18,8 +18,10 @@ namespace {
 struct NumericFeature
 {
     RequestFeature feature;
-    QString defined; // SQL: the row has the value (NaN counts as not)
-    QString value;   // SQL: the value, Float64
+    QString defined;      // SQL: the row has the value (NaN counts as not)
+    QString value;        // SQL: the value, Float64
+    bool ranked = true;   // false: read for a member's place alone
+    qsizetype place = -1; // the member's place in this feature, if asked
 };
 
 // The order keys [first, first + 2^(64 - bits)) of one feature, and each
@@ -104,6 +106,27 @@ std::vector<NumericFeature> numericFeatures(const ServerRequests &requests, cons
     return result;
 }
 
+// The median of `group`'s `n` values, once every cell holding one of its
+// neighbouring ranks holds one value of that group (NaN when n is 0).
+double medianOf(const Cells &cells, int group, qint64 n)
+{
+    if (n == 0)
+        return std::numeric_limits<double>::quiet_NaN();
+    const auto neighbours = Percentile::neighbours(n, 0.5);
+    const auto at = [&](qint64 rank) {
+        qint64 seen = 0;
+        for (const auto &[first, cell] : cells) {
+            if (rank < seen + cell.count[group])
+                return valueAt(cell.low[group]);
+            seen += cell.count[group];
+        }
+        return std::numeric_limits<double>::quiet_NaN();
+    };
+    return neighbours.lo == neighbours.hi
+        ? at(neighbours.lo)
+        : Percentile::interpolate(at(neighbours.lo), at(neighbours.hi), neighbours.fraction);
+}
+
 // |F_set − F_rest| at the cells' ends as KolmogorovSmirnov::of walks it
 // (`n`: each group's count, both above 0): the largest and the first cell
 // reaching it (0 when it is 0 everywhere).
@@ -130,11 +153,13 @@ std::pair<double, quint64> largestAtCellEnds(const Cells &cells, const qint64 n[
 class NumericRanking
 {
 public:
-    NumericRanking(const ServerRequests &requests, const ExceedanceSpec &spec, double threshold, qint64 exactUpTo)
+    NumericRanking(const ServerRequests &requests, const ExceedanceSpec &spec, double threshold, qint64 exactUpTo,
+                   std::vector<ServerSetComparison::MemberPlace> *places)
         : m_requests(requests)
         , m_set(ServerRequests::aboveSql(spec.metric, spec.boundary, threshold))
         , m_observed(ServerRequests::definedSql(spec.metric, spec.boundary))
         , m_exactUpTo(exactUpTo)
+        , m_places(places)
     { }
 
     bool compute(std::vector<NumericFeature> features, std::vector<FeatureSeparation> *result, QString *error);
@@ -145,11 +170,13 @@ private:
     bool read(size_t feature, const std::set<quint64> &prefixes, int bits, int newBits, QString *error);
     std::set<quint64> cellsToSplit(size_t feature) const;
     FeatureSeparation separation(size_t feature) const;
+    void findPlace(size_t feature) const;
 
     const ServerRequests &m_requests;
     QString m_set;      // SQL: the row is in the set
     QString m_observed; // SQL: the row is in the set or the rest
     qint64 m_exactUpTo;
+    std::vector<ServerSetComparison::MemberPlace> *m_places;
     std::vector<NumericFeature> m_features;
     std::vector<Cells> m_cells;
 };
@@ -232,9 +259,11 @@ std::set<quint64> NumericRanking::cellsToSplit(size_t feature) const
         n[0] += cell.count[0];
         n[1] += cell.count[1];
     }
-    // A median's neighbouring ranks must lie in cells of one value of their group.
+    const NumericFeature &numeric = m_features[feature];
+    // A median's neighbouring ranks must lie in cells of one value of their
+    // group (the rest's alone for a member's place).
     for (const int group : {0, 1}) {
-        if (n[group] == 0)
+        if (n[group] == 0 || (group == 0 && !numeric.ranked))
             continue;
         const auto neighbours = Percentile::neighbours(n[group], 0.5);
         qint64 seen = 0;
@@ -246,7 +275,7 @@ std::set<quint64> NumericRanking::cellsToSplit(size_t feature) const
             seen = end;
         }
     }
-    if (n[0] + n[1] > 0) {
+    if (numeric.ranked && n[0] + n[1] > 0) {
         // A bin's edge must not fall inside a cell.
         const auto bins
             = EqualWidthBins::between(valueAt(cells.begin()->second.lowest()),
@@ -256,7 +285,7 @@ std::set<quint64> NumericRanking::cellsToSplit(size_t feature) const
                 split.insert(first);
         }
     }
-    if (n[0] > 0 && n[1] > 0) {
+    if (numeric.ranked && n[0] > 0 && n[1] > 0) {
         // D as KolmogorovSmirnov::of computes it, at every cell's end (a
         // value where both distribution functions are known), then the cells
         // inside which |F_set - F_rest| could pass it (or reach it before the
@@ -279,6 +308,14 @@ std::set<quint64> NumericRanking::cellsToSplit(size_t feature) const
             j = j1;
         }
     }
+    // The member's value must not fall inside a cell of several rest values.
+    if (numeric.place >= 0 && !std::isnan((*m_places)[size_t(numeric.place)].value)) {
+        const quint64 key = ServerOrderStatistics::orderKey((*m_places)[size_t(numeric.place)].value);
+        for (const auto &[first, cell] : cells) {
+            if (cell.count[1] > 0 && cell.low[1] <= key && key <= cell.high[1] && cell.low[1] != cell.high[1])
+                split.insert(first);
+        }
+    }
     return split;
 }
 
@@ -295,26 +332,8 @@ FeatureSeparation NumericRanking::separation(size_t feature) const
     result.setN = n[0];
     result.restN = n[1];
     // Medians: every neighbouring rank's cell holds one value of its group.
-    double medians[2] = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
-    for (const int group : {0, 1}) {
-        if (n[group] == 0)
-            continue;
-        const auto neighbours = Percentile::neighbours(n[group], 0.5);
-        const auto at = [&](qint64 rank) {
-            qint64 seen = 0;
-            for (const auto &[first, cell] : cells) {
-                if (rank < seen + cell.count[group])
-                    return valueAt(cell.low[group]);
-                seen += cell.count[group];
-            }
-            return std::numeric_limits<double>::quiet_NaN();
-        };
-        medians[group] = neighbours.lo == neighbours.hi
-            ? at(neighbours.lo)
-            : Percentile::interpolate(at(neighbours.lo), at(neighbours.hi), neighbours.fraction);
-    }
-    result.setMedian = medians[0];
-    result.restMedian = medians[1];
+    result.setMedian = medianOf(cells, 0, n[0]);
+    result.restMedian = medianOf(cells, 1, n[1]);
     if (n[0] > 0 && n[1] > 0) {
         // KolmogorovSmirnov::of's walk, a cell at a time: inside the cells
         // of several values no point passes what their ends reach.
@@ -338,6 +357,27 @@ FeatureSeparation NumericRanking::separation(size_t feature) const
         result.distributions = BinnedDistributions::fromCounts(bins, counts[0], counts[1]);
     }
     return result;
+}
+
+void NumericRanking::findPlace(size_t feature) const
+{
+    const Cells &cells = m_cells[feature];
+    auto &place = (*m_places)[size_t(m_features[feature].place)];
+    place.found = true;
+    place.restN = 0;
+    for (const auto &[first, cell] : cells)
+        place.restN += cell.count[1];
+    place.restMedian = medianOf(cells, 1, place.restN);
+    if (std::isnan(place.value))
+        return;
+    // No cell of several rest values holds the member's value now.
+    const quint64 key = ServerOrderStatistics::orderKey(place.value);
+    for (const auto &[first, cell] : cells) {
+        if (cell.count[1] > 0 && cell.high[1] < key)
+            place.less += cell.count[1];
+        else if (cell.count[1] > 0 && cell.low[1] == key)
+            place.equal += cell.count[1];
+    }
 }
 
 bool NumericRanking::compute(std::vector<NumericFeature> features, std::vector<FeatureSeparation> *result,
@@ -369,7 +409,10 @@ bool NumericRanking::compute(std::vector<NumericFeature> features, std::vector<F
                     return false;
             }
         }
-        result->push_back(separation(feature));
+        if (m_features[feature].ranked)
+            result->push_back(separation(feature));
+        if (m_features[feature].place >= 0)
+            findPlace(feature);
     }
     return true;
 }
@@ -470,14 +513,30 @@ qint64 ServerSetComparison::exactUpToByDefault()
 
 bool ServerSetComparison::compute(const ServerRequests &requests, const ExceedanceSpec &spec, double threshold,
                                   qint64 setSize, qint64 restSize, SetComparison *result, QString *error,
-                                  qint64 exactUpTo)
+                                  qint64 exactUpTo, std::vector<MemberPlace> *member)
 {
     std::vector<RequestFeature> categorical;
     auto numeric = numericFeatures(requests, spec, &categorical);
+    // A member's places: in the ranked features' cells, else in cells of
+    // their own (read after the ranked ones, which keep their order).
+    for (size_t i = 0; member && i < member->size(); ++i) {
+        MemberPlace &place = (*member)[i];
+        place = {place.feature, place.value};
+        const auto ranked = std::find_if(numeric.begin(), numeric.end(), [&](const NumericFeature &feature) {
+            return feature.feature.cacheKey() == place.feature.cacheKey();
+        });
+        if (ranked != numeric.end()) {
+            ranked->place = qsizetype(i);
+            continue;
+        }
+        NumericFeature alone{place.feature, {}, {}, false, qsizetype(i)};
+        if (ServerRequests::featureSql(place.feature, &alone.defined, &alone.value))
+            numeric.push_back(alone);
+    }
     // In the file's feature order (phases, token shape, attributes), which
     // the ranking keeps among equal separations.
     std::vector<FeatureSeparation> separations;
-    NumericRanking ranking(requests, spec, threshold, exactUpTo < 0 ? exactUpToByDefault() : exactUpTo);
+    NumericRanking ranking(requests, spec, threshold, exactUpTo < 0 ? exactUpToByDefault() : exactUpTo, member);
     if (!ranking.compute(std::move(numeric), &separations, error))
         return false;
     std::vector<FeatureSeparation> categories;

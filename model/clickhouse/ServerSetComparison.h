@@ -5,6 +5,9 @@
 
 #include <QString>
 
+#include <limits>
+#include <vector>
+
 class ServerRequests;
 
 // The exceedance set's feature rankings (SetComparison) answered by
@@ -27,12 +30,31 @@ class ServerRequests;
 //   here as on the file, from exact counts and values.
 struct ServerSetComparison
 {
+    // One member's place among the rest in a numeric feature, found in the
+    // same cells as the rankings (the cell of its value split until it
+    // holds that value alone): the rest's defined values, how many lie
+    // below the member's value and how many equal it, and their median. A
+    // feature the rankings leave out (TTFT, ITL, E2E, the set's own metric)
+    // gets cells of its own, split only for these.
+    struct MemberPlace
+    {
+        RequestFeature feature;                                  // numeric
+        double value = std::numeric_limits<double>::quiet_NaN(); // the member's; NaN: it has none
+        bool found = false;                                      // false: not in the tables (the per-token figures)
+        qint64 restN = 0;
+        qint64 less = 0;
+        qint64 equal = 0;
+        double restMedian = std::numeric_limits<double>::quiet_NaN();
+    };
+
     // `requests` opened (ServerRequests::open: the attribute names, their
     // kinds and order) and filtered as the set was found; `threshold`,
     // `setSize` and `restSize` as ServerExceedance found them.
-    // `exactUpTo` below 0: exactUpToByDefault().
+    // `exactUpTo` below 0: exactUpToByDefault(). `member`, when given, the
+    // places to find (features and values in, the rest out).
     static bool compute(const ServerRequests &requests, const ExceedanceSpec &spec, double threshold, qint64 setSize,
-                        qint64 restSize, SetComparison *result, QString *error, qint64 exactUpTo = -1);
+                        qint64 restSize, SetComparison *result, QString *error, qint64 exactUpTo = -1,
+                        std::vector<MemberPlace> *member = nullptr);
 
     // The first read's cells: the key's top bits (sign, exponent and 12 of
     // the mantissa: 1/4096 of an octave). Finer cells mean fewer to split
