@@ -12,7 +12,8 @@ bool isClickHouseArgument(const QString &argument);
 // anything else, and when the server cannot be asked (the command's own
 // path then says why).
 bool isSpanTableArgument(const QString &argument);
-// analyse, slice and exceed compute on the server: a URL, but not a span table.
+// analyse, slice, exceed and goodput compute on the server: a URL, but not a
+// span table.
 bool computesOnServer(const QString &argument);
 int runSliceOnClickHouse(const CliContext &context);
 int runExceedOnClickHouse(const CliContext &context);

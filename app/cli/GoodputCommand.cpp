@@ -1,13 +1,57 @@
 #include "GoodputCommand.h"
 
 #include "CliContext.h"
+#include "ClickHouseAnalyses.h"
 
 #include "analysis/load/ServiceLoad.h"
+#include "clickhouse/ClickHouseClient.h"
+#include "clickhouse/ServerGoodput.h"
+#include "clickhouse/ServerRequests.h"
 #include "report/ServiceLoadReport.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+
+namespace {
+
+void print(const CliContext &context, const Goodput &goodput, const LittlesLawCheck &little)
+{
+    if (context.json) {
+        nlohmann::json document = ServiceLoadReport::json(goodput, little);
+        document["file"] = context.arguments.first().toStdString(); // a sample's URL says so
+        context.out << QString::fromStdString(document.dump(2)) << '\n';
+    } else
+        context.out << ServiceLoadReport::text(goodput, little) << '\n';
+}
+
+// Tracelane's table on a server: the figures computed there (ServerGoodput).
+int goodputOnServer(const CliContext &context, const Slo &slo, double observedInFlight)
+{
+    ClickHouseSource source;
+    QString error;
+    if (!ClickHouseSource::parse(context.arguments.first(), &source, &error)) {
+        context.err << QStringLiteral("tracelane-cli goodput: %1\n").arg(error);
+        return ExitUsage;
+    }
+    if (!source.where.isEmpty()) {
+        context.err << QStringLiteral("tracelane-cli goodput: where= filters span tables (otel_traces); on "
+                                      "Tracelane's own tables bound the rows with from= and to=\n");
+        return ExitUsage;
+    }
+    const ClickHouseClient client(source);
+    const ServerRequests requests(client);
+    Goodput goodput;
+    LittlesLawCheck little;
+    if (!ServerGoodput::compute(requests, slo, context.boundary, observedInFlight, &goodput, &little, &error)) {
+        context.err << QStringLiteral("tracelane-cli goodput: %1\n").arg(error);
+        return ExitFailure;
+    }
+    print(context, goodput, little);
+    return ExitOk;
+}
+
+} // namespace
 
 int runGoodput(const CliContext &context)
 {
@@ -28,17 +72,14 @@ int runGoodput(const CliContext &context)
         }
         *target = value;
     }
+    if (computesOnServer(context.arguments.first()))
+        return goodputOnServer(context, slo, observedInFlight);
     LoadResult result;
     if (!loadForCli(context, context.arguments.first(), &result))
         return ExitFailure;
     const auto &store = *result.store;
     const Goodput goodput = ServiceLoad::goodput(store.requests, slo, context.boundary, qint64(store.rejected.size()));
     const LittlesLawCheck little = ServiceLoad::littlesLaw(store.requests, observedInFlight);
-    if (context.json) {
-        nlohmann::json document = ServiceLoadReport::json(goodput, little);
-        document["file"] = context.arguments.first().toStdString(); // a sample's URL says so
-        context.out << QString::fromStdString(document.dump(2)) << '\n';
-    } else
-        context.out << ServiceLoadReport::text(goodput, little) << '\n';
+    print(context, goodput, little);
     return ExitOk;
 }

@@ -189,7 +189,8 @@ bool ServerRequests::setFilter(const ClassFilter &filter, const ClassBands &band
     return true;
 }
 
-QString ServerRequests::withPrewhere(const QString &fromWhere, const QString &prewhere, const QString &where)
+QString ServerRequests::withPrewhere(const QString &fromWhere, const QString &prewhere, const QString &where,
+                                     const QString &arrayJoin)
 {
     const QString keyword = QStringLiteral(" WHERE ");
     const qsizetype at = fromWhere.indexOf(keyword);
@@ -198,7 +199,10 @@ QString ServerRequests::withPrewhere(const QString &fromWhere, const QString &pr
         conditions << fromWhere.mid(at + keyword.size());
     if (!where.isEmpty())
         conditions << where;
-    QString sql = (at < 0 ? fromWhere : fromWhere.left(at)) + QStringLiteral(" PREWHERE ") + prewhere;
+    QString sql = at < 0 ? fromWhere : fromWhere.left(at);
+    if (!arrayJoin.isEmpty())
+        sql += QStringLiteral(" ARRAY JOIN ") + arrayJoin;
+    sql += QStringLiteral(" PREWHERE ") + prewhere;
     if (!conditions.isEmpty())
         sql += QStringLiteral(" WHERE (") + conditions.join(QStringLiteral(") AND (")) + QLatin1Char(')');
     return sql;

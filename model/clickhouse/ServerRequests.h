@@ -69,7 +69,10 @@ public:
     // and `where` added to its WHERE: MergeTree reads and computes the other
     // columns only for the rows that pass the PREWHERE (a class code's
     // attribute lookups, for a few percent of the rows).
-    static QString withPrewhere(const QString &fromWhere, const QString &prewhere, const QString &where = {});
+    // With `arrayJoin` (" ARRAY JOIN ..." without the keywords) between the
+    // table and the PREWHERE when given.
+    static QString withPrewhere(const QString &fromWhere, const QString &prewhere, const QString &where = {},
+                                const QString &arrayJoin = {});
     // Whether `metric` is defined for a row, and its value in ms (Float64).
     static QString definedSql(Metric metric, Boundary boundary);
     static QString valueSql(Metric metric, Boundary boundary);

@@ -7,6 +7,7 @@
 #include "analysis/stats/Percentile.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -106,6 +107,17 @@ std::vector<NumericFeature> numericFeatures(const ServerRequests &requests, cons
     return result;
 }
 
+// Each group's count over the cells: the set's, the rest's.
+std::array<qint64, 2> totals(const Cells &cells)
+{
+    std::array<qint64, 2> n = {0, 0};
+    for (const auto &[first, cell] : cells) {
+        n[0] += cell.count[0];
+        n[1] += cell.count[1];
+    }
+    return n;
+}
+
 // The median of `group`'s `n` values, once every cell holding one of its
 // neighbouring ranks holds one value of that group (NaN when n is 0).
 double medianOf(const Cells &cells, int group, qint64 n)
@@ -130,7 +142,7 @@ double medianOf(const Cells &cells, int group, qint64 n)
 // |F_set − F_rest| at the cells' ends as KolmogorovSmirnov::of walks it
 // (`n`: each group's count, both above 0): the largest and the first cell
 // reaching it (0 when it is 0 everywhere).
-std::pair<double, quint64> largestAtCellEnds(const Cells &cells, const qint64 n[2])
+std::pair<double, quint64> largestAtCellEnds(const Cells &cells, const std::array<qint64, 2> &n)
 {
     const auto dn = double(n[0]);
     const auto dm = double(n[1]);
@@ -254,11 +266,7 @@ std::set<quint64> NumericRanking::cellsToSplit(size_t feature) const
 {
     const Cells &cells = m_cells[feature];
     std::set<quint64> split;
-    qint64 n[2] = {0, 0};
-    for (const auto &[first, cell] : cells) {
-        n[0] += cell.count[0];
-        n[1] += cell.count[1];
-    }
+    const auto n = totals(cells);
     const NumericFeature &numeric = m_features[feature];
     // A median's neighbouring ranks must lie in cells of one value of their
     // group (the rest's alone for a member's place).
@@ -324,11 +332,7 @@ FeatureSeparation NumericRanking::separation(size_t feature) const
     const Cells &cells = m_cells[feature];
     FeatureSeparation result;
     result.feature = m_features[feature].feature;
-    qint64 n[2] = {0, 0};
-    for (const auto &[first, cell] : cells) {
-        n[0] += cell.count[0];
-        n[1] += cell.count[1];
-    }
+    const auto n = totals(cells);
     result.setN = n[0];
     result.restN = n[1];
     // Medians: every neighbouring rank's cell holds one value of its group.
@@ -364,9 +368,7 @@ void NumericRanking::findPlace(size_t feature) const
     const Cells &cells = m_cells[feature];
     auto &place = (*m_places)[size_t(m_features[feature].place)];
     place.found = true;
-    place.restN = 0;
-    for (const auto &[first, cell] : cells)
-        place.restN += cell.count[1];
+    place.restN = totals(cells)[1];
     place.restMedian = medianOf(cells, 1, place.restN);
     if (std::isnan(place.value))
         return;

@@ -45,14 +45,9 @@ std::vector<Stay> stays(const RequestTable &table, const RowSet *scope = nullptr
 Goodput goodput(const RequestTable &table, const Slo &slo, Boundary boundary, qint64 rejectedRecords,
                 const RequestSlice *rows)
 {
-    Goodput result;
-    result.slo = slo;
-    result.boundary = boundary;
-    result.rejected = rejectedRecords;
-    qint64 first = std::numeric_limits<qint64>::max();
-    qint64 last = std::numeric_limits<qint64>::min();
-    double tokens = 0.0;
-    double goodTokens = 0.0;
+    GoodputCounts counts;
+    counts.firstSend = std::numeric_limits<qint64>::max();
+    counts.lastEnd = std::numeric_limits<qint64>::min();
     for (qsizetype row = 0; row < table.rowCount(); ++row) {
         if (rows && !rows->contains(row))
             continue;
@@ -60,63 +55,66 @@ Goodput goodput(const RequestTable &table, const Slo &slo, Boundary boundary, qi
         const qint64 send = table.stamp(row, Stamp::ClientSend);
         const qint64 end = table.stamp(row, Stamp::LastTokenClient);
         if (std::isnan(ttft) || send == kNoTime || end == kNoTime) {
-            ++result.notJudged;
+            ++counts.notJudged;
             continue;
         }
-        ++result.completed;
-        first = qMin(first, send);
-        last = qMax(last, end);
-        tokens += table.outputTokens(row);
+        ++counts.completed;
+        counts.firstSend = qMin(counts.firstSend, send);
+        counts.lastEnd = qMax(counts.lastEnd, end);
+        counts.outputTokens += table.outputTokens(row);
         const double itl = metricValueMs(table, row, Metric::Itl, boundary);
         const bool ttftOk = ttft <= slo.ttftMs;
         const bool itlOk = std::isnan(itl) || itl <= slo.itlMs; // one token: no gap to miss
         if (ttftOk && itlOk) {
-            ++result.good;
-            goodTokens += table.outputTokens(row);
+            ++counts.good;
+            counts.goodOutputTokens += table.outputTokens(row);
         } else if (!ttftOk && !itlOk) {
-            ++result.missedBoth;
+            ++counts.missedBoth;
         } else if (!ttftOk) {
-            ++result.missedTtftOnly;
+            ++counts.missedTtftOnly;
         } else {
-            ++result.missedItlOnly;
+            ++counts.missedItlOnly;
         }
     }
-    if (result.completed > 0 && last > first) {
-        result.windowSeconds = double(last - first) / 1e9;
+    return goodputOf(counts, slo, boundary, rejectedRecords);
+}
+
+Goodput goodputOf(const GoodputCounts &counts, const Slo &slo, Boundary boundary, qint64 rejectedRecords)
+{
+    Goodput result;
+    result.slo = slo;
+    result.boundary = boundary;
+    result.rejected = rejectedRecords;
+    result.completed = counts.completed;
+    result.notJudged = counts.notJudged;
+    result.good = counts.good;
+    result.missedTtftOnly = counts.missedTtftOnly;
+    result.missedItlOnly = counts.missedItlOnly;
+    result.missedBoth = counts.missedBoth;
+    if (result.completed > 0 && counts.lastEnd > counts.firstSend) {
+        result.windowSeconds = double(counts.lastEnd - counts.firstSend) / 1e9;
         result.throughputPerSecond = double(result.completed) / result.windowSeconds;
         result.goodputPerSecond = double(result.good) / result.windowSeconds;
-        result.outputTokensPerSecond = tokens / result.windowSeconds;
-        result.goodOutputTokensPerSecond = goodTokens / result.windowSeconds;
+        result.outputTokensPerSecond = double(counts.outputTokens) / result.windowSeconds;
+        result.goodOutputTokensPerSecond = double(counts.goodOutputTokens) / result.windowSeconds;
     }
     return result;
 }
 
 LittlesLawCheck littlesLaw(const RequestTable &table, double observedInFlight, double tolerance, const RowSet *scope)
 {
-    LittlesLawCheck check;
-    check.tolerance = tolerance;
-    check.observedInFlight = observedInFlight;
     const auto all = stays(table, scope);
-    if (all.empty())
-        return check;
-    qint64 firstSend = std::numeric_limits<qint64>::max();
-    qint64 lastSend = std::numeric_limits<qint64>::min();
-    qint64 lastEnd = std::numeric_limits<qint64>::min();
-    double stayNs = 0.0;
+    StaySums sums;
+    sums.stays = qint64(all.size());
+    sums.firstSend = std::numeric_limits<qint64>::max();
+    sums.lastSend = std::numeric_limits<qint64>::min();
+    sums.lastEnd = std::numeric_limits<qint64>::min();
     for (const Stay &stay : all) {
-        firstSend = qMin(firstSend, stay.begin);
-        lastSend = qMax(lastSend, stay.begin);
-        lastEnd = qMax(lastEnd, stay.end);
-        stayNs += double(stay.end - stay.begin);
+        sums.firstSend = qMin(sums.firstSend, stay.begin);
+        sums.lastSend = qMax(sums.lastSend, stay.begin);
+        sums.lastEnd = qMax(sums.lastEnd, stay.end);
+        sums.stayNs += stay.end - stay.begin;
     }
-    check.completed = qint64(all.size());
-    if (lastEnd <= firstSend)
-        return check;
-    check.windowSeconds = double(lastEnd - firstSend) / 1e9;
-    check.throughputPerSecond = double(check.completed) / check.windowSeconds;
-    check.meanTimeInSystemSeconds = stayNs / double(check.completed) / 1e9;
-    check.expectedInFlight = check.throughputPerSecond * check.meanTimeInSystemSeconds;
-
     std::vector<std::pair<qint64, int>> events;
     events.reserve(all.size() * 2);
     for (const Stay &stay : all) {
@@ -127,37 +125,48 @@ LittlesLawCheck littlesLaw(const RequestTable &table, double observedInFlight, d
     qint64 inFlight = 0;
     for (const auto &event : events) {
         inFlight += event.second;
-        check.peakInFlight = qMax(check.peakInFlight, inFlight);
+        sums.peakInFlight = qMax(sums.peakInFlight, inFlight);
     }
+    for (const Stay &stay : all) {
+        sums.completedInside += stay.end <= sums.lastSend ? 1 : 0;
+        if (stay.begin <= sums.earlyUntil()) {
+            sums.earlyNs += stay.end - stay.begin;
+            ++sums.early;
+        } else if (stay.begin >= sums.lateFrom()) {
+            sums.lateNs += stay.end - stay.begin;
+            ++sums.late;
+        }
+    }
+    return littlesLawOf(sums, observedInFlight, tolerance);
+}
+
+LittlesLawCheck littlesLawOf(const StaySums &sums, double observedInFlight, double tolerance)
+{
+    LittlesLawCheck check;
+    check.tolerance = tolerance;
+    check.observedInFlight = observedInFlight;
+    if (sums.stays == 0)
+        return check;
+    check.completed = sums.stays;
+    if (sums.lastEnd <= sums.firstSend)
+        return check;
+    check.windowSeconds = double(sums.lastEnd - sums.firstSend) / 1e9;
+    check.throughputPerSecond = double(check.completed) / check.windowSeconds;
+    check.meanTimeInSystemSeconds = double(sums.stayNs) / double(check.completed) / 1e9;
+    check.expectedInFlight = check.throughputPerSecond * check.meanTimeInSystemSeconds;
+    check.peakInFlight = sums.peakInFlight;
 
     // A backlog shows as time in system growing across the interval: compare
     // the requests that arrived in the first and the last quarter of it.
     // Only judged when arrivals span at least twice the time in system.
-    if (lastSend > firstSend) {
-        check.arrivalWindowSeconds = double(lastSend - firstSend) / 1e9;
-        qint64 completedInside = 0;
-        for (const Stay &stay : all)
-            completedInside += stay.end <= lastSend ? 1 : 0;
+    if (sums.lastSend > sums.firstSend) {
+        check.arrivalWindowSeconds = double(sums.lastSend - sums.firstSend) / 1e9;
         check.arrivalRatePerSecond = double(check.completed) / check.arrivalWindowSeconds;
-        check.completionRatePerSecond = double(completedInside) / check.arrivalWindowSeconds;
-        const qint64 quarter = (lastSend - firstSend) / 4;
-        double early = 0.0;
-        double late = 0.0;
-        qint64 earlyN = 0;
-        qint64 lateN = 0;
-        for (const Stay &stay : all) {
-            if (stay.begin <= firstSend + quarter) {
-                early += double(stay.end - stay.begin);
-                ++earlyN;
-            } else if (stay.begin >= lastSend - quarter) {
-                late += double(stay.end - stay.begin);
-                ++lateN;
-            }
-        }
-        check.earlyTimeInSystemSeconds = earlyN > 0 ? early / double(earlyN) / 1e9 : 0.0;
-        check.lateTimeInSystemSeconds = lateN > 0 ? late / double(lateN) / 1e9 : 0.0;
+        check.completionRatePerSecond = double(sums.completedInside) / check.arrivalWindowSeconds;
+        check.earlyTimeInSystemSeconds = sums.early > 0 ? double(sums.earlyNs) / double(sums.early) / 1e9 : 0.0;
+        check.lateTimeInSystemSeconds = sums.late > 0 ? double(sums.lateNs) / double(sums.late) / 1e9 : 0.0;
         check.steadinessJudged
-            = check.arrivalWindowSeconds >= 2.0 * check.meanTimeInSystemSeconds && earlyN >= 8 && lateN >= 8;
+            = check.arrivalWindowSeconds >= 2.0 * check.meanTimeInSystemSeconds && sums.early >= 8 && sums.late >= 8;
         check.steady = check.steadinessJudged
             && check.lateTimeInSystemSeconds <= (1.0 + 5.0 * tolerance) * check.earlyTimeInSystemSeconds;
     }

@@ -74,6 +74,49 @@ struct LittlesLawCheck
     double tolerance = 0.10;
 };
 
+// What goodput() counts, from which its rates follow: a loaded trace's rows
+// or a database's aggregates (ServerGoodput).
+struct GoodputCounts
+{
+    qint64 completed = 0; // TTFT, client send and last client token observed
+    qint64 notJudged = 0;
+    qint64 good = 0;
+    qint64 missedTtftOnly = 0;
+    qint64 missedItlOnly = 0;
+    qint64 missedBoth = 0;
+    qint64 firstSend = 0; // of the completed
+    qint64 lastEnd = 0;
+    qint64 outputTokens = 0;
+    qint64 goodOutputTokens = 0;
+};
+
+// What littlesLaw() sums over the stays (client send to last client token,
+// both observed, the end not before the send), exactly.
+struct StaySums
+{
+    __extension__ typedef __int128 Int128;
+
+    qint64 stays = 0;
+    qint64 firstSend = 0;
+    qint64 lastSend = 0;
+    qint64 lastEnd = 0;
+    Int128 stayNs = 0;
+    qint64 peakInFlight = 0; // ends before sends at equal times
+    // Over the arrival window, split by quarters() once firstSend and
+    // lastSend are known: completions inside it, and the first and the last
+    // quarter's arrivals and their stays.
+    qint64 completedInside = 0;
+    qint64 early = 0;
+    Int128 earlyNs = 0;
+    qint64 late = 0;
+    Int128 lateNs = 0;
+
+    // The last send of the first quarter of the arrival window, and the
+    // first send of the last (a stay in neither when in the first).
+    qint64 earlyUntil() const { return firstSend + (lastSend - firstSend) / 4; }
+    qint64 lateFrom() const { return lastSend - (lastSend - firstSend) / 4; }
+};
+
 // Arrivals and requests in flight over time, pre-binned for plots.
 struct ConcurrencyTimeline
 {
@@ -94,5 +137,10 @@ Goodput goodput(const RequestTable &table, const Slo &slo, Boundary boundary, qi
 LittlesLawCheck littlesLaw(const RequestTable &table, double observedInFlight = std::nan(""), double tolerance = 0.10,
                            const RowSet *scope = nullptr);
 ConcurrencyTimeline concurrency(const RequestTable &table, int bins);
+
+// The figures from their counts and sums, in one arithmetic for a loaded
+// trace and for a database's aggregates.
+Goodput goodputOf(const GoodputCounts &counts, const Slo &slo, Boundary boundary, qint64 rejectedRecords);
+LittlesLawCheck littlesLawOf(const StaySums &sums, double observedInFlight, double tolerance = 0.10);
 
 } // namespace ServiceLoad
