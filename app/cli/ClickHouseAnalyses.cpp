@@ -44,18 +44,7 @@ int prepare(const CliContext &context, const QString &command, ClassOptions::Val
                            .arg(command, metricKey(options->metric));
         return ExitUsage;
     }
-    QString error;
-    if (!ClickHouseSource::parse(context.arguments.first(), source, &error)) {
-        context.err << QStringLiteral("tracelane-cli %1: %2\n").arg(command, error);
-        return ExitUsage;
-    }
-    if (!source->where.isEmpty()) {
-        context.err << QStringLiteral("tracelane-cli %1: where= filters span tables (otel_traces); on Tracelane's "
-                                      "own tables bound the rows with from= and to=\n")
-                           .arg(command);
-        return ExitUsage;
-    }
-    return -1;
+    return openServerSource(context, command, source);
 }
 
 QStringList filterDimensions(const ClassOptions::Values &options)
@@ -81,6 +70,22 @@ int applyFilter(const CliContext &context, const ClassOptions::Values &options, 
 }
 
 } // namespace
+
+int openServerSource(const CliContext &context, const QString &command, ClickHouseSource *source)
+{
+    QString error;
+    if (!ClickHouseSource::parse(context.arguments.first(), source, &error)) {
+        context.err << QStringLiteral("tracelane-cli %1: %2\n").arg(command, error);
+        return ExitUsage;
+    }
+    if (!source->where.isEmpty()) {
+        context.err << QStringLiteral("tracelane-cli %1: where= filters span tables (otel_traces); on Tracelane's "
+                                      "own tables bound the rows with from= and to=\n")
+                           .arg(command);
+        return ExitUsage;
+    }
+    return -1;
+}
 
 bool isClickHouseArgument(const QString &argument)
 {
@@ -326,14 +331,12 @@ int runExceedOnClickHouse(const CliContext &context)
 int runAnalyseOnClickHouse(const CliContext &context)
 {
     ClickHouseSource source;
-    QString error;
-    if (!ClickHouseSource::parse(context.arguments.first(), &source, &error)) {
-        context.err << QStringLiteral("tracelane-cli analyse: %1\n").arg(error);
-        return ExitUsage;
-    }
+    if (const int code = openServerSource(context, QStringLiteral("analyse"), &source); code >= 0)
+        return code;
     const ClickHouseClient client(source);
     const ServerRequests requests(client);
     ProfileReport report;
+    QString error;
     // The label is the table as a person reads it; the workload as for a file.
     if (!ServerProfile::compute(requests, context.boundary, source.display(), QStringLiteral("trace replay"), &report,
                                 &error)) {

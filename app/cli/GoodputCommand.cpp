@@ -29,20 +29,13 @@ void print(const CliContext &context, const Goodput &goodput, const LittlesLawCh
 int goodputOnServer(const CliContext &context, const Slo &slo, double observedInFlight)
 {
     ClickHouseSource source;
-    QString error;
-    if (!ClickHouseSource::parse(context.arguments.first(), &source, &error)) {
-        context.err << QStringLiteral("tracelane-cli goodput: %1\n").arg(error);
-        return ExitUsage;
-    }
-    if (!source.where.isEmpty()) {
-        context.err << QStringLiteral("tracelane-cli goodput: where= filters span tables (otel_traces); on "
-                                      "Tracelane's own tables bound the rows with from= and to=\n");
-        return ExitUsage;
-    }
+    if (const int code = openServerSource(context, QStringLiteral("goodput"), &source); code >= 0)
+        return code;
     const ClickHouseClient client(source);
     const ServerRequests requests(client);
     Goodput goodput;
     LittlesLawCheck little;
+    QString error;
     if (!ServerGoodput::compute(requests, slo, context.boundary, observedInFlight, &goodput, &little, &error)) {
         context.err << QStringLiteral("tracelane-cli goodput: %1\n").arg(error);
         return ExitFailure;

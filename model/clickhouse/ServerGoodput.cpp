@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <vector>
 
 namespace {
 
@@ -26,10 +27,16 @@ struct Bucket
     qint64 sends = 0;
     qint64 ends = 0;
 };
-using Buckets = std::map<qint64, Bucket>; // by the bucket's first offset from the origin
+using Buckets = std::vector<Bucket>; // by the bucket's number: its first offset from the origin >> shift
+
+// A bucket number the server answered that is not one asked about.
+QString unknownBucket(const QString &bucket)
+{
+    return QStringLiteral("the server answered a time bucket (%1) outside the range it was asked about").arg(bucket);
+}
 
 // Counts the sends and the ends of the stays in buckets of `shift` bits
-// (offsets from `origin`) into `buckets`.
+// (offsets from `origin`) into `buckets`, sized to hold every offset.
 bool countEvents(const ServerRequests &requests, const Rows &rows, qint64 origin, int shift, Buckets *buckets,
                  QString *error)
 {
@@ -44,7 +51,13 @@ bool countEvents(const ServerRequests &requests, const Rows &rows, qint64 origin
                 &answer, error, 2))
             return false;
         for (const auto &row : answer) {
-            Bucket &bucket = (*buckets)[row[0].toLongLong() << shift];
+            bool ok = false;
+            const qint64 number = row[0].toLongLong(&ok);
+            if (!ok || number < 0 || number >= qint64(buckets->size())) {
+                *error = unknownBucket(row[0]);
+                return false;
+            }
+            Bucket &bucket = (*buckets)[std::size_t(number)];
             (sends ? bucket.sends : bucket.ends) = row[1].toLongLong();
         }
     }
@@ -55,11 +68,11 @@ bool countEvents(const ServerRequests &requests, const Rows &rows, qint64 origin
 // reaches above the level before it: its events sorted by the server (ends
 // before sends at equal times) and their running sum's largest value.
 bool risesInside(const ServerRequests &requests, const Rows &rows, qint64 origin, int shift,
-                 const std::vector<qint64> &starts, std::map<qint64, qint64> *rises, QString *error)
+                 const std::vector<qint64> &numbers, std::map<qint64, qint64> *rises, QString *error)
 {
     QStringList listed;
-    for (const qint64 first : starts)
-        listed << QString::number(first >> shift);
+    for (const qint64 number : numbers)
+        listed << QString::number(number);
     const QString list = listed.join(QLatin1Char(','));
     const auto bucketOf = [&](const QString &time) {
         return QStringLiteral("bitShiftRight(%1 - %2, %3)").arg(time).arg(origin).arg(shift);
@@ -79,7 +92,7 @@ bool risesInside(const ServerRequests &requests, const Rows &rows, qint64 origin
             &answer, error, 2))
         return false;
     for (const auto &row : answer)
-        (*rises)[row[0].toLongLong() << shift] = row[1].toLongLong();
+        (*rises)[row[0].toLongLong()] = row[1].toLongLong();
     return true;
 }
 
@@ -92,14 +105,14 @@ bool peakInFlight(const ServerRequests &requests, const Rows &rows, qint64 origi
 {
     const int width = int(std::bit_width(quint64(span)));
     const int shift = std::max(0, width - ServerGoodput::kFirstBucketBits);
-    Buckets buckets;
+    Buckets buckets(std::size_t(span >> shift) + 1);
     if (!countEvents(requests, rows, origin, shift, &buckets, error))
         return false;
     qint64 level = 0;
     qint64 reached = 0;
     qint64 sends = 0;
     qint64 ends = 0;
-    for (const auto &[start, bucket] : buckets) {
+    for (const Bucket &bucket : buckets) {
         level += bucket.sends - bucket.ends;
         reached = std::max(reached, level);
         sends += bucket.sends;
@@ -109,25 +122,32 @@ bool peakInFlight(const ServerRequests &requests, const Rows &rows, qint64 origi
         *error = ServerRequests::rowsChanged(std::min(sends, ends), stays);
         return false;
     }
-    std::map<qint64, qint64> before; // each bucket to look into: the level before it
+    std::map<qint64, qint64> before; // each bucket to look into, by number: the level before it
     level = 0;
-    for (const auto &[start, bucket] : buckets) {
+    for (std::size_t number = 0; number < buckets.size(); ++number) {
+        const Bucket &bucket = buckets[number];
         if (shift > 0 && bucket.sends > 0 && level + bucket.sends > reached)
-            before[start] = level;
+            before[qint64(number)] = level;
         level += bucket.sends - bucket.ends;
     }
-    std::vector<qint64> starts;
+    std::vector<qint64> numbers;
     for (auto it = before.begin(); it != before.end();) {
-        starts.push_back(it->first);
+        numbers.push_back(it->first);
         ++it;
-        if (qsizetype(starts.size()) < ServerGoodput::kRisesPerRead && it != before.end())
+        if (qsizetype(numbers.size()) < ServerGoodput::kRisesPerRead && it != before.end())
             continue;
         std::map<qint64, qint64> rises;
-        if (!risesInside(requests, rows, origin, shift, starts, &rises, error))
+        if (!risesInside(requests, rows, origin, shift, numbers, &rises, error))
             return false;
-        for (const auto &[start, rise] : rises)
-            reached = std::max(reached, before.at(start) + rise);
-        starts.clear();
+        for (const auto &[number, rise] : rises) {
+            const auto levelBefore = before.find(number);
+            if (levelBefore == before.end()) {
+                *error = unknownBucket(QString::number(number));
+                return false;
+            }
+            reached = std::max(reached, levelBefore->second + rise);
+        }
+        numbers.clear();
     }
     *peak = reached;
     return true;

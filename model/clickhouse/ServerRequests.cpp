@@ -202,7 +202,8 @@ QString ServerRequests::withPrewhere(const QString &fromWhere, const QString &pr
     QString sql = at < 0 ? fromWhere : fromWhere.left(at);
     if (!arrayJoin.isEmpty())
         sql += QStringLiteral(" ARRAY JOIN ") + arrayJoin;
-    sql += QStringLiteral(" PREWHERE ") + prewhere;
+    if (!prewhere.isEmpty())
+        sql += QStringLiteral(" PREWHERE ") + prewhere;
     if (!conditions.isEmpty())
         sql += QStringLiteral(" WHERE (") + conditions.join(QStringLiteral(") AND (")) + QLatin1Char(')');
     return sql;

@@ -70,7 +70,7 @@ public:
     // columns only for the rows that pass the PREWHERE (a class code's
     // attribute lookups, for a few percent of the rows).
     // With `arrayJoin` (" ARRAY JOIN ..." without the keywords) between the
-    // table and the PREWHERE when given.
+    // table and the PREWHERE when given. An empty `prewhere` adds none.
     static QString withPrewhere(const QString &fromWhere, const QString &prewhere, const QString &where = {},
                                 const QString &arrayJoin = {});
     // Whether `metric` is defined for a row, and its value in ms (Float64).

@@ -66,20 +66,10 @@ double valueAt(quint64 key)
 QString withConditions(const QString &fromWhere, const QStringList &conditions, const QString &prewhere = {},
                        const QString &arrayJoin = {})
 {
-    const QString keyword = QStringLiteral(" WHERE ");
-    const qsizetype at = fromWhere.indexOf(keyword);
-    QStringList all;
-    if (at >= 0)
-        all << fromWhere.mid(at + keyword.size());
-    all << conditions;
-    QString sql = at < 0 ? fromWhere : fromWhere.left(at);
-    if (!arrayJoin.isEmpty())
-        sql += QStringLiteral(" ARRAY JOIN ") + arrayJoin;
-    if (!prewhere.isEmpty())
-        sql += QStringLiteral(" PREWHERE ") + prewhere;
-    if (!all.isEmpty())
-        sql += QStringLiteral(" WHERE (") + all.join(QStringLiteral(") AND (")) + QLatin1Char(')');
-    return sql;
+    const QString all = conditions.isEmpty()
+        ? QString()
+        : QStringLiteral("(") + conditions.join(QStringLiteral(") AND (")) + QLatin1Char(')');
+    return ServerRequests::withPrewhere(fromWhere, prewhere, all, arrayJoin);
 }
 
 std::vector<NumericFeature> numericFeatures(const ServerRequests &requests, const ExceedanceSpec &spec,
