@@ -103,7 +103,7 @@ SwimlaneView::SwimlaneView(ViewState *state, QWidget *parent)
         addAction(zoom);
     }
 
-    auto *fit = new QToolButton(this);
+    auto *fit = m_fit = new QToolButton(this);
     fit->setFocusPolicy(Qt::NoFocus);
     fit->setText(tr("Fit"));
     fit->setToolTip(tr("Show every lane and the whole trace (F)"));
@@ -370,6 +370,23 @@ void SwimlaneView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     placeLaneInfo();
+}
+
+QToolButton *SwimlaneView::addControl(QAction *action)
+{
+    auto *button = new QToolButton(this);
+    button->setFocusPolicy(Qt::NoFocus);
+    button->setDefaultAction(action);
+    button->setVisible(action->isVisible());
+    m_controls->insertWidget(m_controls->indexOf(m_fit) + 1, button);
+    connect(action, &QAction::changed, button, [this, button, action] {
+        if (button->isVisibleTo(this) == action->isVisible())
+            return;
+        button->setVisible(action->isVisible());
+        placeLaneInfo();
+    });
+    placeLaneInfo();
+    return button;
 }
 
 // The lane counter sits right of the controls when a typical counter fits

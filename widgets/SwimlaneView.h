@@ -13,11 +13,13 @@ class LaneActivity;
 class LaneLayout;
 class OverviewStrip;
 class PhaseLegend;
+class QAction;
 class QCheckBox;
 class QComboBox;
 class QHBoxLayout;
 class QLabel;
 class QScrollBar;
+class QToolButton;
 class SwimlaneCanvas;
 struct StallMarks;
 class TimeRuler;
@@ -47,6 +49,9 @@ public:
     // The lane counter is on a row of its own (the window is too narrow to
     // hold it beside the controls).
     bool laneInfoHasOwnRow() const;
+    // A button for `action` among the controls, after Fit, shown while the
+    // action is visible (an action the window adds: it knows the source).
+    QToolButton *addControl(QAction *action);
 
 signals:
     // A new lane layout is on screen.
@@ -96,6 +101,7 @@ private:
     QCheckBox *m_descending = nullptr;
     QComboBox *m_groupBy = nullptr;
     QLabel *m_laneInfo = nullptr;
+    QToolButton *m_fit = nullptr;
     QHBoxLayout *m_controls = nullptr;
     QHBoxLayout *m_infoRow = nullptr; // the lane counter when the controls leave no room
     PhaseLegend *m_legend = nullptr;

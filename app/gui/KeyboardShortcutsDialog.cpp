@@ -16,6 +16,7 @@ QList<QPair<QString, QString>> KeyboardShortcutsDialog::shortcuts()
         {keys(QKeySequence::Close), tr("Close the trace")},
         {QStringLiteral("Esc"), tr("Cancel loading (while a trace loads)")},
         {QStringLiteral("F11"), tr("Full screen")},
+        {QStringLiteral("Ctrl+Shift+A"), tr("On a server's sample: open every request sent in view")},
         {keys(QKeySequence::Quit), tr("Quit")},
         {QString(), tr("Swimlanes")},
         {tr("Wheel"), tr("Zoom time around the cursor")},

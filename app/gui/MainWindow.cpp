@@ -15,6 +15,7 @@
 #include "LiveWiring.h"
 #include "LoadProgressBar.h"
 #include "MessageBanner.h"
+#include "PopulationInView.h"
 #include "RecentFiles.h"
 #include "RejectedRecordsPanel.h"
 #include "ReportView.h"
@@ -90,6 +91,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_compare = new CompareWiring(this, m_state);
     m_streams = new StreamsWiring(this, m_state);
     m_live = new LiveWiring(this, m_state);
+    m_inView = new PopulationInView(this, m_state);
     createActions();
     m_review->installViewActions();
     createStatusBar();
@@ -230,7 +232,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(requests,
                      addDock(QStringLiteral("classesDock"), tr("Classes"), m_classes, Qt::BottomDockWidgetArea));
     m_exceedance = new ExceedancePanel(m_state, this);
-    connect(m_exceedance, &ExceedancePanel::workflowWindowRequested, this, &MainWindow::openWorkflowWindow);
+    connect(m_exceedance, &ExceedancePanel::workflowWindowRequested, this, &MainWindow::openWindowOn);
     tabifyDockWidget(
         requests, addDock(QStringLiteral("exceedanceDock"), tr("Exceedance"), m_exceedance, Qt::BottomDockWidgetArea));
     requests->raise();
@@ -293,6 +295,9 @@ void MainWindow::createActions()
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         m_panelsMenu->addAction(dock->toggleViewAction());
     view->addAction(tr("Reset &Layout"), this, [this] { m_dockLayout->reset(); });
+    view->addSeparator();
+    view->addAction(m_inView->action());
+    m_swimlanes->addControl(m_inView->action());
     QMenu *appearance = view->addMenu(tr("&Appearance"));
     auto *modes = new QActionGroup(this);
     const std::array<std::pair<Appearance::Mode, QString>, 3> choices = {{
@@ -362,7 +367,7 @@ void MainWindow::createStatusBar()
     connect(m_state, &ViewState::selectionChanged, this, &MainWindow::updateStatus);
 }
 
-MainWindow *MainWindow::openWorkflowWindow(const QString &url)
+MainWindow *MainWindow::openWindowOn(const QString &url)
 {
     auto *window = new MainWindow;
     window->setAttribute(Qt::WA_DeleteOnClose);
@@ -370,7 +375,7 @@ MainWindow *MainWindow::openWorkflowWindow(const QString &url)
     window->resize(size());
     window->show();
     window->openFile(url);
-    emit workflowWindowOpened(window);
+    emit windowOpened(window);
     return window;
 }
 

@@ -18,6 +18,7 @@ class InSightWork;
 class LiveWiring;
 class LoadProgressBar;
 class MessageBanner;
+class PopulationInView;
 class QActionGroup;
 class QComboBox;
 class QDockWidget;
@@ -61,10 +62,11 @@ public:
     // File → Compare With ClickHouse…: the same dialog, the table's spans as
     // the candidate beside the loaded trace.
     void compareWithClickHouse();
-    // A window of its own on one workflow (a population's URL with trace=),
-    // opened from a slow workflow the held sample lacks; not persistent, and
-    // closed with no trace of it in this window's settings.
-    MainWindow *openWorkflowWindow(const QString &url);
+    // A window of its own on a server's URL: one workflow (a population's
+    // URL with trace=) opened from a slow workflow the held sample lacks, or
+    // every request sent in the lanes' time range (PopulationInView); not
+    // persistent, and closed with no trace of it in this window's settings.
+    MainWindow *openWindowOn(const QString &url);
     void reload();
     void closeTrace();
     void cancelLoad();
@@ -83,6 +85,7 @@ public:
     ComparePanel *comparePanel() const;
     StreamsWiring *streams() const { return m_streams; }
     LiveWiring *live() const { return m_live; }
+    PopulationInView *populationInView() const { return m_inView; }
     // Shows and raises the dock with this object name (and keeps it in front
     // when a trace loads); false if there is none.
     bool showPanel(const QString &name); // a dock by object name or tab title
@@ -108,7 +111,7 @@ public:
 signals:
     // Emitted once a load has finished, failed or been cancelled.
     void loadFinished(bool ok);
-    void workflowWindowOpened(MainWindow *window);
+    void windowOpened(MainWindow *window);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -159,6 +162,7 @@ private:
     CompareWiring *m_compare = nullptr;
     StreamsWiring *m_streams = nullptr;
     LiveWiring *m_live = nullptr;
+    PopulationInView *m_inView = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_panelsMenu = nullptr;
     QComboBox *m_boundary = nullptr;

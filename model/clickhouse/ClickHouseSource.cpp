@@ -8,6 +8,7 @@
 #include <QUrlQuery>
 
 #include <algorithm>
+#include <utility>
 
 namespace {
 
@@ -115,6 +116,10 @@ QString ClickHouseSource::display() const
                             endpoint.host())
                        .arg(endpoint.port())
                        .arg(database, table);
+    if (from != kNoBound)
+        text += QStringLiteral("&from=%1").arg(from);
+    if (to != kNoBound)
+        text += QStringLiteral("&to=%1").arg(to);
     if (sampleOneIn > 1)
         text += QStringLiteral("&sample=%1").arg(sampleOneIn);
     if (!trace.isEmpty())
@@ -135,6 +140,30 @@ QString ClickHouseSource::withSample(const QString &text, qint64 oneIn)
     query.removeAllQueryItems(QStringLiteral("sample"));
     if (oneIn > 1)
         query.addQueryItem(QStringLiteral("sample"), QString::number(oneIn));
+    url.setQuery(query);
+    return url.toString(QUrl::FullyEncoded);
+}
+
+QString ClickHouseSource::withinRange(const QString &text, qint64 from, qint64 to)
+{
+    ClickHouseSource source;
+    QString error;
+    if (!parse(text, &source, &error))
+        return {};
+    if (from != kNoBound && (source.from == kNoBound || from > source.from))
+        source.from = from;
+    if (to != kNoBound && (source.to == kNoBound || to < source.to))
+        source.to = to;
+    if (source.from != kNoBound && source.to != kNoBound && source.to <= source.from)
+        return {};
+    QUrl url(text);
+    QUrlQuery query(url);
+    for (const auto &[key, bound] :
+         {std::pair{QStringLiteral("from"), source.from}, std::pair{QStringLiteral("to"), source.to}}) {
+        query.removeAllQueryItems(key);
+        if (bound != kNoBound)
+            query.addQueryItem(key, QString::number(bound));
+    }
     url.setQuery(query);
     return url.toString(QUrl::FullyEncoded);
 }

@@ -68,8 +68,9 @@ struct ClickHouseSource
     // send), trace=, the one row and, when `sampled`, the sample; empty for
     // every row.
     QStringList requestConditions(bool sampled = true) const;
-    // Shown to people: the URL without credentials (with the sample and the
-    // trace, if any: every figure read from it is theirs).
+    // Shown to people: the URL without credentials (with the time range in
+    // integer ns, the sample and the trace, if any: every figure read from
+    // it is theirs).
     QString display() const;
 
     static bool isUrl(const QString &text);
@@ -79,6 +80,10 @@ struct ClickHouseSource
     static qint64 sampleThatFits(qint64 population, qint64 most, qint64 current = 1);
     // The URL `text` with sample=oneIn (1: without one).
     static QString withSample(const QString &text, qint64 oneIn);
+    // The URL `text` with its time range narrowed to the client sends in
+    // [from, to) (ns; kNoBound: that side as it was), written as integer
+    // ns; empty when `text` is no URL or the ranges do not overlap.
+    static QString withinRange(const QString &text, qint64 from, qint64 to);
     // The URL `text` keeping only the workflow (request) `id`.
     static QString withTrace(const QString &text, const QString &id);
     // False with `error` naming the part that is wrong.

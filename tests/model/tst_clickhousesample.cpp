@@ -122,6 +122,22 @@ private slots:
         QVERIFY2(ClickHouseSource::parse(ClickHouseSource::withSample(spans, 4), &source, &error), qPrintable(error));
         QCOMPARE(source.where, filter);
         QCOMPARE(source.sampleOneIn, qint64(4));
+        // A time range narrowed: each bound the later (earlier) of the two,
+        // as integer ns; the other parameters kept.
+        constexpr qint64 kFrom = 1'796'119'200'000'000'000;
+        const QString narrowed = ClickHouseSource::withinRange(where, kFrom - 1'000'000'000, kFrom + 5'000'000'000);
+        QVERIFY2(ClickHouseSource::parse(narrowed, &source, &error), qPrintable(error));
+        QCOMPARE(source.from, kFrom);
+        QCOMPARE(source.to, kFrom + 5'000'000'000);
+        QCOMPARE(source.sampleOneIn, qint64(2));
+        QCOMPARE(source.maxSpans, qint64(9));
+        QVERIFY2(ClickHouseSource::parse(ClickHouseSource::withinRange(narrowed, kFrom + 1, ClickHouseSource::kNoBound),
+                                         &source, &error),
+                 qPrintable(error));
+        QCOMPARE(source.from, kFrom + 1);
+        QCOMPARE(source.to, kFrom + 5'000'000'000);
+        QVERIFY(ClickHouseSource::withinRange(where, kFrom - 10, kFrom).isEmpty()); // before from=: nothing
+        QVERIFY(ClickHouseSource::withinRange(QStringLiteral("trace.jsonl"), 0, 1).isEmpty());
         QCOMPARE(ClickHouseSource::sampleThatFits(20'000'000, 5'000'000), qint64(6));
         QCOMPARE(ClickHouseSource::sampleThatFits(100, 500, 3), qint64(4));
         for (const char *bad : {"0", "-2", "third", "", "1000000001"}) {

@@ -12,6 +12,7 @@
 #include "ExceedancePanel.h"
 #include "MainWindow.h"
 #include "MemberComparisonModel.h"
+#include "PopulationInView.h"
 #include "ReportView.h"
 #include "SetComparisonModel.h"
 #include "SetComparisonView.h"
@@ -22,6 +23,7 @@
 #include "analysis/requests/ProfileReport.h"
 #include "analysis/requests/RequestSlice.h"
 #include "analysis/stats/ColumnCache.h"
+#include "clickhouse/ClickHouseSource.h"
 #include "io/TraceFileLoader.h"
 #include "remote/TraceSource.h"
 #include "report/ExceedanceJson.h"
@@ -31,6 +33,7 @@
 #include "support/TestData.h"
 #include "support/TracelaneTables.h"
 
+#include <QAction>
 #include <QHash>
 #include <QLabel>
 #include <QLocale>
@@ -41,6 +44,8 @@
 #include <QTest>
 
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 namespace {
 
@@ -330,7 +335,7 @@ private slots:
             !panel->isComputing() && panel->analysis()
                 && panel->summaryLabel()->text().contains(QStringLiteral("computed by the server")),
             60'000);
-        QSignalSpy opened(&window, &MainWindow::workflowWindowOpened);
+        QSignalSpy opened(&window, &MainWindow::windowOpened);
         bool fetched = false;
         for (int k = 0; k < 30 && !fetched; ++k) {
             panel->stepNext();
@@ -356,6 +361,65 @@ private slots:
         QCOMPARE(alone->store()->spans.rowCount(), qsizetype(spans->workflows.spanCount[size_t(inFile)]));
         QVERIFY2(alone->windowTitle().contains(QStringLiteral("trace=") + id), qPrintable(alone->windowTitle()));
         alone->close();
+    }
+
+    // "All in View" opens every request of the population sent in the lanes'
+    // time range (the sample holds a third of them) in a window of its own.
+    void allInViewOpensThePopulationsRequestsInRange()
+    {
+        PopulationInView *inView = m_window.populationInView();
+        QAction *action = inView->action();
+        ViewState *state = m_window.viewState();
+        state->setTimeAxis(TimeAxis::Absolute);
+        QVERIFY(action->isVisible());
+        QVERIFY(action->isEnabled());
+        // The middle third of the file's sends.
+        const auto &sends = m_file->requests.stampColumn(Stamp::ClientSend);
+        const auto [first, last] = std::minmax_element(sends.begin(), sends.end());
+        const qint64 third = (*last - *first) / 3;
+        const TimeWindow range{*first + third, *first + 2 * third};
+        state->setTimeWindow(range);
+        QCOMPARE(state->timeWindow(), range);
+        QSet<QString> expected;
+        for (qsizetype row = 0; row < m_file->requests.rowCount(); ++row) {
+            if (range.contains(m_file->requests.stamp(row, Stamp::ClientSend)))
+                expected.insert(m_file->requests.idText(qint32(row)));
+        }
+        QVERIFY(expected.size() > 300 && expected.size() < 1700);
+
+        ClickHouseSource source;
+        QString error;
+        QVERIFY2(ClickHouseSource::parse(inView->url(), &source, &error), qPrintable(error));
+        QCOMPARE(source.sampleOneIn, qint64(1));
+        QCOMPARE(source.from, range.begin);
+        QCOMPARE(source.to, range.end);
+
+        QSignalSpy opened(&m_window, &MainWindow::windowOpened);
+        action->trigger();
+        QCOMPARE(opened.size(), 1);
+        auto *all = opened.first().first().value<MainWindow *>();
+        QVERIFY(all);
+        QTRY_VERIFY_WITH_TIMEOUT(all->store() && !all->isLoading(), 60'000);
+        QCOMPARE(all->store()->sampleOneIn, qint64(1));
+        // Its title names the range it holds.
+        QVERIFY2(all->windowTitle().contains(QStringLiteral("&from=%1&to=%2").arg(range.begin).arg(range.end)),
+                 qPrintable(all->windowTitle()));
+        QSet<QString> held;
+        for (qsizetype row = 0; row < all->store()->requests.rowCount(); ++row)
+            held.insert(all->store()->requests.idText(qint32(row)));
+        QCOMPARE(held, expected);
+        // That window holds every request of its range: nothing more to open.
+        QVERIFY(!all->populationInView()->action()->isVisible());
+        QVERIFY(all->populationInView()->url().isEmpty());
+        all->close();
+
+        // Aligned lanes share no time range.
+        state->setTimeAxis(TimeAxis::AlignedAtSend);
+        QVERIFY(action->isVisible());
+        QVERIFY(!action->isEnabled());
+        QVERIFY(inView->url().isEmpty());
+        state->setTimeAxis(TimeAxis::Absolute);
+        QVERIFY(action->isEnabled());
     }
 
     void aServerThatStopsLeavesTheSamplesEstimates()
