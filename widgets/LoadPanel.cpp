@@ -270,6 +270,11 @@ void LoadPanel::redraw()
     }
     title->setText(tr("Load over time \u00b7 bins of %1 s \u00b7 %2 requests \u00b7 %3")
                        .arg(seconds(t.binNs), locale.toString(t.placed), scope));
+    // A server's sample holds one request in N: its rates and levels are the
+    // sample's, about 1/N of the population's, and the axes say so.
+    const qint64 oneIn = m_state->store()->sampleOneIn;
+    m_plot->yAxis->setLabel(oneIn > 1 ? tr("req/s (sample)") : tr("requests / s"));
+    m_levels->axis(QCPAxis::atLeft)->setLabel(oneIn > 1 ? tr("mean (sample)") : tr("requests (mean)"));
     const double binSeconds = t.binSeconds();
     const auto series
         = [&](QCPAxis *x, QCPAxis *y, const QString &name, const QColor &colour, Qt::PenStyle style, auto value) {
@@ -315,13 +320,18 @@ void LoadPanel::redraw()
     }
 
     const BurstEnvelope &b = m_result.burst;
-    QString text = tr("Burst envelope: mean %1 arrivals/s; peak %2 in 1 s (%3\u00d7 the mean, from %4 s), %5 in "
-                      "10 s.")
-                       .arg(b.meanPerSecond, 0, 'f', 2)
-                       .arg(b.peak1s)
-                       .arg(b.peakToMean1s(), 0, 'f', 1)
-                       .arg(offset(b.peak1sStartNs - m_result.originNs))
-                       .arg(b.peak10s);
+    QString text = oneIn > 1 ? tr("In this 1-in-%1 sample (the population's rates and levels are about %1\u00d7 "
+                                  "these; View \u2192 Open All Requests Sent in View fetches every request of a "
+                                  "range): ")
+                                   .arg(oneIn)
+                             : QString();
+    text += tr("Burst envelope: mean %1 arrivals/s; peak %2 in 1 s (%3\u00d7 the mean, from %4 s), %5 in "
+               "10 s.")
+                .arg(b.meanPerSecond, 0, 'f', 2)
+                .arg(b.peak1s)
+                .arg(b.peakToMean1s(), 0, 'f', 1)
+                .arg(offset(b.peak1sStartNs - m_result.originNs))
+                .arg(b.peak10s);
     const LittlesLawCheck &s = m_result.steadiness;
     text += QLatin1Char(' ');
     text += s.steadinessJudged
@@ -373,10 +383,12 @@ void LoadPanel::recheckLittle()
         [=, scope = std::move(scope)](const std::atomic<bool> *) {
             return LoadAnalysis::littleInWindow(store->requests, sliced ? &scope : nullptr, from, to);
         },
-        [this, origin, ownPick](LittleInWindow check) {
-            const QString where = tr("%1 %2 .. %3 s")
-                                      .arg(ownPick ? tr("picked range") : tr("visible range"),
-                                           offset(check.fromNs - origin), offset(check.toNs - origin));
+        [this, origin, ownPick, oneIn = store->sampleOneIn](LittleInWindow check) {
+            QString where = tr("%1 %2 .. %3 s")
+                                .arg(ownPick ? tr("picked range") : tr("visible range"), offset(check.fromNs - origin),
+                                     offset(check.toNs - origin));
+            if (oneIn > 1)
+                where += tr(", in the 1-in-%1 sample").arg(oneIn);
             if (check.completions == 0) {
                 m_little->setText(tr("Little's law (%1): no request completed inside; not checked.").arg(where));
                 return;

@@ -10,12 +10,14 @@
 #include "ClassTableModel.h"
 #include "ClassTablePanel.h"
 #include "ExceedancePanel.h"
+#include "LoadPanel.h"
 #include "MainWindow.h"
 #include "MemberComparisonModel.h"
 #include "PopulationInView.h"
 #include "ReportView.h"
 #include "SetComparisonModel.h"
 #include "SetComparisonView.h"
+#include "StreamsWiring.h"
 #include "ViewState.h"
 #include "analysis/classes/ClassColumn.h"
 #include "analysis/classes/ClassDimension.h"
@@ -44,6 +46,7 @@
 #include <QTest>
 
 #include <nlohmann/json.hpp>
+#include <qcustomplot.h>
 
 #include <algorithm>
 
@@ -361,6 +364,23 @@ private slots:
         QCOMPARE(alone->store()->spans.rowCount(), qsizetype(spans->workflows.spanCount[size_t(inFile)]));
         QVERIFY2(alone->windowTitle().contains(QStringLiteral("trace=") + id), qPrintable(alone->windowTitle()));
         alone->close();
+    }
+
+    // The Load dock draws the held rows: its rates and levels say they are
+    // the sample's, about a third of the population's.
+    void theLoadDockSaysItsRatesAreTheSamples()
+    {
+        LoadPanel *load = m_window.streams()->loadPanel();
+        m_window.showPanel(QStringLiteral("loadDock"));
+        QTRY_VERIFY_WITH_TIMEOUT(!load->isComputing() && load->timeline().binCount() > 0
+                                     && load->summaryText().contains(QStringLiteral("Little's law")),
+                                 60'000);
+        const QString summary = load->summaryText();
+        QVERIFY2(summary.startsWith(QStringLiteral("In this 1-in-3 sample (the population's rates and levels are "
+                                                   "about 3\u00d7 these")),
+                 qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral(", in the 1-in-3 sample)")), qPrintable(summary));
+        QCOMPARE(load->plot()->yAxis->label(), QStringLiteral("req/s (sample)"));
     }
 
     // "All in View" opens every request of the population sent in the lanes'

@@ -168,6 +168,8 @@ void tst_StreamWidgets::loadSeriesOfTheTrace()
     QCOMPARE(arrivals->at(0)->value, double(expected.arrivals[0]) / 0.5);
     QVERIFY(panel.summaryText().contains(QStringLiteral("Burst envelope")));
     QVERIFY(panel.summaryText().contains(QStringLiteral("Little's law")));
+    QVERIFY(!panel.summaryText().contains(QStringLiteral("sample"))); // every request held
+    QCOMPARE(panel.plot()->yAxis->label(), QStringLiteral("requests / s"));
 }
 
 void tst_StreamWidgets::pickingARangeSlicesEveryView()
