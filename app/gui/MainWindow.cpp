@@ -3,7 +3,7 @@
 #include "AboutDialog.h"
 #include "Appearance.h"
 #include "ClassTablePanel.h"
-#include "ClickHouseOpenDialog.h"
+#include "ClickHouseWiring.h"
 #include "ComparePanel.h"
 #include "CompareWiring.h"
 #include "CountText.h"
@@ -15,7 +15,6 @@
 #include "LiveWiring.h"
 #include "LoadProgressBar.h"
 #include "MessageBanner.h"
-#include "PopulationInView.h"
 #include "RecentFiles.h"
 #include "RejectedRecordsPanel.h"
 #include "ReportView.h"
@@ -91,7 +90,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_compare = new CompareWiring(this, m_state);
     m_streams = new StreamsWiring(this, m_state);
     m_live = new LiveWiring(this, m_state);
-    m_inView = new PopulationInView(this, m_state);
+    m_clickHouse = new ClickHouseWiring(this, m_state);
     createActions();
     m_review->installViewActions();
     createStatusBar();
@@ -261,12 +260,9 @@ void MainWindow::createActions()
     });
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
-    file->addAction(tr("Open from C&lickHouse\u2026"), this, &MainWindow::openFromClickHouse)
-        ->setToolTip(tr("Open the spans of an OpenTelemetry Collector otel_traces table in a time range"));
     file->addAction(tr("Compare &With\u2026"), m_compare, &CompareWiring::chooseCandidate)
         ->setToolTip(tr("Put a second trace (the candidate) beside the loaded one (the baseline)"));
-    file->addAction(tr("Compare With ClickHo&use\u2026"), this, &MainWindow::compareWithClickHouse)
-        ->setToolTip(tr("Put the spans of an otel_traces table in a time range beside the loaded trace"));
+    m_clickHouse->addFileActions(file);
     file->addSeparator();
     m_live->addFileActions(file);
     file->addSeparator();
@@ -296,8 +292,8 @@ void MainWindow::createActions()
         m_panelsMenu->addAction(dock->toggleViewAction());
     view->addAction(tr("Reset &Layout"), this, [this] { m_dockLayout->reset(); });
     view->addSeparator();
-    view->addAction(m_inView->action());
-    m_swimlanes->addControl(m_inView->action());
+    view->addAction(m_clickHouse->allInViewAction());
+    m_swimlanes->addControl(m_clickHouse->allInViewAction());
     QMenu *appearance = view->addMenu(tr("&Appearance"));
     auto *modes = new QActionGroup(this);
     const std::array<std::pair<Appearance::Mode, QString>, 3> choices = {{
@@ -481,38 +477,6 @@ void MainWindow::openFile(const QString &path)
     m_progress->show();
     m_cancelAction->setEnabled(true);
     m_progressTimer->start();
-}
-
-QString MainWindow::askClickHouseUrl(const QString &title)
-{
-    ClickHouseOpenDialog dialog(this);
-    dialog.setWindowTitle(title);
-    const QString key = QStringLiteral("clickHouseUrl");
-    if (m_persistent)
-        dialog.setUrl(QSettings().value(key).toString());
-    if (TraceSource::isUrl(m_currentFile))
-        dialog.setUrl(m_currentFile);
-    if (dialog.exec() != QDialog::Accepted || dialog.url().isEmpty())
-        return {};
-    if (m_persistent)
-        QSettings().setValue(key, dialog.url());
-    return dialog.url();
-}
-
-void MainWindow::openFromClickHouse()
-{
-    if (const QString url = askClickHouseUrl(tr("Open from ClickHouse")); !url.isEmpty())
-        openFile(url);
-}
-
-void MainWindow::compareWithClickHouse()
-{
-    if (!store()) {
-        m_message->setText(tr("Open the baseline trace first; then compare it with a candidate."));
-        return;
-    }
-    if (const QString url = askClickHouseUrl(tr("Compare with a candidate from ClickHouse")); !url.isEmpty())
-        compareWith(url);
 }
 
 void MainWindow::reload()

@@ -9,6 +9,7 @@
 #include <memory>
 
 class ClassTablePanel;
+class ClickHouseWiring;
 class ComparePanel;
 class CompareWiring;
 class DistributionPanel;
@@ -18,7 +19,6 @@ class InSightWork;
 class LiveWiring;
 class LoadProgressBar;
 class MessageBanner;
-class PopulationInView;
 class QActionGroup;
 class QComboBox;
 class QDockWidget;
@@ -48,6 +48,7 @@ public:
 
     // Off for headless screenshots and tests: no settings read or written.
     void setPersistent(bool persistent);
+    bool isPersistent() const { return m_persistent; }
     void restoreSettings();
 
     void openFile(const QString &path);
@@ -55,16 +56,9 @@ public:
     // trace (the baseline) with, and shows the Compare dock.
     void compareWith(const QString &path);
     void openFiles(const QStringList &paths);
-    // File → Open from ClickHouse…: asks for the server, table and time range
-    // and opens the clickhouse:// URL like a file (spans fetched off the GUI
-    // thread, with progress and cancel).
-    void openFromClickHouse();
-    // File → Compare With ClickHouse…: the same dialog, the table's spans as
-    // the candidate beside the loaded trace.
-    void compareWithClickHouse();
     // A window of its own on a server's URL: one workflow (a population's
     // URL with trace=) opened from a slow workflow the held sample lacks, or
-    // every request sent in the lanes' time range (PopulationInView); not
+    // every request sent in the lanes' time range (ClickHouseWiring); not
     // persistent, and closed with no trace of it in this window's settings.
     MainWindow *openWindowOn(const QString &url);
     void reload();
@@ -85,7 +79,7 @@ public:
     ComparePanel *comparePanel() const;
     StreamsWiring *streams() const { return m_streams; }
     LiveWiring *live() const { return m_live; }
-    PopulationInView *populationInView() const { return m_inView; }
+    ClickHouseWiring *clickHouse() const { return m_clickHouse; }
     // Shows and raises the dock with this object name (and keeps it in front
     // when a trace loads); false if there is none.
     bool showPanel(const QString &name); // a dock by object name or tab title
@@ -119,9 +113,6 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
-    // The Open from ClickHouse dialog under `title`, starting from the last URL;
-    // the URL chosen, or empty.
-    QString askClickHouseUrl(const QString &title);
     void createDocks();
     void createActions();
     void createStatusBar();
@@ -162,7 +153,7 @@ private:
     CompareWiring *m_compare = nullptr;
     StreamsWiring *m_streams = nullptr;
     LiveWiring *m_live = nullptr;
-    PopulationInView *m_inView = nullptr;
+    ClickHouseWiring *m_clickHouse = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_panelsMenu = nullptr;
     QComboBox *m_boundary = nullptr;

@@ -9,11 +9,11 @@
 
 #include "ClassTableModel.h"
 #include "ClassTablePanel.h"
+#include "ClickHouseWiring.h"
 #include "ExceedancePanel.h"
 #include "LoadPanel.h"
 #include "MainWindow.h"
 #include "MemberComparisonModel.h"
-#include "PopulationInView.h"
 #include "ReportView.h"
 #include "SetComparisonModel.h"
 #include "SetComparisonView.h"
@@ -387,8 +387,8 @@ private slots:
     // time range (the sample holds a third of them) in a window of its own.
     void allInViewOpensThePopulationsRequestsInRange()
     {
-        PopulationInView *inView = m_window.populationInView();
-        QAction *action = inView->action();
+        ClickHouseWiring *clickHouse = m_window.clickHouse();
+        QAction *action = clickHouse->allInViewAction();
         ViewState *state = m_window.viewState();
         state->setTimeAxis(TimeAxis::Absolute);
         QVERIFY(action->isVisible());
@@ -409,7 +409,7 @@ private slots:
 
         ClickHouseSource source;
         QString error;
-        QVERIFY2(ClickHouseSource::parse(inView->url(), &source, &error), qPrintable(error));
+        QVERIFY2(ClickHouseSource::parse(clickHouse->allInViewUrl(), &source, &error), qPrintable(error));
         QCOMPARE(source.sampleOneIn, qint64(1));
         QCOMPARE(source.from, range.begin);
         QCOMPARE(source.to, range.end);
@@ -429,15 +429,15 @@ private slots:
             held.insert(all->store()->requests.idText(qint32(row)));
         QCOMPARE(held, expected);
         // That window holds every request of its range: nothing more to open.
-        QVERIFY(!all->populationInView()->action()->isVisible());
-        QVERIFY(all->populationInView()->url().isEmpty());
+        QVERIFY(!all->clickHouse()->allInViewAction()->isVisible());
+        QVERIFY(all->clickHouse()->allInViewUrl().isEmpty());
         all->close();
 
         // Aligned lanes share no time range.
         state->setTimeAxis(TimeAxis::AlignedAtSend);
         QVERIFY(action->isVisible());
         QVERIFY(!action->isEnabled());
-        QVERIFY(inView->url().isEmpty());
+        QVERIFY(clickHouse->allInViewUrl().isEmpty());
         state->setTimeAxis(TimeAxis::Absolute);
         QVERIFY(action->isEnabled());
     }
