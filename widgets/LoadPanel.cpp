@@ -4,6 +4,7 @@
 #include "PlotPalette.h"
 #include "SwimlaneCoordinates.h"
 #include "ViewState.h"
+#include "remote/ServerFigures.h"
 #include "store/TraceStore.h"
 
 #include <qcustomplot.h>
@@ -62,6 +63,7 @@ LoadPanel::LoadPanel(ViewState *state, QWidget *parent)
     , m_plot(new QCustomPlot(this))
     , m_summary(new QLabel(this))
     , m_little(new QLabel(this))
+    , m_population(new QLabel(this))
 {
     setObjectName(QStringLiteral("loadPanel"));
     m_bin->setObjectName(QStringLiteral("loadBin"));
@@ -93,6 +95,10 @@ LoadPanel::LoadPanel(ViewState *state, QWidget *parent)
     m_little->setObjectName(QStringLiteral("loadLittle"));
     m_little->setWordWrap(true);
     m_little->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_population->setObjectName(QStringLiteral("loadPopulation"));
+    m_population->setWordWrap(true);
+    m_population->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_population->hide();
 
     // The dock is wide and short: the plot takes the full height, the
     // controls and the figures about it sit in a column on the right.
@@ -103,6 +109,7 @@ LoadPanel::LoadPanel(ViewState *state, QWidget *parent)
     auto *side = new QVBoxLayout;
     side->addLayout(form);
     side->addWidget(m_clearPick, 0, Qt::AlignLeft);
+    side->addWidget(m_population); // on a sample: the population's figures first
     side->addWidget(m_summary);
     side->addWidget(m_little);
     side->addStretch(1);
@@ -208,6 +215,7 @@ void LoadPanel::recompute()
     const Slo slo{m_sloTtft->value(), m_sloItl->value()};
     const Boundary boundary = m_state->boundary();
     const qint64 chosenBin = binNs();
+    askPopulation(store, sliced, slo, boundary);
     m_job.start(
         [=, scope = std::move(scope)](const std::atomic<bool> *) {
             Result result;
@@ -225,6 +233,59 @@ void LoadPanel::recompute()
             return result;
         },
         [this](Result result) { apply(std::move(result)); });
+}
+
+void LoadPanel::askPopulation(const std::shared_ptr<const TraceStore> &store, bool sliced, const Slo &slo,
+                              Boundary boundary)
+{
+    if (!store || store->serverUrl.isEmpty() || sliced) {
+        m_populationJob.cancel();
+        m_population->clear();
+        m_population->hide();
+        return;
+    }
+    m_population->setText(tr("The whole population's goodput and peak in flight: asking the server\u2026"));
+    m_population->show();
+    struct Figures
+    {
+        Goodput goodput;
+        LittlesLawCheck little;
+        QString error;
+    };
+    m_populationJob.start(
+        [url = store->serverUrl, slo, boundary](const std::atomic<bool> *cancel) {
+            Figures figures;
+            if (!ServerFigures::goodput(url, slo, boundary, cancel, &figures.goodput, &figures.little, &figures.error)
+                && figures.error.isEmpty())
+                figures.error = tr("no answer");
+            return figures;
+        },
+        [this](const Figures &figures) {
+            if (!figures.error.isEmpty()) {
+                m_population->setText(
+                    tr("The server did not compute the whole population's load figures: %1").arg(figures.error));
+                return;
+            }
+            const QLocale locale;
+            const Goodput &g = figures.goodput;
+            const LittlesLawCheck &l = figures.little;
+            QString text = tr("The whole population (computed by the server): %1 completed, goodput %2% (%3/s) "
+                              "meeting TTFT \u2264 %4 ms and ITL \u2264 %5 ms/token; %6 completions/s over %7 s; "
+                              "\u03bbW %8 in flight on average, peak %9.")
+                               .arg(locale.toString(g.completed))
+                               .arg(100.0 * g.goodShare(), 0, 'f', 1)
+                               .arg(g.goodputPerSecond, 0, 'f', 2)
+                               .arg(g.slo.ttftMs, 0, 'f', 0)
+                               .arg(g.slo.itlMs, 0, 'f', 0)
+                               .arg(l.throughputPerSecond, 0, 'f', 2)
+                               .arg(l.windowSeconds, 0, 'f', 1)
+                               .arg(locale.toString(l.expectedInFlight, 'f', 1))
+                               .arg(locale.toString(l.peakInFlight));
+            if (l.steadinessJudged)
+                text += QLatin1Char(' ')
+                    + (l.steady ? tr("Steady.") : tr("NOT steady: a backlog built up over the arrivals."));
+            m_population->setText(text);
+        });
 }
 
 void LoadPanel::apply(Result result)
@@ -428,7 +489,10 @@ void LoadPanel::pickRange(qint64 fromNs, qint64 toNs)
 
 QString LoadPanel::summaryText() const
 {
-    return m_summary->text() + QLatin1Char('\n') + m_little->text();
+    QString text = m_summary->text() + QLatin1Char('\n') + m_little->text();
+    if (!m_population->isHidden())
+        text += QLatin1Char('\n') + m_population->text();
+    return text;
 }
 
 bool LoadPanel::eventFilter(QObject *watched, QEvent *event)

@@ -2,8 +2,11 @@
 
 #include "LatestJob.h"
 #include "analysis/load/LoadTimeline.h"
+#include "analysis/load/ServiceLoad.h"
 
 #include <QWidget>
+
+#include <memory>
 
 class QComboBox;
 class QCPAxisRect;
@@ -13,6 +16,7 @@ class QDoubleSpinBox;
 class InSightWork;
 class QLabel;
 class QPushButton;
+class TraceStore;
 class ViewState;
 
 // The Load dock: offered load and what the service made of it over time, on
@@ -34,7 +38,7 @@ public:
     QCustomPlot *plot() const { return m_plot; }
     const LoadTimeline &timeline() const { return m_result.timeline; }
     QString summaryText() const;
-    bool isComputing() const { return m_job.isRunning() || m_littleJob.isRunning(); }
+    bool isComputing() const { return m_job.isRunning() || m_littleJob.isRunning() || m_populationJob.isRunning(); }
 
     // Picks [from, to) on the trace clock (ns): the slice becomes the
     // requests that arrived inside it. What a drag on the plot does.
@@ -60,6 +64,9 @@ private:
     void apply(Result result);
     void redraw();
     void recheckLittle();
+    // On a server's sample: the population's goodput and Little's law, asked
+    // of the server (the series draw the held rows).
+    void askPopulation(const std::shared_ptr<const TraceStore> &store, bool sliced, const Slo &slo, Boundary boundary);
     void followTimeWindow();
     void applyPalette();
     qint64 binNs() const;
@@ -76,9 +83,11 @@ private:
     QCPItemRect *m_pickBand = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_little = nullptr;
+    QLabel *m_population = nullptr;
     Result m_result;
     LatestJob m_job{this};
     LatestJob m_littleJob{this};
+    LatestJob m_populationJob{this};
     // A live refresh while out of sight: recomputed once it is looked at.
     InSightWork *m_refresh = nullptr;
     QString m_pickLabel; // the slice label this panel set, to recognise its own pick

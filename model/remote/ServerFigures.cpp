@@ -5,6 +5,7 @@
 #include "analysis/stats/ColumnCache.h"
 #include "clickhouse/ClickHouseClient.h"
 #include "clickhouse/ServerClassTable.h"
+#include "clickhouse/ServerGoodput.h"
 #include "clickhouse/ServerProfile.h"
 #include "clickhouse/ServerRequests.h"
 #include "clickhouse/ServerSetComparison.h"
@@ -13,6 +14,7 @@
 
 #include <QHash>
 
+#include <cmath>
 #include <map>
 
 namespace ServerFigures {
@@ -62,6 +64,17 @@ bool profile(const QString &url, Boundary boundary, const QString &label, const 
     const ClickHouseClient client(source, cancel);
     const ServerRequests requests(client);
     return ServerProfile::compute(requests, boundary, label, workload, report, error);
+}
+
+bool goodput(const QString &url, const Slo &slo, Boundary boundary, const std::atomic<bool> *cancel, Goodput *result,
+             LittlesLawCheck *little, QString *error)
+{
+    ClickHouseSource source;
+    if (!ClickHouseSource::parse(url, &source, error))
+        return false;
+    const ClickHouseClient client(source, cancel);
+    const ServerRequests requests(client);
+    return ServerGoodput::compute(requests, slo, boundary, std::nan(""), result, little, error);
 }
 
 ServerExceedance exceedance(const QString &url, const ExceedanceSpec &spec, int listed, const std::atomic<bool> *cancel,

@@ -2,6 +2,7 @@
 
 #include "analysis/classes/ClassTable.h"
 #include "analysis/exceedance/ExceedanceAnalysis.h"
+#include "analysis/load/ServiceLoad.h"
 #include "analysis/requests/ProfileReport.h"
 #include "clickhouse/ServerExceedance.h"
 #include "io/LoadResult.h"
@@ -48,6 +49,11 @@ bool profile(const QString &url, Boundary boundary, const QString &label, const 
 ProfileReport reportOf(const TraceStore &store, Boundary boundary, const QString &label, const QString &workload,
                        const std::atomic<bool> *cancel);
 
+// Goodput under `slo` and Little's law over the population (ServerGoodput,
+// as `tracelane-cli goodput` computes them on the URL): what the Load dock
+// states beside the held sample's series.
+bool goodput(const QString &url, const Slo &slo, Boundary boundary, const std::atomic<bool> *cancel, Goodput *result,
+             LittlesLawCheck *little, QString *error);
 // The set, its sizes and its phase attribution, and its first `listed`
 // members in spec.order (ids and values: their rows are fetched on demand).
 ServerExceedance exceedance(const QString &url, const ExceedanceSpec &spec, int listed, const std::atomic<bool> *cancel,

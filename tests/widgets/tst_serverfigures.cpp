@@ -22,6 +22,7 @@
 #include "analysis/classes/ClassColumn.h"
 #include "analysis/classes/ClassDimension.h"
 #include "analysis/exceedance/ExceedanceAnalysis.h"
+#include "analysis/load/ServiceLoad.h"
 #include "analysis/requests/ProfileReport.h"
 #include "analysis/requests/RequestSlice.h"
 #include "analysis/stats/ColumnCache.h"
@@ -49,6 +50,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace {
 
@@ -381,6 +383,33 @@ private slots:
                  qPrintable(summary));
         QVERIFY2(summary.contains(QStringLiteral(", in the 1-in-3 sample)")), qPrintable(summary));
         QCOMPARE(load->plot()->yAxis->label(), QStringLiteral("req/s (sample)"));
+
+        // Beside them, the population's goodput and peak in flight, computed
+        // by the server: the file's figures, not the sample's.
+        const Slo slo;
+        const Goodput goodput = ServiceLoad::goodput(m_file->requests, slo, Boundary::Client, 0);
+        const LittlesLawCheck little = ServiceLoad::littlesLaw(m_file->requests, std::nan(""));
+        const LittlesLawCheck held = ServiceLoad::littlesLaw(m_held->requests, std::nan(""));
+        QVERIFY(held.peakInFlight < little.peakInFlight);
+        auto *population = load->findChild<QLabel *>(QStringLiteral("loadPopulation"));
+        QVERIFY(population);
+        QTRY_VERIFY_WITH_TIMEOUT(population->text().startsWith(QStringLiteral("The whole population (computed")),
+                                 60'000);
+        const QLocale locale;
+        const QString expected
+            = QStringLiteral("The whole population (computed by the server): %1 completed, goodput %2% (%3/s) meeting "
+                             "TTFT \u2264 %4 ms and ITL \u2264 %5 ms/token; ")
+                  .arg(locale.toString(goodput.completed))
+                  .arg(100.0 * goodput.goodShare(), 0, 'f', 1)
+                  .arg(goodput.goodputPerSecond, 0, 'f', 2)
+                  .arg(slo.ttftMs, 0, 'f', 0)
+                  .arg(slo.itlMs, 0, 'f', 0);
+        QVERIFY2(population->text().startsWith(expected),
+                 qPrintable(population->text() + QLatin1Char('\n') + expected));
+        QVERIFY2(population->text().contains(
+                     QStringLiteral("in flight on average, peak %1.").arg(locale.toString(little.peakInFlight))),
+                 qPrintable(population->text()));
+        QVERIFY(load->summaryText().contains(population->text()));
     }
 
     // "All in View" opens every request of the population sent in the lanes'
