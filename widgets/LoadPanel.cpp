@@ -240,10 +240,16 @@ void LoadPanel::askPopulation(const std::shared_ptr<const TraceStore> &store, bo
 {
     if (!store || store->serverUrl.isEmpty() || sliced) {
         m_populationJob.cancel();
+        m_populationAsked.reset();
         m_population->clear();
         m_population->hide();
         return;
     }
+    if (m_populationAsked && m_populationAsked->store.lock() == store && m_populationAsked->url == store->serverUrl
+        && m_populationAsked->slo.ttftMs == slo.ttftMs && m_populationAsked->slo.itlMs == slo.itlMs
+        && m_populationAsked->boundary == boundary)
+        return; // asked already (or answered): a new bin or pick changes none of it
+    m_populationAsked = PopulationKey{store, store->serverUrl, slo, boundary};
     m_population->setText(tr("The whole population's goodput and peak in flight: asking the server\u2026"));
     m_population->show();
     struct Figures

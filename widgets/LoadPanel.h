@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QCPAxisRect;
@@ -88,6 +89,17 @@ private:
     LatestJob m_job{this};
     LatestJob m_littleJob{this};
     LatestJob m_populationJob{this};
+    // What the population's figures were last asked for: they depend on the
+    // store, its URL, the objectives and the boundary only, so a new bin or
+    // pick does not ask the server again.
+    struct PopulationKey
+    {
+        std::weak_ptr<const TraceStore> store;
+        QString url;
+        Slo slo;
+        Boundary boundary = Boundary::Client;
+    };
+    std::optional<PopulationKey> m_populationAsked;
     // A live refresh while out of sight: recomputed once it is looked at.
     InSightWork *m_refresh = nullptr;
     QString m_pickLabel; // the slice label this panel set, to recognise its own pick

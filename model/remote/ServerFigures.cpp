@@ -16,22 +16,39 @@
 
 #include <cmath>
 #include <map>
+#include <type_traits>
 
 namespace ServerFigures {
 
-ClassTable classTable(const QString &url, const QStringList &by, const ClassBands &bands, const ClassTableSpec &spec,
-                      const std::atomic<bool> *cancel, QString *error)
+namespace {
+
+// `compute` run on the requests of the table `url` names, over a client
+// that gives up once `cancel` is set; a URL that does not parse gives the
+// result's empty value (false for a bool) and the reason in `error`.
+template<typename Compute>
+std::invoke_result_t<Compute, ServerRequests &> withRequests(const QString &url, const std::atomic<bool> *cancel,
+                                                             QString *error, Compute &&compute)
 {
     ClickHouseSource source;
     if (!ClickHouseSource::parse(url, &source, error))
         return {};
     const ClickHouseClient client(source, cancel);
     ServerRequests requests(client);
-    if (!requests.openFor(by, error))
-        return {};
-    ClassTableSpec serverSpec = spec;
-    serverSpec.withCdf = false; // the server sends figures, not curves
-    return ServerClassTable::compute(requests, by, bands, serverSpec, error);
+    return compute(requests);
+}
+
+} // namespace
+
+ClassTable classTable(const QString &url, const QStringList &by, const ClassBands &bands, const ClassTableSpec &spec,
+                      const std::atomic<bool> *cancel, QString *error)
+{
+    return withRequests(url, cancel, error, [&](ServerRequests &requests) {
+        if (!requests.openFor(by, error))
+            return ClassTable{};
+        ClassTableSpec serverSpec = spec;
+        serverSpec.withCdf = false; // the server sends figures, not curves
+        return ServerClassTable::compute(requests, by, bands, serverSpec, error);
+    });
 }
 
 std::vector<std::vector<qint32>> adoptSample(ClassTable *table, const ClassTable &sample,
@@ -58,34 +75,25 @@ std::vector<std::vector<qint32>> adoptSample(ClassTable *table, const ClassTable
 bool profile(const QString &url, Boundary boundary, const QString &label, const QString &workload,
              const std::atomic<bool> *cancel, ProfileReport *report, QString *error)
 {
-    ClickHouseSource source;
-    if (!ClickHouseSource::parse(url, &source, error))
-        return false;
-    const ClickHouseClient client(source, cancel);
-    const ServerRequests requests(client);
-    return ServerProfile::compute(requests, boundary, label, workload, report, error);
+    return withRequests(url, cancel, error, [&](const ServerRequests &requests) {
+        return ServerProfile::compute(requests, boundary, label, workload, report, error);
+    });
 }
 
 bool goodput(const QString &url, const Slo &slo, Boundary boundary, const std::atomic<bool> *cancel, Goodput *result,
              LittlesLawCheck *little, QString *error)
 {
-    ClickHouseSource source;
-    if (!ClickHouseSource::parse(url, &source, error))
-        return false;
-    const ClickHouseClient client(source, cancel);
-    const ServerRequests requests(client);
-    return ServerGoodput::compute(requests, slo, boundary, std::nan(""), result, little, error);
+    return withRequests(url, cancel, error, [&](const ServerRequests &requests) {
+        return ServerGoodput::compute(requests, slo, boundary, std::nan(""), result, little, error);
+    });
 }
 
 ServerExceedance exceedance(const QString &url, const ExceedanceSpec &spec, int listed, const std::atomic<bool> *cancel,
                             QString *error)
 {
-    ClickHouseSource source;
-    if (!ClickHouseSource::parse(url, &source, error))
-        return {};
-    const ClickHouseClient client(source, cancel);
-    const ServerRequests requests(client);
-    return ServerExceedance::compute(requests, spec, listed, error);
+    return withRequests(url, cancel, error, [&](const ServerRequests &requests) {
+        return ServerExceedance::compute(requests, spec, listed, error);
+    });
 }
 
 ProfileReport reportOf(const TraceStore &store, Boundary boundary, const QString &label, const QString &workload,
@@ -144,13 +152,10 @@ SampleExceedance exceedanceOfSample(ColumnCache &cache, const RequestSlice &slic
 bool rankings(const QString &url, const ExceedanceSpec &spec, const ServerExceedance &set,
               const std::atomic<bool> *cancel, SetComparison *result, QString *error)
 {
-    ClickHouseSource source;
-    if (!ClickHouseSource::parse(url, &source, error))
-        return false;
-    const ClickHouseClient client(source, cancel);
-    ServerRequests requests(client);
-    return requests.open(error)
-        && ServerSetComparison::compute(requests, spec, set.threshold, set.setSize, set.restSize, result, error);
+    return withRequests(url, cancel, error, [&](ServerRequests &requests) {
+        return requests.open(error)
+            && ServerSetComparison::compute(requests, spec, set.threshold, set.setSize, set.restSize, result, error);
+    });
 }
 
 LoadResult fetchMember(const QString &url, const ServerExceedance::Member &member, const std::atomic<bool> *cancel)

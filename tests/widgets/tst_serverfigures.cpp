@@ -37,6 +37,7 @@
 #include "support/TracelaneTables.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QHash>
 #include <QLabel>
 #include <QLocale>
@@ -410,6 +411,20 @@ private slots:
                      QStringLiteral("in flight on average, peak %1.").arg(locale.toString(little.peakInFlight))),
                  qPrintable(population->text()));
         QVERIFY(load->summaryText().contains(population->text()));
+
+        // The population's figures depend on neither the bin nor a pick: a
+        // new bin redraws the series and leaves them as shown, unasked.
+        auto *bin = load->findChild<QComboBox *>(QStringLiteral("loadBin"));
+        QVERIFY(bin && bin->count() > 2);
+        const QString shown = population->text();
+        const qint64 binBefore = load->timeline().binNs;
+        const int other = bin->findData(binBefore == 100'000'000 ? qint64(1'000'000'000) : qint64(100'000'000));
+        QVERIFY(other > 0);
+        bin->setCurrentIndex(other);
+        emit bin->activated(other);
+        QCOMPARE(population->text(), shown);
+        QTRY_VERIFY_WITH_TIMEOUT(!load->isComputing() && load->timeline().binNs != binBefore, 60'000);
+        QCOMPARE(population->text(), shown);
     }
 
     // "All in View" opens every request of the population sent in the lanes'

@@ -25,8 +25,11 @@
 
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QHostAddress>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -62,6 +65,7 @@ private slots:
     void stripKeepsItsRowsWideInANarrowDock();
     void stripHiddenWithoutTokenTimes();
     void loadSeriesOfTheTrace();
+    void loadSaysWhenTheServerGivesNoPopulation();
     void pickingARangeSlicesEveryView();
     void pickedRangeHoldsAcrossALiveRefresh();
     void loadFollowsTheSwimlanes();
@@ -170,6 +174,31 @@ void tst_StreamWidgets::loadSeriesOfTheTrace()
     QVERIFY(panel.summaryText().contains(QStringLiteral("Little's law")));
     QVERIFY(!panel.summaryText().contains(QStringLiteral("sample"))); // every request held
     QCOMPARE(panel.plot()->yAxis->label(), QStringLiteral("requests / s"));
+}
+
+// A sample of a server's table whose server has gone: the series of the
+// held rows are drawn, and the population's line says the server did not
+// compute them, and why (no hang: the connection is refused).
+void tst_StreamWidgets::loadSaysWhenTheServerGivesNoPopulation()
+{
+    QTcpServer closed;
+    QVERIFY(closed.listen(QHostAddress::LocalHost));
+    const quint16 port = closed.serverPort();
+    closed.close();
+    ViewState state;
+    LoadPanel panel(&state);
+    const auto store = proxyTrace();
+    store->serverUrl = QStringLiteral("clickhouse://127.0.0.1:%1/tracelane?table=requests").arg(port);
+    state.setStore(store);
+    auto *population = panel.findChild<QLabel *>(QStringLiteral("loadPopulation"));
+    QVERIFY(population);
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isComputing() && panel.timeline().binCount() > 0, 30'000);
+    QVERIFY2(population->text().startsWith(
+                 QStringLiteral("The server did not compute the whole population's load figures: ")),
+             qPrintable(population->text()));
+    QVERIFY2(population->text().contains(QString::number(port)), qPrintable(population->text()));
+    QCOMPARE(panel.timeline().placed, qint64(340)); // the held rows' series all the same
+    QVERIFY(panel.summaryText().contains(population->text()));
 }
 
 void tst_StreamWidgets::pickingARangeSlicesEveryView()
