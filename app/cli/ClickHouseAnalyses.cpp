@@ -283,43 +283,24 @@ int runExceedOnClickHouse(const CliContext &context)
         context.out << QString::fromStdString(document.dump(2)) << '\n';
         return ExitOk;
     }
-    // The text: the figures the server computed, in the words of the file's report.
-    context.out << QStringLiteral("Exceedance set: %1 %2 above p%3 = %4 %5 (%6 boundary), %7 of %8 observed requests; "
-                                  "rest %9\n")
-                       .arg(metricLabel(spec.metric))
-                       .arg(result.setSize == 1 ? QStringLiteral("request") : QStringLiteral("requests"))
-                       .arg(spec.q * 100.0, 0, 'g', 4)
-                       .arg(result.threshold, 0, 'f', 1)
-                       .arg(metricUnit(spec.metric), boundaryKey(result.boundary))
-                       .arg(result.setSize)
-                       .arg(result.observedRequests)
-                       .arg(result.restSize);
-    const auto &attribution = result.attribution;
-    context.out << QStringLiteral("Mean %1: set %2 ms, rest %3 ms, difference %4 ms\n")
-                       .arg(metricLabel(attribution.total))
-                       .arg(attribution.setMeanMs, 0, 'f', 1)
-                       .arg(attribution.restMeanMs, 0, 'f', 1)
-                       .arg(attribution.differenceMs, 0, 'f', 1);
-    for (const auto &phase : attribution.phases) {
-        context.out << QStringLiteral("  %1 %2 ms (set %3, rest %4)\n")
-                           .arg(phaseLabel(phase.phase), -18)
-                           .arg(phase.differenceMs, 8, 'f', 1)
-                           .arg(phase.setMeanMs, 0, 'f', 1)
-                           .arg(phase.restMeanMs, 0, 'f', 1);
+    // The text: the figures the server computed, laid out as the file's
+    // (the members without their arrival, which stays on the server).
+    context.out << ExceedanceText::heading({spec, result.boundary, sliceText, result.sliceRequests,
+                                            result.observedRequests, result.threshold, result.setSize, result.restSize})
+                << '\n';
+    if (result.setSize == 0) {
+        context.out << QStringLiteral("No request lies above the threshold: nothing to compare.\n");
+        return ExitOk;
     }
-    if (attribution.suspected)
-        context.out << QStringLiteral("Suspected phase: %1 — %2\n")
-                           .arg(phaseLabel(*attribution.suspected), attribution.nextTest);
-    context.out << QStringLiteral("Slowest members:\n");
-    for (const auto &member : result.members)
-        context.out << QStringLiteral("  %1  %2 %3\n")
-                           .arg(member.requestId)
-                           .arg(member.value, 0, 'f', 1)
-                           .arg(metricUnit(spec.metric));
+    context.out << '\n' << ExceedanceText::attribution(result.attribution) << "\n\n";
     if (options.rankings)
-        context.out << '\n' << ExceedanceText::ranking(comparison) << '\n';
+        context.out << ExceedanceText::ranking(comparison) << '\n';
     else
         context.out << QStringLiteral("(feature rankings and the member comparison left out: --no-rankings)\n");
+    std::vector<ExceedanceText::ListedMember> listed;
+    for (const auto &member : result.members)
+        listed.push_back({member.requestId, member.value});
+    context.out << '\n' << ExceedanceText::members(spec, listed, result.setSize) << '\n';
     if (compared)
         context.out << '\n' << ExceedanceText::member(*compared, result.setSize) << '\n';
     if (workflows)

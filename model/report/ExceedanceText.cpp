@@ -146,26 +146,64 @@ QString member(const MemberComparison &member, qsizetype setSize)
     return lines.join(QLatin1Char('\n'));
 }
 
+QString heading(const Heading &heading)
+{
+    const Metric metric = heading.spec.metric;
+    QStringList lines;
+    QString boundary = boundaryKey(heading.boundary) + QStringLiteral(" boundary");
+    if (metric == Metric::Ttft)
+        boundary += QStringLiteral(" (") + boundarySpan(heading.boundary) + QLatin1Char(')');
+    lines << QStringLiteral("Exceedance set: %1 above its %2, %3")
+                 .arg(metricLabel(metric), ReportFormat::percentileLabel(heading.spec.q), boundary);
+    lines << QStringLiteral("Slice: %1 (%2 requests, %3 with %4 defined)")
+                 .arg(heading.slice)
+                 .arg(heading.sliceRequests)
+                 .arg(heading.observedRequests)
+                 .arg(metricLabel(metric));
+    lines << QStringLiteral("Threshold: %1 = %2 %3; set: %4 requests; rest: %5 requests")
+                 .arg(ReportFormat::percentileLabel(heading.spec.q), ReportFormat::fixed(heading.threshold),
+                      metricUnit(metric))
+                 .arg(heading.setSize)
+                 .arg(heading.restSize);
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString members(const ExceedanceSpec &spec, const std::vector<ListedMember> &listed, qint64 setSize)
+{
+    const Metric metric = spec.metric;
+    const bool withArrival = std::any_of(listed.begin(), listed.end(),
+                                         [](const ListedMember &member) { return !std::isnan(member.arrivalSeconds); });
+    QStringList header
+        = {QStringLiteral("#"), QStringLiteral("request"), metricLabel(metric) + QLatin1Char(' ') + metricUnit(metric)};
+    std::vector<Align> align = {Align::Right, Align::Left, Align::Right};
+    if (withArrival) {
+        header << QStringLiteral("arrival s");
+        align.push_back(Align::Right);
+    }
+    TextTable table(header, align);
+    for (size_t i = 0; i < listed.size(); ++i) {
+        QStringList row = {QString::number(i + 1), listed[i].requestId, ReportFormat::fixed(listed[i].value)};
+        if (withArrival) {
+            row << (std::isnan(listed[i].arrivalSeconds)
+                        ? QStringLiteral("n/a")
+                        : QStringLiteral("+") + QString::number(listed[i].arrivalSeconds, 'f', 3));
+        }
+        table.addRow(row);
+    }
+    return QStringLiteral("Members (%1; %2 of %3)")
+               .arg(spec.order == ExceedanceOrder::Arrival ? QStringLiteral("by arrival")
+                                                           : metricLabel(metric) + QStringLiteral(" descending"))
+               .arg(listed.size())
+               .arg(setSize)
+        + QLatin1Char('\n') + table.render();
+}
+
 QString analysis(const ExceedanceAnalysis &analysis, const RequestTable &table, const Options &options)
 {
     const auto &set = analysis.set;
-    const Metric metric = set.spec.metric;
-    const QString unit = metricUnit(metric);
     QStringList lines;
-    QString boundary = boundaryKey(set.boundary) + QStringLiteral(" boundary");
-    if (metric == Metric::Ttft)
-        boundary += QStringLiteral(" (") + boundarySpan(set.boundary) + QLatin1Char(')');
-    lines << QStringLiteral("Exceedance set: %1 above its %2, %3")
-                 .arg(metricLabel(metric), ReportFormat::percentileLabel(set.spec.q), boundary);
-    lines << QStringLiteral("Slice: %1 (%2 requests, %3 with %4 defined)")
-                 .arg(options.slice)
-                 .arg(set.sliceRequests)
-                 .arg(set.observedRequests)
-                 .arg(metricLabel(metric));
-    lines << QStringLiteral("Threshold: %1 = %2 %3; set: %4 requests; rest: %5 requests")
-                 .arg(ReportFormat::percentileLabel(set.spec.q), ReportFormat::fixed(set.threshold), unit)
-                 .arg(set.size())
-                 .arg(set.rest.size());
+    lines << heading({set.spec, set.boundary, options.slice, set.sliceRequests, set.observedRequests, set.threshold,
+                      qint64(set.size()), qint64(set.rest.size())});
     if (set.isEmpty()) {
         lines << QStringLiteral("No request lies above the threshold: nothing to compare.");
         return lines.join(QLatin1Char('\n'));
@@ -181,26 +219,15 @@ QString analysis(const ExceedanceAnalysis &analysis, const RequestTable &table, 
         if (send != kNoTime)
             firstSend = std::min(firstSend, send);
     }
-    const qsizetype listed = std::min<qsizetype>(options.listedMembers, set.size());
-    lines << QString()
-          << QStringLiteral("Members (%1; %2 of %3)")
-                 .arg(set.spec.order == ExceedanceOrder::Arrival ? QStringLiteral("by arrival")
-                                                                 : metricLabel(metric) + QStringLiteral(" descending"))
-                 .arg(listed)
-                 .arg(set.size());
-    TextTable members({QStringLiteral("#"), QStringLiteral("request"), metricLabel(metric) + QLatin1Char(' ') + unit,
-                       QStringLiteral("arrival s")},
-                      {Align::Right, Align::Left, Align::Right, Align::Right});
-    for (qsizetype i = 0; i < listed; ++i) {
+    const qsizetype count = std::min<qsizetype>(options.listedMembers, set.size());
+    std::vector<ListedMember> listed;
+    for (qsizetype i = 0; i < count; ++i) {
         const qint32 row = set.members[size_t(i)];
         const qint64 send = table.stamp(row, Stamp::ClientSend);
-        members.addRow({QString::number(i + 1), table.idText(row),
-                        ReportFormat::fixed(metricValueMs(table, row, metric, set.spec.boundary)),
-                        send == kNoTime
-                            ? QStringLiteral("n/a")
-                            : QStringLiteral("+") + QString::number(double(send - firstSend) / 1e9, 'f', 3)});
+        listed.push_back({table.idText(row), metricValueMs(table, row, set.spec.metric, set.spec.boundary),
+                          send == kNoTime ? std::numeric_limits<double>::quiet_NaN() : double(send - firstSend) / 1e9});
     }
-    lines << members.render();
+    lines << QString() << members(set.spec, listed, set.size());
     if (options.member >= 0 && options.member < set.size())
         lines << QString() << member(analysis.member(table, options.member), set.size());
     return lines.join(QLatin1Char('\n'));

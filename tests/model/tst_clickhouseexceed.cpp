@@ -14,6 +14,7 @@
 #include "support/TestData.h"
 #include "support/TracelaneTables.h"
 
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -300,6 +301,42 @@ private slots:
             QVERIFY(queue != compared["features"].end());
             QCOMPARE((*queue)["value"].get<double>(), member == 1 ? 620.0 : 520.0);
         }
+    }
+
+    // The text from a URL is laid out as the file's, figure for figure: the
+    // heading, the phase attribution, the rankings and the member compared
+    // read the same; the members list the same ids and values, without the
+    // arrival column (send times stay on the server).
+    void exceedTextFromAUrlReadsAsTheFiles()
+    {
+        const QString file = TestData::source(QStringLiteral("resources/examples/mixed-classes.jsonl"));
+        const QStringList asked = {QStringLiteral("--percentile"), QStringLiteral("90")};
+        const auto fromFile = runCli(QStringList{QStringLiteral("exceed"), file} + asked);
+        QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
+        const auto fromServer
+            = runCli(QStringList{QStringLiteral("exceed"), m_cluster.tracelaneUrl(QStringLiteral("mixed"), 1)} + asked);
+        QVERIFY2(fromServer.exitCode == 0, qPrintable(fromServer.err));
+        const QStringList expected = fromFile.out.trimmed().split(QStringLiteral("\n\n"));
+        const QStringList shown = fromServer.out.trimmed().split(QStringLiteral("\n\n"));
+        QCOMPARE(shown.size(), expected.size());
+        QVERIFY(expected.size() >= 6);
+        QVERIFY2(expected.first().startsWith(QStringLiteral("Exceedance set: TTFT above its p90")),
+                 qPrintable(expected.first()));
+        bool sawMembers = false;
+        for (qsizetype block = 0; block < expected.size(); ++block) {
+            if (!expected[block].startsWith(QStringLiteral("Members ("))) {
+                QCOMPARE(shown[block], expected[block]);
+                continue;
+            }
+            sawMembers = true;
+            QStringList lines = expected[block].split(QLatin1Char('\n'));
+            QVERIFY(lines.size() > 2 && lines[1].endsWith(QStringLiteral("arrival s")));
+            static const QRegularExpression lastColumn(QStringLiteral("\\s+\\S+(?: s)?$"));
+            for (qsizetype line = 1; line < lines.size(); ++line)
+                lines[line].remove(lastColumn);
+            QCOMPARE(shown[block], lines.join(QLatin1Char('\n')));
+        }
+        QVERIFY(sawMembers);
     }
 
 private:
