@@ -21,6 +21,7 @@
 #include "report/ReportText.h"
 #include "store/TraceStore.h"
 
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -284,7 +285,7 @@ int runExceedOnClickHouse(const CliContext &context)
         return ExitOk;
     }
     // The text: the figures the server computed, laid out as the file's
-    // (the members without their arrival, which stays on the server).
+    // (members' arrivals counted from the range's first send).
     context.out << ExceedanceText::heading({spec, result.boundary, sliceText, result.sliceRequests,
                                             result.observedRequests, result.threshold, result.setSize, result.restSize})
                 << '\n';
@@ -297,9 +298,17 @@ int runExceedOnClickHouse(const CliContext &context)
         context.out << ExceedanceText::ranking(comparison) << '\n';
     else
         context.out << QStringLiteral("(feature rankings and the member comparison left out: --no-rankings)\n");
+    qint64 firstSend = kNoTime;
+    if (!result.members.empty() && !requests.firstSend(&firstSend, &error)) {
+        context.err << QStringLiteral("tracelane-cli exceed: %1\n").arg(error);
+        return ExitFailure;
+    }
     std::vector<ExceedanceText::ListedMember> listed;
-    for (const auto &member : result.members)
-        listed.push_back({member.requestId, member.value});
+    for (const auto &member : result.members) {
+        listed.push_back({member.requestId, member.value,
+                          member.sendNs == kNoTime || firstSend == kNoTime ? std::numeric_limits<double>::quiet_NaN()
+                                                                           : double(member.sendNs - firstSend) / 1e9});
+    }
     context.out << '\n' << ExceedanceText::members(spec, listed, result.setSize) << '\n';
     if (compared)
         context.out << '\n' << ExceedanceText::member(*compared, result.setSize) << '\n';

@@ -47,10 +47,12 @@ struct ValueGroup
     size_t answerRow = 0;
 };
 
-// A member from the answer's columns: row, request_id, the value's bits, source.
+// A member from the answer's columns: row, request_id, the value's bits,
+// source, client send.
 ServerExceedance::Member memberOf(const QStringList &columns)
 {
-    return {columns[1], columns[3], columns[0].toLongLong(), ServerRequests::float64FromBits(columns[2])};
+    return {columns[1], columns[3], columns[0].toLongLong(), ServerRequests::float64FromBits(columns[2]),
+            columns[4].toLongLong()};
 }
 
 } // namespace
@@ -264,11 +266,11 @@ ServerExceedance ServerExceedance::compute(const ServerRequests &requests, const
                         = QStringLiteral("client_send_ns IN (%1) OR ").arg(sends.join(QLatin1Char(','))) + prewhere;
             }
         }
-        if (!client.select(QStringLiteral("SELECT row, request_id, %1, source %2 ORDER BY %3 LIMIT %4")
+        if (!client.select(QStringLiteral("SELECT row, request_id, %1, source, client_send_ns %2 ORDER BY %3 LIMIT %4")
                                .arg(ServerRequests::float64BitsSql(value),
                                     ServerRequests::withPrewhere(rowsFrom, prewhere, after), order,
                                     QString::number(listed)),
-                           &rows, error, 4))
+                           &rows, error, 5))
             return result;
         for (const auto &member : rows)
             result.members.push_back(memberOf(member));
@@ -283,11 +285,11 @@ bool ServerExceedance::memberAt(const ServerRequests &requests, qint64 position,
                               .arg(ServerRequests::definedSql(spec.metric, spec.boundary),
                                    ServerRequests::aboveSql(spec.metric, spec.boundary, threshold));
     std::vector<QStringList> rows;
-    if (!requests.client().select(QStringLiteral("SELECT row, request_id, %1, source %2 ORDER BY %3 LIMIT %4, 1")
-                                      .arg(ServerRequests::float64BitsSql(value),
-                                           ServerRequests::withPrewhere(requests.fromWhere(), inSet),
-                                           orderSql(spec.order, value), QString::number(position)),
-                                  &rows, error, 4))
+    if (!requests.client().select(
+            QStringLiteral("SELECT row, request_id, %1, source, client_send_ns %2 ORDER BY %3 LIMIT %4, 1")
+                .arg(ServerRequests::float64BitsSql(value), ServerRequests::withPrewhere(requests.fromWhere(), inSet),
+                     orderSql(spec.order, value), QString::number(position)),
+            &rows, error, 5))
         return false;
     if (rows.size() != 1) {
         *error = QStringLiteral("the set no longer has a member %1: the rows changed while they were read")

@@ -2,6 +2,7 @@
 
 #include "analysis/exceedance/ExceedanceSet.h"
 #include "analysis/exceedance/PhaseAttribution.h"
+#include "store/Stamp.h"
 
 #include <QString>
 
@@ -35,6 +36,7 @@ struct ServerExceedance
         QString source; // the pushed file's digest: (source, row) is the row
         qint64 row = 0; // the request's position in the pushed file
         double value = 0.0;
+        qint64 sendNs = kNoTime; // its client send (kNoTime: none)
     };
 
     ExceedanceSpec spec;

@@ -56,6 +56,19 @@ QString ServerRequests::valueSql(Metric metric, Boundary boundary)
     return spanMs(begin, end);
 }
 
+bool ServerRequests::firstSend(qint64 *ns, QString *error) const
+{
+    std::vector<QStringList> rows;
+    if (!m_client.select(
+            QStringLiteral("SELECT count(), min(client_send_ns) %1")
+                .arg(withPrewhere(rangeFromWhere(),
+                                  QStringLiteral("client_send_ns != %1").arg(TracelaneSchema::absentSql()))),
+            &rows, error, 2))
+        return false;
+    *ns = rows.empty() || rows.front()[0].toLongLong() == 0 ? kNoTime : rows.front()[1].toLongLong();
+    return true;
+}
+
 bool ServerRequests::featureSql(const RequestFeature &feature, QString *defined, QString *value)
 {
     switch (feature.group) {

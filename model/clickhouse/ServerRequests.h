@@ -55,6 +55,10 @@ public:
     // the filter's condition alone (empty without one).
     QString rangeFromWhere() const;
     const QString &filterSql() const { return m_filter; }
+    // The first client send of the rows in the time range (the filter
+    // aside): what a loaded trace's arrival times count from. kNoTime when
+    // no row has one.
+    bool firstSend(qint64 *ns, QString *error) const;
     // Only the rows of `filter`'s classes (--where), classed as on the file:
     // each dimension's classes from the distinct raw values of every row in
     // the time range, so a class or band is the same whatever the filter
