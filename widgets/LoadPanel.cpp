@@ -245,11 +245,10 @@ void LoadPanel::askPopulation(const std::shared_ptr<const TraceStore> &store, bo
         m_population->hide();
         return;
     }
-    if (m_populationAsked && m_populationAsked->store.lock() == store && m_populationAsked->url == store->serverUrl
-        && m_populationAsked->slo.ttftMs == slo.ttftMs && m_populationAsked->slo.itlMs == slo.itlMs
-        && m_populationAsked->boundary == boundary)
+    if (m_populationAsked && m_populationAsked->store.lock() == store && m_populationAsked->slo.ttftMs == slo.ttftMs
+        && m_populationAsked->slo.itlMs == slo.itlMs && m_populationAsked->boundary == boundary)
         return; // asked already (or answered): a new bin or pick changes none of it
-    m_populationAsked = PopulationKey{store, store->serverUrl, slo, boundary};
+    m_populationAsked = PopulationKey{store, slo, boundary};
     m_population->setText(tr("The whole population's goodput and peak in flight: asking the server\u2026"));
     m_population->show();
     struct Figures
@@ -268,8 +267,10 @@ void LoadPanel::askPopulation(const std::shared_ptr<const TraceStore> &store, bo
         },
         [this](const Figures &figures) {
             if (!figures.error.isEmpty()) {
-                m_population->setText(
-                    tr("The server did not compute the whole population's load figures: %1").arg(figures.error));
+                m_populationAsked.reset(); // asked again on the next recompute
+                m_population->setText(tr("The server did not compute the whole population's load figures: %1 "
+                                         "(asked again when the series are redrawn: pick another bin to retry)")
+                                          .arg(figures.error));
                 return;
             }
             const QLocale locale;

@@ -90,12 +90,12 @@ private:
     LatestJob m_littleJob{this};
     LatestJob m_populationJob{this};
     // What the population's figures were last asked for: they depend on the
-    // store, its URL, the objectives and the boundary only, so a new bin or
-    // pick does not ask the server again.
+    // store (its server URL never changes), the objectives and the boundary
+    // only, so a new bin or pick does not ask the server again. Forgotten
+    // when the server fails, so the next recompute (a new bin) asks again.
     struct PopulationKey
     {
         std::weak_ptr<const TraceStore> store;
-        QString url;
         Slo slo;
         Boundary boundary = Boundary::Client;
     };

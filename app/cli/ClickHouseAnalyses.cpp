@@ -285,7 +285,13 @@ int runExceedOnClickHouse(const CliContext &context)
         return ExitOk;
     }
     // The text: the figures the server computed, laid out as the file's
-    // (members' arrivals counted from the range's first send).
+    // (members' arrivals counted from the range's first send, asked before
+    // anything is printed, so a failure leaves no half report).
+    qint64 firstSend = kNoTime;
+    if (result.setSize > 0 && !result.members.empty() && !requests.firstSend(&firstSend, &error)) {
+        context.err << QStringLiteral("tracelane-cli exceed: %1\n").arg(error);
+        return ExitFailure;
+    }
     context.out << ExceedanceText::heading({spec, result.boundary, sliceText, result.sliceRequests,
                                             result.observedRequests, result.threshold, result.setSize, result.restSize})
                 << '\n';
@@ -298,11 +304,6 @@ int runExceedOnClickHouse(const CliContext &context)
         context.out << ExceedanceText::ranking(comparison) << '\n';
     else
         context.out << QStringLiteral("(feature rankings and the member comparison left out: --no-rankings)\n");
-    qint64 firstSend = kNoTime;
-    if (!result.members.empty() && !requests.firstSend(&firstSend, &error)) {
-        context.err << QStringLiteral("tracelane-cli exceed: %1\n").arg(error);
-        return ExitFailure;
-    }
     std::vector<ExceedanceText::ListedMember> listed;
     for (const auto &member : result.members) {
         listed.push_back({member.requestId, member.value,

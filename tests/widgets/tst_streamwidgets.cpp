@@ -23,6 +23,7 @@
 
 #include <qcustomplot.h>
 
+#include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QHostAddress>
@@ -30,9 +31,12 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
+
+#include <memory>
 
 namespace {
 
@@ -176,15 +180,47 @@ void tst_StreamWidgets::loadSeriesOfTheTrace()
     QCOMPARE(panel.plot()->yAxis->label(), QStringLiteral("requests / s"));
 }
 
-// A sample of a server's table whose server has gone: the series of the
-// held rows are drawn, and the population's line says the server did not
-// compute them, and why (no hang: the connection is refused).
+// A sample of a server's table whose server fails: the series of the held
+// rows are drawn, and the population's line says the server did not compute
+// them, and why (no hang). One listener on loopback stands in for the server
+// all along: first it hangs up on every connection, then it answers each
+// whole request (headers and body read) with ClickHouse's error for a missing
+// database.
 void tst_StreamWidgets::loadSaysWhenTheServerGivesNoPopulation()
 {
-    QTcpServer closed;
-    QVERIFY(closed.listen(QHostAddress::LocalHost));
-    const quint16 port = closed.serverPort();
-    closed.close();
+    QTcpServer server;
+    QVERIFY(server.listen(QHostAddress::LocalHost));
+    const quint16 port = server.serverPort();
+    bool answering = false;
+    connect(&server, &QTcpServer::newConnection, &server, [&server, &answering] {
+        while (QTcpSocket *socket = server.nextPendingConnection()) {
+            if (!answering) {
+                socket->abort();
+                socket->deleteLater();
+                continue;
+            }
+            auto request = std::make_shared<QByteArray>();
+            connect(socket, &QTcpSocket::readyRead, socket, [socket, request] {
+                request->append(socket->readAll());
+                const qsizetype headerEnd = request->indexOf("\r\n\r\n");
+                if (headerEnd < 0)
+                    return;
+                qsizetype length = 0;
+                for (const QByteArray &line : request->left(headerEnd).split('\n')) {
+                    if (line.toLower().startsWith("content-length:"))
+                        length = line.mid(15).trimmed().toLongLong();
+                }
+                if (request->size() < headerEnd + 4 + length)
+                    return;
+                request->clear();
+                const QByteArray body = "Code: 81. DB::Exception: Database tracelane doesn't exist.";
+                socket->write("HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\nContent-Length: "
+                              + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+                socket->disconnectFromHost();
+            });
+            connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+        }
+    });
     ViewState state;
     LoadPanel panel(&state);
     const auto store = proxyTrace();
@@ -199,6 +235,16 @@ void tst_StreamWidgets::loadSaysWhenTheServerGivesNoPopulation()
     QVERIFY2(population->text().contains(QString::number(port)), qPrintable(population->text()));
     QCOMPARE(panel.timeline().placed, qint64(340)); // the held rows' series all the same
     QVERIFY(panel.summaryText().contains(population->text()));
+
+    // A failed answer is not kept: a new bin asks again, and the line gives
+    // the server's new answer.
+    answering = true;
+    auto *bin = panel.findChild<QComboBox *>(QStringLiteral("loadBin"));
+    QVERIFY(bin && bin->count() > 2);
+    const int other = bin->currentIndex() == 1 ? 2 : 1;
+    bin->setCurrentIndex(other);
+    emit bin->activated(other);
+    QTRY_VERIFY_WITH_TIMEOUT(population->text().contains(QStringLiteral("Database tracelane doesn't exist")), 30'000);
 }
 
 void tst_StreamWidgets::pickingARangeSlicesEveryView()
