@@ -143,6 +143,13 @@ private:
         std::vector<size_t> columns;
     };
     std::vector<Family> families() const;
+    // The definitions the queries add to the caller's: the value's key,
+    // bucket and group (named with `suffix`, one per column family in a
+    // query); withSql() puts them after `with` in a WITH clause.
+    static QString keyDefinitions(const QString &value, const QString &group, const QString &suffix = {});
+    static QString withSql(const QString &with, const QString &value, const QString &group);
+    // The definitions of `with` that `text` uses, directly or through another.
+    static QString neededDefinitions(const QStringList &with, const QString &text);
     bool countBuckets(const ClickHouseClient &client, const Family &family, const QString &with,
                       const QString &fromWhere, QString *error);
     bool checkCounts(const Family &family, QString *error) const;
