@@ -62,6 +62,21 @@ QString ServerOrderStatistics::withSql(const QString &with, const QString &value
         + keyDefinitions(value, group);
 }
 
+bool ServerOrderStatistics::selectRow(const ClickHouseClient &client, const QString &sql, int columns,
+                                      QStringList *fields, QString *error)
+{
+    std::vector<QStringList> answer;
+    if (!client.select(sql, &answer, error, columns))
+        return false;
+    if (answer.size() != 1) {
+        *error
+            = QStringLiteral("ClickHouse answered %1 rows of order statistics where 1 was expected").arg(answer.size());
+        return false;
+    }
+    *fields = std::move(answer.front());
+    return true;
+}
+
 std::set<qint64> ServerOrderStatistics::percentileRanks(qint64 n, std::span<const double> qs)
 {
     std::set<qint64> ranks;
@@ -218,21 +233,16 @@ bool ServerOrderStatistics::selectDirectly(const ClickHouseClient &client, const
                        .arg(ServerRequests::float64BitsSql(QStringLiteral("x")), levels.join(QLatin1Char(',')))
                        .arg(k);
     }
-    std::vector<QStringList> answer;
     // The definitions as the subquery's own columns: 18.16 loses the
     // subquery's aliases of WITH names when it sends it to the shards.
     if (!with.isEmpty())
         inner.prepend(with);
-    if (!client.select(QStringLiteral("SELECT %1 FROM (SELECT %2 %3)")
-                           .arg(columns.join(QStringLiteral(", ")), inner.join(QStringLiteral(", ")), fromWhere),
-                       &answer, error, int(columns.size())))
+    QStringList fields;
+    if (!selectRow(client,
+                   QStringLiteral("SELECT %1 FROM (SELECT %2 %3)")
+                       .arg(columns.join(QStringLiteral(", ")), inner.join(QStringLiteral(", ")), fromWhere),
+                   int(columns.size()), &fields, error))
         return false;
-    if (answer.size() != 1) {
-        *error
-            = QStringLiteral("ClickHouse answered %1 rows of order statistics where 1 was expected").arg(answer.size());
-        return false;
-    }
-    const QStringList &fields = answer.front();
     for (size_t k = 0; k < asked.size(); ++k) {
         auto &column = m_columns[asked[k]];
         if (fields[3 * qsizetype(k)].toLongLong() != column.n) {

@@ -150,6 +150,10 @@ private:
     static QString withSql(const QString &with, const QString &value, const QString &group);
     // The definitions of `with` that `text` uses, directly or through another.
     static QString neededDefinitions(const QStringList &with, const QString &text);
+    // The one row `sql` answers with `columns` fields; false with `error`
+    // set when the server fails or answers another number of rows.
+    static bool selectRow(const ClickHouseClient &client, const QString &sql, int columns, QStringList *fields,
+                          QString *error);
     bool countBuckets(const ClickHouseClient &client, const Family &family, const QString &with,
                       const QString &fromWhere, QString *error);
     bool checkCounts(const Family &family, QString *error) const;

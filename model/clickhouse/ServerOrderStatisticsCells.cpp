@@ -333,20 +333,15 @@ bool ServerOrderStatistics::selectCells(const ClickHouseClient &client, const st
     }
     if (order.empty())
         return true;
-    std::vector<QStringList> answer;
-    if (!client.select(
+    QStringList fields;
+    if (!selectRow(
+            client,
             QStringLiteral("WITH %1 SELECT %2 %3")
                 .arg(definitions.join(QStringLiteral(", ")), columns.join(QStringLiteral(", ")),
                      ServerRequests::withPrewhere(fromWhere, prewheres.join(QStringLiteral(" OR ")),
                                                   groupedCells ? wheres.join(QStringLiteral(" OR ")) : QString())),
-            &answer, error, int(columns.size())))
+            int(columns.size()), &fields, error))
         return false;
-    if (answer.size() != 1) {
-        *error
-            = QStringLiteral("ClickHouse answered %1 rows of order statistics where 1 was expected").arg(answer.size());
-        return false;
-    }
-    const QStringList &fields = answer.front();
     for (size_t k = 0; k < order.size(); ++k) {
         const auto &fetch = *order[k];
         auto &column = m_columns[fetch.column];
