@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -122,7 +123,10 @@ LoadPanel::LoadPanel(ViewState *state, QWidget *parent)
     layout->addWidget(sideWidget);
     m_clearPick->setToolTip(tr("Drag across the plot to pick the requests that arrived in a time range"));
 
-    // Title, rates, levels, legend: one column sharing the time axis.
+    // Title, rates, levels, legend: one column sharing the time axis. The
+    // legend sits in its own row under the plots, never over the data, and
+    // the rects keep a height of their own: in a short dock (900 px window)
+    // a legend column beside them squeezed the levels to nothing.
     m_plot->plotLayout()->insertRow(0);
     m_plot->plotLayout()->addElement(
         0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize(), QFont::Bold)));
@@ -131,21 +135,23 @@ LoadPanel::LoadPanel(ViewState *state, QWidget *parent)
     auto *group = new QCPMarginGroup(m_plot);
     m_plot->axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, group);
     m_levels->setMarginGroup(QCP::msLeft | QCP::msRight, group);
-    // The legend in a column right of both rects, never over the data.
+    m_plot->axisRect()->setMinimumSize(0, 45);
+    m_levels->setMinimumSize(0, 40);
+    m_plot->xAxis->setTickLabels(false); // the levels' axis below names the times
     m_plot->legend->setVisible(true);
-    auto *legendColumn = new QCPLayoutGrid;
-    m_plot->plotLayout()->addElement(1, 1, legendColumn);
-    legendColumn->setMargins(QMargins(5, 0, 5, 0));
-    legendColumn->addElement(0, 0, m_plot->legend);
-    m_plot->legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
-    m_plot->plotLayout()->addElement(2, 1, new QCPLayoutGrid); // keeps the levels rect as wide as the rates rect
-    m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);
+    auto *legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(3, 0, legendRow);
+    legendRow->setMargins(QMargins(5, 0, 5, 4));
+    legendRow->setMaximumSize(QWIDGETSIZE_MAX / 2, QWIDGETSIZE_MAX); // an empty grid must not narrow the column
+    legendRow->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->plotLayout()->setRowStretchFactor(3, 0.001);
     for (QCPAxis *axis : {m_plot->yAxis, m_levels->axis(QCPAxis::atLeft)})
         axis->ticker()->setTickCount(3);
     m_plot->xAxis->setLabel(QString());
-    m_plot->yAxis->setLabel(tr("requests / s"));
+    m_plot->yAxis->setLabel(tr("req/s"));
     m_levels->axis(QCPAxis::atBottom)->setLabel(tr("time since the first arrival (s) [client boundary]"));
-    m_levels->axis(QCPAxis::atLeft)->setLabel(tr("requests (mean)"));
+    m_levels->axis(QCPAxis::atLeft)->setLabel(tr("mean"));
     for (QCPAxisRect *rect : {m_plot->axisRect(), m_levels}) {
         rect->setRangeZoom(Qt::Horizontal);
         rect->setRangeZoomAxes(rect->axis(QCPAxis::atBottom), nullptr);
@@ -341,8 +347,8 @@ void LoadPanel::redraw()
     // A server's sample holds one request in N: its rates and levels are the
     // sample's, about 1/N of the population's, and the axes say so.
     const qint64 oneIn = m_state->store()->sampleOneIn;
-    m_plot->yAxis->setLabel(oneIn > 1 ? tr("req/s (sample)") : tr("requests / s"));
-    m_levels->axis(QCPAxis::atLeft)->setLabel(oneIn > 1 ? tr("mean (sample)") : tr("requests (mean)"));
+    m_plot->yAxis->setLabel(oneIn > 1 ? tr("req/s (sample)") : tr("req/s"));
+    m_levels->axis(QCPAxis::atLeft)->setLabel(oneIn > 1 ? tr("mean (sample)") : tr("mean"));
     const double binSeconds = t.binSeconds();
     const auto series
         = [&](QCPAxis *x, QCPAxis *y, const QString &name, const QColor &colour, Qt::PenStyle style, auto value) {
@@ -504,6 +510,14 @@ QString LoadPanel::summaryText() const
 
 bool LoadPanel::eventFilter(QObject *watched, QEvent *event)
 {
+    if (watched == m_plot && event->type() == QEvent::Resize) {
+        // Five entries in one row need about 620 px; narrower, two rows.
+        const int wrap = static_cast<QResizeEvent *>(event)->size().width() < 640 ? 3 : 0;
+        if (m_plot->legend->wrap() != wrap) {
+            m_plot->legend->setWrap(wrap);
+            m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+        }
+    }
     if (watched != m_plot || m_result.timeline.binCount() == 0)
         return QWidget::eventFilter(watched, event);
     const auto xOf = [this](QMouseEvent *mouse) { return m_plot->xAxis->pixelToCoord(mouse->position().x()); };

@@ -70,6 +70,7 @@ private slots:
     void stripHiddenWithoutTokenTimes();
     void loadSeriesOfTheTrace();
     void loadSaysWhenTheServerGivesNoPopulation();
+    void loadPlotKeepsItsPartsApartInAShortDock();
     void pickingARangeSlicesEveryView();
     void pickedRangeHoldsAcrossALiveRefresh();
     void loadFollowsTheSwimlanes();
@@ -177,7 +178,7 @@ void tst_StreamWidgets::loadSeriesOfTheTrace()
     QVERIFY(panel.summaryText().contains(QStringLiteral("Burst envelope")));
     QVERIFY(panel.summaryText().contains(QStringLiteral("Little's law")));
     QVERIFY(!panel.summaryText().contains(QStringLiteral("sample"))); // every request held
-    QCOMPARE(panel.plot()->yAxis->label(), QStringLiteral("requests / s"));
+    QCOMPARE(panel.plot()->yAxis->label(), QStringLiteral("req/s"));
 }
 
 // A sample of a server's table whose server fails: the series of the held
@@ -245,6 +246,50 @@ void tst_StreamWidgets::loadSaysWhenTheServerGivesNoPopulation()
     bin->setCurrentIndex(other);
     emit bin->activated(other);
     QTRY_VERIFY_WITH_TIMEOUT(population->text().contains(QStringLiteral("Database tracelane doesn't exist")), 30'000);
+}
+
+// The Load dock is wide and short (about 230 px in a 1400 × 900 window): the
+// rates, the levels and the legend each keep their own strip, one under the
+// other, inside the plot; narrower, the legend wraps onto a second row. (A
+// legend column beside the rects once squeezed the levels to nothing, their
+// axis drawn over the rates'.)
+void tst_StreamWidgets::loadPlotKeepsItsPartsApartInAShortDock()
+{
+    ViewState state;
+    LoadPanel panel(&state);
+    state.setStore(proxyTrace());
+    QTRY_VERIFY(!panel.isComputing() && panel.timeline().binCount() > 0);
+    for (const int width : {1100, 800}) {
+        panel.resize(width, 230);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QCustomPlot *plot = panel.plot();
+        plot->replot();
+        QCOMPARE(plot->axisRectCount(), 2);
+        const QRect rates = plot->axisRect(0)->outerRect();
+        const QRect levels = plot->axisRect(1)->outerRect();
+        const QRect legend = plot->legend->outerRect();
+        const QString where = QStringLiteral("%1 px: rates %2-%3, levels %4-%5, legend %6-%7 of %8")
+                                  .arg(width)
+                                  .arg(rates.top())
+                                  .arg(rates.bottom())
+                                  .arg(levels.top())
+                                  .arg(levels.bottom())
+                                  .arg(legend.top())
+                                  .arg(legend.bottom())
+                                  .arg(plot->height())
+            + QStringLiteral(" (inner %1, %2)")
+                  .arg(plot->axisRect(0)->rect().height())
+                  .arg(plot->axisRect(1)->rect().height());
+        QVERIFY2(plot->axisRect(0)->rect().height() >= 20 && plot->axisRect(1)->rect().height() >= 20,
+                 qPrintable(where));
+        QVERIFY2(rates.bottom() < levels.top() && levels.bottom() < legend.top(), qPrintable(where));
+        QVERIFY2(legend.bottom() < plot->height(), qPrintable(where));
+        QCOMPARE(plot->graphCount(), 5); // arrivals, completions, goodput, in flight, in queue
+        for (int i = 0; i < plot->graphCount(); ++i)
+            QVERIFY(plot->legend->hasItemWithPlottable(plot->graph(i)));
+        QCOMPARE(plot->legend->rowCount(), width < 900 ? 2 : 1);
+    }
 }
 
 void tst_StreamWidgets::pickingARangeSlicesEveryView()
